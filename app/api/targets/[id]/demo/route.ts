@@ -1,0 +1,24 @@
+import { NextResponse } from "next/server";
+import { HttpError, collectorOr404, parseOr400, route, runtimeOr503 } from "@/lib/http";
+import { DemoRestartBody, TargetParams } from "@/lib/params";
+
+export const dynamic = "force-dynamic";
+
+/** Demo target only: set io_method / io_workers and restart the embedded server. */
+export const POST = route(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
+  const { id } = parseOr400(TargetParams, await ctx.params, "id");
+  let raw: unknown;
+  try {
+    raw = await request.json();
+  } catch {
+    throw new HttpError("bad_request", "body: must be JSON", "body");
+  }
+  const body = parseOr400(DemoRestartBody, raw, "body");
+  const runtime = runtimeOr503();
+  const collector = collectorOr404(runtime, id);
+  if (!collector.options.demo) throw new HttpError("not_found", "restart controls exist only for the demo target", "id");
+  if (!runtime.demo) throw new HttpError("not_ready", "the demo server is not running yet");
+  if (runtime.demo.busy) throw new HttpError("conflict", "a restart is already under way");
+  await runtime.demo.restartWith(body);
+  return NextResponse.json({ ok: true }, { status: 200 });
+});

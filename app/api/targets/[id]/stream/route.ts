@@ -1,0 +1,28 @@
+import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/http";
+import { LastEventId, StreamQuery, TargetParams } from "@/lib/params";
+import { streamFor } from "@/lib/stream";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * SSE: every tick and pg_stat_io delta as it is sampled (`id:` = its seq),
+ * plus the target's state, settings and query runs as they change. A client
+ * reconnecting with Last-Event-ID (or ?since=) gets what it missed.
+ */
+export const GET = route(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
+  const { id } = parseOr400(TargetParams, await ctx.params, "id");
+  const query = parseOr400(StreamQuery, searchParams(request), "query");
+  const header = request.headers.get("last-event-id");
+  const lastEventId = header === null || header === "" ? undefined : parseOr400(LastEventId, header, "Last-Event-ID");
+  const runtime = runtimeOr503();
+  const collector = collectorOr404(runtime, id);
+  const since = lastEventId ?? query.since ?? null;
+  return new Response(streamFor(collector, since, runtime.config.redact, request.signal), {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,10 @@
+import { route } from "@/lib/http";
+import { metricsText } from "@/lib/metrics";
+
+export const dynamic = "force-dynamic";
+
+/** Prometheus text format: every figure of every target. */
+export const GET = route(async () => {
+  const { body, contentType } = await metricsText();
+  return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
+});

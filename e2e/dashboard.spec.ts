@@ -1,0 +1,36 @@
+import { expect, test } from "@playwright/test";
+
+// Against the real server (`node scripts/start.mjs`) watching the embedded
+// PostgreSQL 18 and its demo workload.
+
+test("the fleet page lists the demo target and links to it", async ({ page }) => {
+  await page.goto("/");
+  const link = page.getByRole("link", { name: /demo/ }).first();
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(/\/targets\/demo/);
+});
+
+test("the target page draws async reads in flight from the demo workload and shows io_method", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto("/targets/demo");
+  await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "up", { timeout: 180_000 });
+
+  const chart = page.getByTestId("inflight-chart");
+  await expect(chart).toBeVisible();
+  // The demo's cold sequential scan puts async handles in flight; the chart
+  // must draw them (a non-empty series), not just hold them in memory.
+  await expect.poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 120_000, intervals: [500] }).toBeGreaterThan(0);
+  await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect(chart.locator("path.recharts-area-area").first()).toBeVisible();
+
+  const settings = page.getByTestId("settings-panel");
+  await expect(settings).toBeVisible();
+  await expect(page.getByTestId("setting-io_method")).toContainText("worker");
+  await expect(settings).toContainText("128 kB");
+
+  await expect(page.getByTestId("io-workers-chart")).toBeVisible();
+  await expect(page.getByTestId("throughput-chart")).toBeVisible();
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: "test-results/dashboard.png", fullPage: true });
+});

@@ -1,0 +1,44 @@
+import "server-only";
+import { createHash, timingSafeEqual } from "node:crypto";
+
+// With INFLIGHT_AUTH_TOKEN set, every page, API route and stream needs it:
+// `Authorization: Bearer <token>` or the cookie the sign-in form sets. The
+// cookie holds a digest of the token, never the token itself.
+
+export const AUTH_COOKIE = "inflight_session";
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(`inflight:${text}`).digest();
+}
+
+export function cookieValue(token: string): string {
+  return digest(token).toString("base64url");
+}
+
+/** Constant time: both sides are compared as equal-length digests. */
+export function tokenMatches(candidate: string, token: string): boolean {
+  return timingSafeEqual(digest(candidate), digest(token));
+}
+
+export function cookieMatches(candidate: string, token: string): boolean {
+  const want = Buffer.from(cookieValue(token));
+  const got = createHash("sha256").update(candidate).digest();
+  return timingSafeEqual(got, createHash("sha256").update(want).digest());
+}
+
+export function isAuthorized(headers: { authorization: string | null; cookie: string | undefined }, token: string): boolean {
+  const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "");
+  if (bearer && tokenMatches(bearer[1].trim(), token)) return true;
+  return headers.cookie !== undefined && cookieMatches(headers.cookie, token);
+}
+
+/** Only same-site paths: "/targets/x", never "//evil" or "https://...". */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return "/";
+  return next;
+}
+
+/** Paths reachable without the token. */
+export function isOpenPath(pathname: string): boolean {
+  return pathname === "/api/health" || pathname === "/signin" || pathname === "/api/auth/signin" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+}

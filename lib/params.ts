@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+// Parameters of the HTTP routes, parsed with zod (shared with the browser,
+// which builds the same URLs).
+
+export const TargetId = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, "must be a target id such as demo");
+export const TargetParams = z.object({ id: TargetId });
+
+const seq = z
+  .string()
+  .max(16, "is too long")
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .refine(Number.isSafeInteger, "is too large");
+const ms = z
+  .string()
+  .max(16, "is too long")
+  .regex(/^\d+$/, "must be milliseconds since the epoch")
+  .transform(Number)
+  .refine(Number.isSafeInteger, "is too large");
+
+export const WindowQuery = z
+  .strictObject({ since: seq.optional(), from: ms.optional(), to: ms.optional() })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "must not be before from", path: ["to"] });
+
+export const StreamQuery = z.strictObject({ since: seq.optional() });
+export const LastEventId = seq;
+
+export const DemoRestartBody = z.strictObject({
+  io_method: z.enum(["sync", "worker"]).optional(),
+  io_workers: z.number().int().min(1).max(32).optional(),
+});

@@ -1,0 +1,55 @@
+// Helpers for tests against the run's real PostgreSQL 18.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+
+export function testPg() {
+  return inject("pg");
+}
+
+export async function connect(url: string, applicationName = "inflight-test"): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: applicationName });
+  await client.connect();
+  return client;
+}
+
+/** Drops a relation's (and its indexes') files from the OS page cache, so the
+ * next read really reaches the disk (posix_fadvise DONTNEED through dd). */
+export async function evictFromPageCache(client: pg.Client, dataDir: string, table: string): Promise<void> {
+  await client.query("CHECKPOINT");
+  const { rows } = await client.query<{ path: string }>(
+    `SELECT pg_relation_filepath($1::regclass) AS path
+     UNION ALL SELECT pg_relation_filepath(indexrelid) FROM pg_index WHERE indrelid = $1::regclass`,
+    [table],
+  );
+  for (const { path: rel } of rows) {
+    const base = path.join(dataDir, rel);
+    for (let seg = 0; ; seg++) {
+      const file = seg === 0 ? base : `${base}.${seg}`;
+      if (!existsSync(file)) break;
+      const dd = spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0"], { encoding: "utf8" });
+      if (dd.status !== 0) throw new Error(`dd failed on ${file}: ${dd.stderr}`);
+    }
+  }
+}
+
+export async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The shared_buffers of the server, in bytes, and a relation's size. */
+export async function sizes(client: pg.Client, table: string): Promise<{ sharedBuffers: number; table: number }> {
+  const { rows } = await client.query<{ sb: string; t: string }>(
+    `SELECT (SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers') AS sb, pg_relation_size($1::regclass) AS t`,
+    [table],
+  );
+  return { sharedBuffers: Number(rows[0].sb), table: Number(rows[0].t) };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import type { Tick } from "../schemas/window";
+import { computeChecks, type CheckInput } from "./checks";
+import { toSettings } from "./settings";
+
+const s = (name: string, setting: string, extra: Partial<{ unit: string; pending_restart: boolean; enumvals: string[] }> = {}) => ({
+  name,
+  setting,
+  unit: extra.unit ?? null,
+  source: "default",
+  pending_restart: extra.pending_restart ?? false,
+  enumvals: extra.enumvals ?? null,
+  vartype: "string",
+});
+const tick = (alive: number): Tick => ({ seq: 1, t: 1, aio: { inFlight: 0, bytes: 0, byState: {}, byOperation: {}, sync: 0, syncBytes: 0 }, workers: { configured: 3, alive, busy: 0 }, waits: {}, active: 0, runs: [] });
+
+function checks(rows: ReturnType<typeof s>[], extra: Partial<CheckInput> = {}) {
+  const input: CheckInput = { settings: toSettings(rows), capabilities: null, lastTick: tick(3), asyncSeen: false, readsSeen: false, ...extra };
+  return Object.fromEntries(computeChecks(input).map((c) => [c.id, c]));
+}
+
+describe("computeChecks", () => {
+  it("warns about settings waiting for a restart and names them", () => {
+    const c = checks([s("io_method", "worker", { pending_restart: true }), s("io_workers", "3")]);
+    expect(c.pending_restart.status).toBe("warn");
+    expect(c.pending_restart.message).toMatch(/^io_method: a change was made since the server started/);
+  });
+
+  it("warns with the effective value when io_combine_limit is above the max", () => {
+    const c = checks([s("io_combine_limit", "32", { unit: "8kB" }), s("io_max_combine_limit", "16", { unit: "8kB" })]);
+    expect(c.io_combine_limit.status).toBe("warn");
+    expect(c.io_combine_limit.message).toContain("the effective value is 128 kB");
+  });
+
+  it.each([
+    ["worker", "3", 3, "pass"],
+    ["worker", "5", 3, "warn"],
+    ["worker", "3", 0, "fail"],
+    ["sync", "3", 0, "pass"],
+    ["sync", "3", 2, "warn"],
+  ])("io_method=%s io_workers=%s with %i alive -> %s", (method, workers, alive, want) => {
+    const c = checks([s("io_method", method), s("io_workers", workers)], { lastTick: tick(alive) });
+    expect(c.io_workers.status).toBe(want);
+  });
+
+  it.each([
+    [["sync", "worker"], "unknown"],
+    [["sync", "worker", "io_uring"], "pass"],
+  ])("io_uring offered by %o -> %s", (vals, want) => {
+    expect(checks([s("io_method", "worker", { enumvals: vals })]).io_uring.status).toBe(want);
+  });
+
+  it("says read wait cannot be measured with track_io_timing off", () => {
+    expect(checks([s("track_io_timing", "off")]).track_io_timing.status).toBe("warn");
+  });
+
+  it("says read-ahead is off at effective_io_concurrency 0", () => {
+    expect(checks([s("effective_io_concurrency", "0")]).effective_io_concurrency.status).toBe("warn");
+  });
+
+  it.each([
+    [false, false, "unknown", /nothing has read/],
+    [false, true, "unknown", /Not yet observed/],
+    [true, true, "pass", /working/],
+  ])("async observed=%s reads=%s -> %s", (asyncSeen, readsSeen, want, msg) => {
+    const c = checks([s("io_method", "worker")], { asyncSeen, readsSeen });
+    expect(c.async_observed.status).toBe(want);
+    expect(c.async_observed.message).toMatch(msg);
+  });
+});

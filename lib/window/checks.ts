@@ -1,0 +1,126 @@
+// Whether the io settings in force are the ones intended, as rows of
+// pass / warn / fail / unknown with one line of why and what to do.
+import type { Capabilities, Check, Settings, Tick } from "../schemas/window";
+import { settingBytes, formatBytes } from "./settings";
+
+export interface CheckInput {
+  settings: Settings;
+  capabilities: Capabilities | null;
+  /** the newest tick, for io workers alive */
+  lastTick: Tick | undefined;
+  /** async handles were seen in flight in the window */
+  asyncSeen: boolean;
+  /** any read was seen in the window (async or synchronous) */
+  readsSeen: boolean;
+}
+
+type CheckFn = (input: CheckInput) => Check | null;
+
+const pendingRestart: CheckFn = ({ settings }) => {
+  const pending = Object.entries(settings).filter(([, s]) => s.pendingRestart).map(([name]) => name);
+  if (pending.length === 0) {
+    return { id: "pending_restart", status: "pass", title: "Pending restart", message: "No io setting waits for a restart: the values shown are the ones in force." };
+  }
+  return {
+    id: "pending_restart",
+    status: "warn",
+    title: "Pending restart",
+    message: `${pending.join(", ")}: a change was made since the server started and takes effect only at a restart; the value shown is the one in force. The new value is in pg_file_settings, which only a superuser can read.`,
+  };
+};
+
+const ioUring: CheckFn = ({ settings }) => {
+  const vals = settings.io_method?.enumvals;
+  if (!vals) return null;
+  const offered = vals.includes("io_uring");
+  return {
+    id: "io_uring",
+    status: offered ? "pass" : "unknown",
+    title: "io_uring",
+    message: offered
+      ? `This build offers io_method = io_uring (choices: ${vals.join(", ")}). A container's seccomp profile can still stop it at start.`
+      : `This build offers ${vals.join(", ")}: it was built without liburing, so io_uring is not an option here.`,
+  };
+};
+
+const combineLimit: CheckFn = ({ settings }) => {
+  const limit = settings.io_combine_limit;
+  const max = settings.io_max_combine_limit;
+  if (!limit || !max) return null;
+  const a = settingBytes(limit.setting, limit.unit);
+  const b = settingBytes(max.setting, max.unit);
+  if (a === null || b === null) return null;
+  if (a <= b) {
+    return { id: "io_combine_limit", status: "pass", title: "io_combine_limit", message: `Reads are combined up to ${formatBytes(a)} (io_max_combine_limit ${formatBytes(b)}).` };
+  }
+  return {
+    id: "io_combine_limit",
+    status: "warn",
+    title: "io_combine_limit",
+    message: `io_combine_limit ${formatBytes(a)} is above io_max_combine_limit ${formatBytes(b)}: it is clamped silently, the effective value is ${formatBytes(b)}. Raise io_max_combine_limit (restart) or lower io_combine_limit.`,
+  };
+};
+
+const ioWorkers: CheckFn = ({ settings, lastTick }) => {
+  const method = settings.io_method?.setting;
+  if (!method || !lastTick) return null;
+  const alive = lastTick.workers.alive;
+  if (method !== "worker") {
+    return alive === 0
+      ? { id: "io_workers", status: "pass", title: "io workers", message: `io_method = ${method}: no io worker processes, as expected.` }
+      : { id: "io_workers", status: "warn", title: "io workers", message: `io_method = ${method}, yet ${alive} io worker processes are running.` };
+  }
+  const want = Number(settings.io_workers?.setting);
+  if (alive === want) {
+    return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, as io_workers = ${want} asks.` };
+  }
+  return {
+    id: "io_workers",
+    status: alive === 0 ? "fail" : "warn",
+    title: "io workers",
+    message: `${alive} io workers alive, io_workers = ${want}. Workers may be starting or stopping; if it lasts, check the server log.`,
+  };
+};
+
+const trackIoTiming: CheckFn = ({ settings }) => {
+  const s = settings.track_io_timing;
+  if (!s) return null;
+  return s.setting === "on"
+    ? { id: "track_io_timing", status: "pass", title: "track_io_timing", message: "On: read time is measured in pg_stat_io and pg_stat_statements." }
+    : { id: "track_io_timing", status: "warn", title: "track_io_timing", message: "Off: read wait cannot be measured (read time reads 0). ALTER SYSTEM SET track_io_timing = on; SELECT pg_reload_conf();" };
+};
+
+const readAhead: CheckFn = ({ settings }) => {
+  const s = settings.effective_io_concurrency;
+  if (!s) return null;
+  return s.setting === "0"
+    ? { id: "effective_io_concurrency", status: "warn", title: "Read-ahead", message: "effective_io_concurrency = 0: read-ahead is off, reads are not issued ahead of need." }
+    : { id: "effective_io_concurrency", status: "pass", title: "Read-ahead", message: `effective_io_concurrency = ${s.setting}: up to ${s.setting} reads ahead.` };
+};
+
+const asyncObserved: CheckFn = ({ settings, capabilities, asyncSeen, readsSeen }) => {
+  const method = settings.io_method?.setting;
+  if (!method) return null;
+  if (capabilities && !capabilities.aios) return null;
+  if (capabilities?.aiosDenied) {
+    return { id: "async_observed", status: "unknown", title: "Async reads observed", message: "pg_aios is denied to this role: GRANT pg_monitor TO it to see reads in flight." };
+  }
+  if (method === "sync") {
+    return { id: "async_observed", status: asyncSeen ? "warn" : "pass", title: "Async reads observed", message: asyncSeen ? "io_method = sync, yet async handles were seen in the window." : "io_method = sync: reads are synchronous, none async seen." };
+  }
+  if (asyncSeen) return { id: "async_observed", status: "pass", title: "Async reads observed", message: `Async reads (pg_aios, f_sync = false) were seen in flight in the window: io_method = ${method} is working.` };
+  return {
+    id: "async_observed",
+    status: "unknown",
+    title: "Async reads observed",
+    message: readsSeen
+      ? "Reads ran in the window, none of them async yet (index scans read synchronously in 18). Not yet observed."
+      : "Not yet observed: nothing has read from disk in the window.",
+  };
+};
+
+const CHECKS: CheckFn[] = [pendingRestart, ioUring, combineLimit, ioWorkers, trackIoTiming, readAhead, asyncObserved];
+
+export function computeChecks(input: CheckInput): Check[] {
+  return CHECKS.map((check) => check(input)).filter((c): c is Check => c !== null);
+}

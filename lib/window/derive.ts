@@ -1,0 +1,156 @@
+// From one sample of pg_stat_activity + pg_aios to the tick the window keeps.
+import type { Tick, RunSample, RunState } from "../schemas/window";
+import type { ActivityRow, AioHandle } from "./rows";
+
+const IO_WORKER = "io worker";
+const PARALLEL_WORKER = "parallel worker";
+/** Backends whose statements are query runs. */
+const RUN_BACKENDS = new Set(["client backend", "autovacuum worker", "background worker"]);
+/** Backends counted in the wait-event breakdown. */
+const WAIT_BACKENDS = new Set(["client backend", PARALLEL_WORKER, "autovacuum worker", "background worker"]);
+
+export function classifyWait(type: string | null, event: string | null): RunState {
+  if (type === null) return "cpu";
+  if (type !== "IO") return "other";
+  if (event !== null && event.startsWith("Aio")) return "aio";
+  if (event === "DataFileRead" || event === "DataFilePrefetch") return "read";
+  return "io";
+}
+
+export function waitKey(type: string | null, event: string | null): string {
+  return type === null ? "CPU" : `${type}:${event ?? "?"}`;
+}
+
+export interface HandleBlocks {
+  dbOid: number;
+  filenode: number;
+  first: number;
+  last: number;
+}
+
+const TARGET_DESC = /blocks? (\d+)(?:\.\.(\d+))? in file "(?:base\/(\d+)|global)\/(\d+)/;
+
+/** `blocks 31807..31822 in file "base/5/16384"` -> the blocks and the file. */
+export function parseTargetDesc(desc: string | null): HandleBlocks | null {
+  if (!desc) return null;
+  const m = TARGET_DESC.exec(desc);
+  if (!m) return null;
+  const first = Number(m[1]);
+  return { first, last: m[2] ? Number(m[2]) : first, dbOid: m[3] ? Number(m[3]) : 0, filenode: Number(m[4]) };
+}
+
+export function runId(pid: number, queryStartMs: number): string {
+  return `${pid}:${Math.round(queryStartMs)}`;
+}
+
+/** What a run looked like in one sample: leader and its parallel workers. */
+export interface RunObservation {
+  sample: RunSample;
+  leader: ActivityRow;
+  workerPids: number[];
+  bytesInFlight: number;
+  /** highest block in flight per `${dbOid}/${filenode}` (async handles) */
+  blocks: Map<string, HandleBlocks>;
+}
+
+export interface DerivedSample {
+  tick: Omit<Tick, "seq">;
+  runs: RunObservation[];
+}
+
+function isActive(row: ActivityRow): boolean {
+  return row.state === "active" || row.state === "fastpath function call";
+}
+
+interface HandleTotals {
+  async: number;
+  asyncBytes: number;
+  sync: number;
+  syncBytes: number;
+}
+
+function addHandles(totals: HandleTotals, handles: AioHandle[] | null, blocks?: Map<string, HandleBlocks>) {
+  for (const [, , length, fSync, desc] of handles ?? []) {
+    if (fSync) {
+      totals.sync++;
+      totals.syncBytes += length;
+      continue;
+    }
+    totals.async++;
+    totals.asyncBytes += length;
+    const parsed = blocks && parseTargetDesc(desc);
+    if (parsed) {
+      const key = `${parsed.dbOid}/${parsed.filenode}`;
+      const seen = blocks!.get(key);
+      if (!seen || parsed.last > seen.last) blocks!.set(key, parsed);
+    }
+  }
+}
+
+export function deriveSample(t: number, rows: ActivityRow[], configuredWorkers: number | null): DerivedSample {
+  const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
+  const workers = { configured: configuredWorkers, alive: 0, busy: 0 };
+  const waits: Record<string, number> = {};
+  let active = 0;
+
+  for (const row of rows) {
+    for (const [state, operation, length, fSync] of row.handles ?? []) {
+      if (fSync) {
+        aio.sync++;
+        aio.syncBytes += length;
+      } else {
+        aio.inFlight++;
+        aio.bytes += length;
+        aio.byState[state] = (aio.byState[state] ?? 0) + 1;
+        aio.byOperation[operation] = (aio.byOperation[operation] ?? 0) + 1;
+      }
+    }
+    const type = row.backend_type ?? "";
+    if (type === IO_WORKER) {
+      workers.alive++;
+      if (row.wait_event !== "IoWorkerMain") workers.busy++;
+      continue;
+    }
+    if (!isActive(row)) continue;
+    if (type === "client backend") active++;
+    if (WAIT_BACKENDS.has(type)) {
+      const key = waitKey(row.wait_event_type, row.wait_event);
+      waits[key] = (waits[key] ?? 0) + 1;
+    }
+  }
+
+  const runs = deriveRuns(rows);
+  return { tick: { t, aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs };
+}
+
+function deriveRuns(rows: ActivityRow[]): RunObservation[] {
+  const byLeader = new Map<number, RunObservation & { totals: HandleTotals }>();
+  for (const row of rows) {
+    if (!RUN_BACKENDS.has(row.backend_type ?? "") || !isActive(row) || row.query_start_ms === null) continue;
+    const totals = { async: 0, asyncBytes: 0, sync: 0, syncBytes: 0 };
+    const blocks = new Map<string, HandleBlocks>();
+    addHandles(totals, row.handles, blocks);
+    byLeader.set(row.pid, {
+      sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: 0, syncInFlight: 0 },
+      leader: row,
+      workerPids: [],
+      bytesInFlight: 0,
+      blocks,
+      totals,
+    });
+  }
+  // Parallel workers issue their own reads under their own pid: fold them in.
+  for (const row of rows) {
+    if (row.backend_type !== PARALLEL_WORKER || row.leader_pid === null) continue;
+    const run = byLeader.get(row.leader_pid);
+    if (!run) continue;
+    run.workerPids.push(row.pid);
+    addHandles(run.totals, row.handles, run.blocks);
+  }
+  return [...byLeader.values()].map(({ totals, ...run }) => {
+    run.sample.inFlight = totals.async;
+    run.sample.syncInFlight = totals.sync;
+    run.bytesInFlight = totals.asyncBytes;
+    return run;
+  });
+}

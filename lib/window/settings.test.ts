@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { configuredWorkers, diffSettings, formatSetting, toSettings } from "./settings";
+
+describe("formatSetting", () => {
+  it.each([
+    ["16", "8kB", "128 kB"],
+    ["32", "8kB", "256 kB"],
+    ["4096", "8kB", "32 MB"],
+    ["131072", "8kB", "1 GB"],
+    ["64", null, "64"],
+    ["worker", null, "worker"],
+    ["60000", "ms", "1 min"],
+    ["1500", "ms", "1500 ms"],
+    ["10", "s", "10 s"],
+    ["3", "8kB", "24 kB"],
+  ])("%s %s -> %s", (setting, unit, want) => {
+    expect(formatSetting(setting, unit)).toBe(want);
+  });
+});
+
+const row = (name: string, setting: string, unit: string | null = null) => ({ name, setting, unit, source: "default", pending_restart: false, enumvals: null, vartype: "string" });
+
+describe("diffSettings", () => {
+  it("lists every changed setting in display units", () => {
+    const before = toSettings([row("io_method", "worker"), row("io_combine_limit", "16", "8kB"), row("io_workers", "3")]);
+    const after = toSettings([row("io_method", "sync"), row("io_combine_limit", "32", "8kB"), row("io_workers", "3")]);
+    expect(diffSettings(before, after)).toEqual([
+      { name: "io_combine_limit", before: "128 kB", after: "256 kB" },
+      { name: "io_method", before: "worker", after: "sync" },
+    ]);
+  });
+});
+
+describe("configuredWorkers", () => {
+  it.each([
+    [[row("io_method", "worker"), row("io_workers", "5")], 5],
+    [[row("io_method", "sync"), row("io_workers", "5")], 0],
+    [[], null],
+  ])("%#", (rows, want) => {
+    expect(configuredWorkers(toSettings(rows))).toBe(want);
+  });
+});

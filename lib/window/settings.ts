@@ -1,0 +1,96 @@
+// pg_settings in human units, and what changed between two snapshots.
+import type { Setting, Settings, SettingChange } from "../schemas/window";
+import type { SettingRow } from "./rows";
+
+/** The settings inflight reads every 5 s. */
+export const IO_SETTINGS = [
+  "io_method",
+  "io_workers",
+  "io_max_concurrency",
+  "io_combine_limit",
+  "io_max_combine_limit",
+  "effective_io_concurrency",
+  "maintenance_io_concurrency",
+  "track_io_timing",
+  "shared_buffers",
+  "data_checksums",
+  "io_workers_idle_timeout",
+  "max_parallel_workers_per_gather",
+  "shared_preload_libraries",
+  "block_size",
+] as const;
+export type IoSettingName = (typeof IO_SETTINGS)[number];
+
+const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
+const UNIT_MS = { ms: 1, s: 1000, min: 60_000 } as const;
+
+export function formatBytes(bytes: number): string {
+  for (const unit of ["TB", "GB", "MB", "kB"] as const) {
+    const size = UNIT_BYTES[unit];
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${bytes} B`;
+}
+
+/** "16" with unit "8kB" -> bytes; null when the unit is not a size. */
+export function settingBytes(setting: string, unit: string | null): number | null {
+  if (!unit) return null;
+  const m = /^(\d*)(B|kB|MB|GB|TB)$/.exec(unit);
+  if (!m) return null;
+  const value = Number(setting);
+  if (!Number.isFinite(value) || value < 0) return null;
+  return value * Number(m[1] || 1) * UNIT_BYTES[m[2] as keyof typeof UNIT_BYTES];
+}
+
+export function formatSetting(setting: string, unit: string | null): string {
+  const bytes = settingBytes(setting, unit);
+  if (bytes !== null) return formatBytes(bytes);
+  if (unit && unit in UNIT_MS) {
+    const ms = Number(setting) * UNIT_MS[unit as keyof typeof UNIT_MS];
+    if (ms === 0) return "0";
+    if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+    if (ms % 1000 === 0) return `${ms / 1000} s`;
+    return `${ms} ms`;
+  }
+  return unit ? `${setting} ${unit}` : setting;
+}
+
+export function toSettings(rows: SettingRow[]): Settings {
+  const out: Settings = {};
+  for (const row of rows) {
+    const s: Setting = {
+      setting: row.setting,
+      unit: row.unit,
+      source: row.source,
+      pendingRestart: row.pending_restart,
+      display: formatSetting(row.setting, row.unit),
+      enumvals: row.enumvals,
+    };
+    out[row.name] = s;
+  }
+  return out;
+}
+
+/** Every setting whose value differs, in display units. */
+export function diffSettings(before: Settings, after: Settings): SettingChange[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const changes: SettingChange[] = [];
+  for (const name of [...names].sort()) {
+    const b = before[name];
+    const a = after[name];
+    if (b?.setting === a?.setting) continue;
+    changes.push({ name, before: b ? b.display : null, after: a ? a.display : null });
+  }
+  return changes;
+}
+
+/** io workers the server should run: io_workers under io_method=worker, else 0. */
+export function configuredWorkers(settings: Settings): number | null {
+  const method = settings.io_method?.setting;
+  if (method === undefined) return null;
+  if (method !== "worker") return 0;
+  const n = Number(settings.io_workers?.setting);
+  return Number.isFinite(n) ? n : null;
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's chromium by default (Playwright cannot download its own here);
+// PLAYWRIGHT_CHROMIUM=bundled uses Playwright's on a machine that has it.
+const executablePath = process.env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+const port = Number(process.env.E2E_PORT ?? 3217);
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1440, height: 1000 },
+    launchOptions: {
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    // The real server as a newcomer starts it: build if needed, embedded
+    // PostgreSQL 18 with its demo workload.
+    command: "node scripts/start.mjs",
+    url: `http://127.0.0.1:${port}/api/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e" },
+  },
+});

@@ -1,0 +1,20 @@
+// `npm test`: unit and integration tests (vitest, against a real
+// PostgreSQL 18), then the browser tests (Playwright in Chromium against
+// the built server). Stops at the first failing stage.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { buildIfNeeded } from "./build-if-needed.mjs";
+
+const bin = (pkg, file) => path.join(process.cwd(), "node_modules", pkg, file);
+
+function stage(name, args) {
+  console.log(`\n[inflight test] ${name}`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, args, { stdio: "inherit", env: process.env });
+  console.log(`[inflight test] ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+stage("unit + integration (vitest)", [bin("vitest", "vitest.mjs"), "run"]);
+buildIfNeeded();
+stage("browser (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]);
