@@ -30,6 +30,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
     env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e" },

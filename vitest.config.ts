@@ -2,8 +2,8 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = {
-  "server-only": path.resolve(__dirname, "lib/test/server-only-stub.ts"),
-  "@": path.resolve(__dirname),
+  "server-only": path.resolve(import.meta.dirname, "lib/test/server-only-stub.ts"),
+  "@": path.resolve(import.meta.dirname),
 };
 
 // Each runner sees only its own files: Playwright's *.spec.ts are not here.

@@ -23,6 +23,11 @@ export const WindowQuery = z
   .strictObject({ since: seq.optional(), from: ms.optional(), to: ms.optional() })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "must not be before from", path: ["to"] });
 
+export const EXPORT_FORMATS = ["json", "csv"] as const;
+export const ExportQuery = z
+  .strictObject({ format: z.enum(EXPORT_FORMATS).default("json"), from: ms.optional(), to: ms.optional() })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "must not be before from", path: ["to"] });
+
 export const StreamQuery = z.strictObject({ since: seq.optional() });
 export const LastEventId = seq;
 

@@ -22,7 +22,9 @@ buildIfNeeded();
 const next = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const child = spawn(process.execPath, [next, "start", "-H", host, "-p", portText], {
   stdio: "inherit",
-  env: { ...env, HOST: host, PORT: portText, NODE_ENV: "production" },
+  // Our own handlers stop the collectors and the embedded PostgreSQL before
+  // exiting; Next's would exit at once and leave PostgreSQL running.
+  env: { ...env, HOST: host, PORT: portText, NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true" },
 });
 // Ctrl-C reaches the whole process group; SIGTERM from a supervisor reaches
 // only us: pass it on and wait for the server to stop PostgreSQL cleanly.

@@ -15,6 +15,7 @@ function stage(name, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-stage("unit + integration (vitest)", [bin("vitest", "vitest.mjs"), "run"]);
+// Integration tests start the built server too: build first.
 buildIfNeeded();
+stage("unit + integration (vitest)", [bin("vitest", "vitest.mjs"), "run"]);
 stage("browser (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]);
