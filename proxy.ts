@@ -17,6 +17,7 @@ export function proxy(request: NextRequest) {
       { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="inflight"' } },
     );
   }
+  // Same host: Next turns this into a relative Location (the browser stays on its host).
   const url = new URL("/signin", request.url);
   url.searchParams.set("next", `${pathname}${search}`);
   return NextResponse.redirect(url, 303);

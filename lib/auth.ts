@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { NextResponse } from "next/server";
 
 // With INFLIGHT_AUTH_TOKEN set, every page, API route and stream needs it:
 // `Authorization: Bearer <token>` or the cookie the sign-in form sets. The
@@ -41,4 +42,13 @@ export function safeNext(next: string | null): string {
 /** Paths reachable without the token. */
 export function isOpenPath(pathname: string): boolean {
   return pathname === "/api/health" || pathname === "/signin" || pathname === "/api/auth/signin" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+}
+
+/**
+ * A 303 to a same-site path, as a relative Location. Built from request.url
+ * it would name the host Next thinks it serves ("localhost"), not the one the
+ * browser used: the cookie set for 127.0.0.1 would then not come back.
+ */
+export function seeOther(path: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { Location: path } });
 }

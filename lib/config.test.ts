@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, parseDuration } from "./config";
+import { ConfigError, decodeProcAddress, listenAddresses, parseConfig, parseDuration } from "./config";
 
 const parse = (env: Record<string, string>) => parseConfig(env, "/proj");
 
@@ -42,6 +42,8 @@ describe("parseConfig", () => {
     [{ HOST: "0.0.0.0" }, "HOST", /INFLIGHT_AUTH_TOKEN/],
     [{ PORT: "70000" }, "PORT", /between 1 and 65535/],
     [{ INFLIGHT_AUTH_TOKEN: "short" }, "INFLIGHT_AUTH_TOKEN", /16 characters/],
+    // A URL pasted without a name splits at its "=": the "name" holds the password.
+    [{ INFLIGHT_TARGETS: "postgres://u:secretpw@h/db?sslmode=require" }, "INFLIGHT_TARGETS", /target 1: its name must be/],
   ])("%o -> names %s", (env, setting, problem) => {
     const err = errorOf(env as Record<string, string>);
     expect(err.setting).toBe(setting);
@@ -65,5 +67,31 @@ describe("parseDuration", () => {
     ["-1m", null],
   ])("%s -> %s", (text, want) => {
     expect(parseDuration(text)).toBe(want);
+  });
+});
+
+describe("listen addresses from /proc/net/tcp(6)", () => {
+  it.each([
+    ["0100007F", "127.0.0.1"],
+    ["00000000", "0.0.0.0"],
+    ["0100A8C0", "192.168.0.1"],
+    ["00000000000000000000000000000000", "::"],
+    ["00000000000000000000000001000000", "::1"],
+    ["0000000000000000FFFF00000100007F", "::ffff:127.0.0.1"],
+    ["B80D0120000000000000000001000000", "2001:db8::1"],
+  ])("%s -> %s", (hex, want) => {
+    expect(decodeProcAddress(hex)).toBe(want);
+  });
+
+  it("keeps LISTEN sockets of the given inodes on the port", () => {
+    const text = [
+      "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "   0: 0100007F:0BB8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 111 1 0 100 0 0 10 0",
+      "   1: 00000000:0BB8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 222 1 0 100 0 0 10 0",
+      "   2: 0100007F:0BB8 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0        0 111 1 0 100 0 0 10 0",
+      "   3: 00000000:0BB9 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 111 1 0 100 0 0 10 0",
+    ].join("\n");
+    expect(listenAddresses(text, 3000, new Set(["111"]))).toEqual(["127.0.0.1"]);
+    expect(listenAddresses(text, 3000, new Set(["111", "222"]))).toEqual(["127.0.0.1", "0.0.0.0"]);
   });
 });

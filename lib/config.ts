@@ -1,5 +1,5 @@
 import "server-only";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { z } from "zod";
 
 // The only module that reads process.env. Parsed once at start; a bad value
@@ -92,7 +92,9 @@ function slug(name: string): string {
 
 function addTarget(out: TargetConfig[], setting: string, name: string, url: string) {
   if (!TARGET_NAME.test(name)) {
-    throw new ConfigError(setting, `target name "${name.slice(0, 64)}" must be letters, digits, "_", "-" or "." (up to 63)`);
+    // Not echoed: a URL pasted where the name goes ("postgres://u:pw@h/db?sslmode=require"
+    // splits at its "=") would print its password.
+    throw new ConfigError(setting, `target ${out.length + 1}: its name must be letters, digits, "_", "-" or "." (up to 63 characters)`);
   }
   const id = slug(name);
   if (out.some((t) => t.id === id)) throw new ConfigError(setting, `duplicate target name "${name}"`);
@@ -213,10 +215,82 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
   };
 }
 
+/** "0100007F" -> 127.0.0.1; 32 hex digits -> an IPv6 address (/proc/net/tcp6 order). */
+export function decodeProcAddress(hex: string): string {
+  const word = (h: string) => h.match(/../g)!.reverse().join("");
+  if (hex.length === 8) return word(hex).match(/../g)!.map((b) => parseInt(b, 16)).join(".");
+  const full = hex.toLowerCase().match(/.{8}/g)!.map(word).join("");
+  if (full.startsWith("00000000000000000000ffff")) return `::ffff:${decodeProcAddress(word(full.slice(24)))}`;
+  const groups = full.match(/.{4}/g)!.map((g) => parseInt(g, 16).toString(16));
+  // The longest run of zero groups becomes "::".
+  let best = { at: -1, len: 0 };
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === "0") j++;
+    if (j - i > best.len) best = { at: i, len: j - i };
+    i = j === i ? i + 1 : j;
+  }
+  if (best.len < 2) return groups.join(":");
+  return `${groups.slice(0, best.at).join(":")}::${groups.slice(best.at + best.len).join(":")}`;
+}
+
+/** LISTEN sockets on `port` among those with the given inodes, from /proc/net/tcp(6) text. */
+export function listenAddresses(procText: string, port: number, inodes: Set<string>): string[] {
+  const out: string[] = [];
+  for (const line of procText.split("\n").slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10 || f[3] !== "0A" || !inodes.has(f[9])) continue;
+    const [addr, portHex] = f[1].split(":");
+    if (parseInt(portHex, 16) === port) out.push(decodeProcAddress(addr));
+  }
+  return out;
+}
+
+/** Addresses this process listens on at `port`; null where /proc cannot say. */
+function ownListenAddresses(port: number): string[] | null {
+  try {
+    const inodes = new Set<string>();
+    for (const fd of readdirSync("/proc/self/fd")) {
+      let link = "";
+      try {
+        link = readlinkSync(`/proc/self/fd/${fd}`, { encoding: "utf8" });
+      } catch {
+        // closed meanwhile (the directory listing's own fd, for one)
+      }
+      const m = /^socket:\[(\d+)\]$/.exec(link);
+      if (m) inodes.add(m[1]);
+    }
+    return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((f) => listenAddresses(readFileSync(f, "utf8"), port, inodes));
+  } catch {
+    return null;
+  }
+}
+
+function isLoopbackAddress(addr: string): boolean {
+  return isLoopback(addr) || /^::ffff:127\./.test(addr);
+}
+
+/**
+ * HOST is what inflight was told; `next start -H` (or no -H: every
+ * interface) is what it bound. Checked once the server listens, so a
+ * `npx next start` that skipped scripts/start.mjs cannot serve the network
+ * without a token either. Outside production (next dev) it only warns.
+ */
+function checkBound(config: Config, production: boolean): void {
+  if (config.authToken) return;
+  const exposed = (ownListenAddresses(Number(process.env.PORT ?? config.port)) ?? []).filter((a) => !isLoopbackAddress(a));
+  if (exposed.length === 0) return;
+  const problem = `the server listens on ${exposed[0]}, not a loopback address: start it with -H 127.0.0.1 (npm start does) or set INFLIGHT_AUTH_TOKEN`;
+  if (production) throw new ConfigError("HOST", problem);
+  console.warn(`inflight: warning: HOST: ${problem}`);
+}
+
 /** The process's configuration, or exit(1) with one line naming the setting. */
 export function loadConfigOrExit(): Config {
   try {
-    return parseConfig(process.env, process.cwd());
+    const config = parseConfig(process.env, process.cwd());
+    checkBound(config, process.env.NODE_ENV === "production");
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`inflight: bad configuration: ${err.message}`);

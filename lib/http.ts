@@ -37,8 +37,10 @@ export function parseOr400<T extends z.ZodType>(schema: T, input: unknown, where
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const field = issue.path.length ? issue.path.join(".") : where;
-  throw new HttpError("bad_request", `${field}: ${issue.message}`, field);
+  // An unknown parameter is named by its own key, not by the object holding it.
+  const unknown = issue.code === "unrecognized_keys" ? issue.keys[0]?.slice(0, 40) : undefined;
+  const field = unknown ?? (issue.path.length ? issue.path.join(".") : where);
+  throw new HttpError("bad_request", `${field}: ${unknown ? "is not a parameter of this route" : issue.message}`, field);
 }
 
 export function runtimeOr503(): Runtime {

@@ -1,6 +1,6 @@
 -- Every 100 ms, for a server without pg_aios (before 18) or a role that may
 -- not read it: the same rows as activity_aios.sql, with no handles.
-SELECT a.pid,
+SELECT /* inflight */ a.pid,
        a.leader_pid,
        a.backend_type,
        a.state,
@@ -14,6 +14,10 @@ SELECT a.pid,
        NULL::json AS handles
 FROM pg_catalog.pg_stat_activity a
 WHERE a.pid <> pg_catalog.pg_backend_pid()
+  -- other roles' sessions, hidden from a role without pg_read_all_stats
+  AND a.backend_type IS NOT NULL
+  -- another inflight sampling the same server is not the workload either
+  AND coalesce(strpos(a.query, '/* inflight */'), 0) = 0
   AND (a.backend_type = 'io worker'
        OR a.state IN ('active', 'fastpath function call')
        OR (a.state IS NULL AND a.wait_event_type IS DISTINCT FROM 'Activity'))

@@ -1,11 +1,12 @@
--- pg_stat_statements before 1.11 named the read time blk_read_time.
-SELECT queryid::text AS queryid,
+-- pg_stat_statements 1.8 to 1.10 named the read time blk_read_time
+-- (total_time before 1.8 is not read). @extschema@ as in statements.sql.
+SELECT /* inflight */ queryid::text AS queryid,
        sum(calls)::float8 AS calls,
        sum(total_exec_time)::float8 AS total_exec_time,
        sum(blk_read_time)::float8 AS read_time,
        sum(shared_blks_read)::float8 AS shared_blks_read,
        sum(shared_blks_hit)::float8 AS shared_blks_hit
-FROM pg_stat_statements(false)
+FROM @extschema@.pg_stat_statements(false)
 WHERE dbid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
   AND queryid IS NOT NULL
 GROUP BY queryid

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbedded, type EmbeddedServer } from "../lib/demo/embedded";
-import { TargetsResponse, WindowSnapshot } from "../lib/schemas/window";
+import { FleetResponse, TargetsResponse, WindowSnapshot } from "../lib/schemas/window";
 import { waitFor } from "../lib/test/pg";
 import { startServer, type RunningServer } from "../lib/test/server";
 
@@ -59,6 +59,17 @@ describe("two targets at once", () => {
 
     await west.start();
     await waitFor("west up again", async () => (await byId("west")).status === "up", 10_000);
+  });
+
+  it("gives the fleet page every target at a glance", async () => {
+    const fleet = FleetResponse.parse(await (await fetch(`${app.url}/api/fleet`)).json());
+    expect(fleet.targets.map((e) => e.target.id)).toEqual(["east", "west"]);
+    for (const entry of fleet.targets) {
+      expect(entry.spark).toHaveLength(60);
+      expect(entry.spark.some((v) => v !== null)).toBe(true);
+      expect(entry.inFlightNow).not.toBeNull();
+      expect(entry.pendingRestarts).toEqual([]);
+    }
   });
 
   it("samples fast only while someone watches", async () => {

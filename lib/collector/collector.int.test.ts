@@ -43,13 +43,16 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       const { rows } = await scanner.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       const scanPid = rows[0].pid;
       let asyncTicks = 0;
-      for (let attempt = 0; attempt < 3 && asyncTicks === 0; attempt++) {
+      let busyWorkers = 0;
+      // A loaded machine can hide a short burst from the samples: up to 3 cold scans.
+      for (let attempt = 0; attempt < 3 && (asyncTicks === 0 || busyWorkers === 0); attempt++) {
         await evictFromPageCache(admin, PG.dataDir, PG.table);
         const from = Date.now();
         await scanner.query(`SELECT count(*) FROM ${PG.table} WHERE payload LIKE '%zz%'`);
         await new Promise((r) => setTimeout(r, 100));
         const during = w.collector.window.ticks.toArray().filter((t) => t.t >= from);
-        asyncTicks = during.filter((t) => t.runs.some((r) => r.id.startsWith(`${scanPid}:`) && r.inFlight > 0)).length;
+        asyncTicks += during.filter((t) => t.runs.some((r) => r.id.startsWith(`${scanPid}:`) && r.inFlight > 0)).length;
+        busyWorkers = Math.max(busyWorkers, ...during.map((t) => t.workers.busy));
       }
       await scanner.end();
       expect(asyncTicks).toBeGreaterThan(0);
@@ -68,8 +71,8 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
         expect(t.workers.configured).toBe(ioWorkers);
         expect(t.workers.alive).toBe(ioWorkers);
       }
-      const busy = Math.max(...ticks.map((t) => t.workers.busy));
-      expect(busy).toBeGreaterThan(0);
+      // the io workers did the reads: at least one was seen busy
+      expect(busyWorkers).toBeGreaterThan(0);
 
       // the scan is a run: verdict async, its relation named, progress seen
       const run = await waitFor("the scan's run", () => w.collector.window.queries().find((q) => q.pid === scanPid && q.query.includes("LIKE '%zz%'") && q.aioSamples > 0));

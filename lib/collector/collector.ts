@@ -1,4 +1,5 @@
 import "server-only";
+import net from "node:net";
 import pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../schemas/window";
 import { computeChecks } from "../window/checks";
@@ -7,7 +8,7 @@ import { IO_SETTINGS, toSettings } from "../window/settings";
 import { TargetWindow } from "../window/window";
 import { Hub } from "./hub";
 import { RelationCache } from "./relations";
-import { runStatement } from "./statements";
+import { RowShapeError, runStatement } from "./statements";
 import { StatementsTracker } from "./pgss";
 import { observeSampleDuration } from "../metrics";
 
@@ -30,8 +31,47 @@ const SETTINGS_EVERY_MS = 5000;
 const STATEMENTS_EVERY_MS = 2000;
 const PUBLISH_EVERY_MS = 1000;
 
-/** Retry delays after a lost connection, then the cap (5 s) for a target that stays down. */
-const RETRY_MS = [100, 250, 500, 1000, 1000, 1000, 2000, 3000, 5000];
+/** Delays between connection attempts, then the cap (5 s) for a target that stays down. */
+export const RETRY_MS = [100, 250, 500, 1000, 1000, 1000, 2000, 3000, 5000] as const;
+/** While the server says it is starting up or shutting down (57P03): it answers again soon. */
+const STARTING_RETRY_MS = 250;
+const STARTING_RETRIES = 40;
+/** While the port refuses connections, how often to look whether it listens again. */
+export const PORT_WATCH_MS = 250;
+/** The same log line again only after this long: a flapping target does not flood the log. */
+const LOG_REPEAT_MS = 60_000;
+
+export function retryDelay(attempt: number): number {
+  return RETRY_MS[Math.min(Math.max(0, attempt), RETRY_MS.length - 1)];
+}
+
+/** Host and port of a TCP target, for the port watch; null for a Unix socket or several hosts. */
+export function tcpEndpoint(url: string): { host: string; port: number } | null {
+  try {
+    const u = new URL(url);
+    const host = u.hostname.replace(/^\[|\]$/g, "");
+    if (!host || host.includes(",") || u.searchParams.has("host")) return null;
+    return { host, port: u.port ? Number(u.port) : 5432 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An error the statement raised while the session goes on working (a
+ * timeout, a permission, rows of an unexpected shape), as opposed to a lost
+ * connection (FATAL, class 08 / 57P, a socket error).
+ */
+export function isStatementError(err: unknown): boolean {
+  if (err instanceof RowShapeError) return true;
+  const e = err as { severity?: string; code?: string };
+  return e?.severity === "ERROR" && typeof e.code === "string" && !/^(08|57P)/.test(e.code);
+}
+
+/** Nothing listens on the target's port: a cheap probe shows when it does again. */
+function isRefused(err: unknown): boolean {
+  return (err as { code?: string })?.code === "ECONNREFUSED";
+}
 
 function errorText(err: unknown, secret: string | null): string {
   const e = err as { message?: string; code?: string };
@@ -69,6 +109,8 @@ export class Collector {
   private stopped = true;
   private timer: NodeJS.Timeout | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+  private startingRetries = 0;
   private nextDue = 0;
   private lastIoAt = 0;
   private lastSettingsAt = 0;
@@ -77,13 +119,15 @@ export class Collector {
   private retry = 0;
   private connecting = false;
   private recentSamples: number[] = [];
-  private loggedErrors = new Set<string>();
+  private logged = new Map<string, { at: number; repeats: number }>();
   private readonly relations: RelationCache;
   private readonly pgss: StatementsTracker;
   samples = 0;
   missed = 0;
   private asyncSeenAt = 0;
   private readsSeenAt = 0;
+  /** checks wait for the first tick of a new connection (io workers alive) */
+  private checksAfterTick = false;
 
   constructor(readonly options: CollectorOptions) {
     this.relations = new RelationCache();
@@ -123,7 +167,8 @@ export class Collector {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.timer = this.reconnectTimer = null;
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    this.timer = this.reconnectTimer = this.watchTimer = null;
     const client = this.client;
     this.client = null;
     if (client) await client.end().catch(() => undefined);
@@ -162,21 +207,64 @@ export class Collector {
     void this.openConnection()
       .then(() => {
         this.retry = 0;
+        this.startingRetries = 0;
         this.setStatus("up", null);
         this.window.markUp(Date.now());
       })
       .catch((err) => {
         this.dropClient();
         this.setStatus("down", errorText(err, passwordOf(this.url ?? "")));
-        const delay = RETRY_MS[Math.min(this.retry++, RETRY_MS.length - 1)];
-        this.reconnectTimer = setTimeout(() => {
-          this.reconnectTimer = null;
-          this.connect();
-        }, delay);
+        this.retryLater(err);
       })
       .finally(() => {
         this.connecting = false;
       });
+  }
+
+  /**
+   * Backs off between attempts (capped at 5 s), except while the server is
+   * starting up or shutting down. While the port refuses connections, a TCP
+   * probe every 250 ms starts the next attempt as soon as it listens again.
+   */
+  private retryLater(err: unknown): void {
+    if (this.stopped) return;
+    const starting = (err as { code?: string })?.code === "57P03" && this.startingRetries++ < STARTING_RETRIES;
+    const delay = starting ? STARTING_RETRY_MS : retryDelay(this.retry++);
+    this.reconnectTimer = setTimeout(() => this.retryNow(), delay);
+    if (isRefused(err)) this.watchPort();
+  }
+
+  private retryNow(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    this.reconnectTimer = this.watchTimer = null;
+    this.connect();
+  }
+
+  private watchPort(): void {
+    const endpoint = tcpEndpoint(this.url ?? "");
+    if (!endpoint) return;
+    // The watch belongs to this wait: it ends when the wait does.
+    const wait = this.reconnectTimer;
+    const waiting = () => !this.stopped && wait !== null && this.reconnectTimer === wait;
+    const probe = () => {
+      if (!waiting()) return;
+      const socket = net.connect(endpoint);
+      socket.setTimeout(PORT_WATCH_MS * 2);
+      let settled = false;
+      const settle = (listening: boolean) => {
+        if (settled) return;
+        settled = true;
+        socket.destroy();
+        if (!waiting()) return;
+        if (listening) this.retryNow();
+        else this.watchTimer = setTimeout(probe, PORT_WATCH_MS);
+      };
+      socket.once("connect", () => settle(true));
+      socket.once("error", () => settle(false));
+      socket.once("timeout", () => settle(false));
+    };
+    this.watchTimer = setTimeout(probe, PORT_WATCH_MS);
   }
 
   private async openConnection(): Promise<void> {
@@ -194,6 +282,9 @@ export class Collector {
     // on the statement in flight; the sampling loop handles it there.
     client.on("error", (err) => this.lost(client, err));
     client.on("end", () => this.lost(client, new Error("connection closed")));
+    // connectionTimeoutMillis covers the handshake; this covers the first
+    // statements too (a network that hangs after the handshake).
+    const deadline = setTimeout(() => void client.end().catch(() => undefined), 3000 + 4 * (timeout + 500));
     try {
       await client.connect();
       const [caps] = await runStatement(client, "capabilities", CapabilitiesRow);
@@ -209,13 +300,17 @@ export class Collector {
       this.serverVersionNum = caps.server_version_num;
       this.relations.reset(Number(caps.database_oid), caps.database);
       this.pgss.configure(caps);
-      this.client = client;
       // Settings and start time first: io workers configured, restart seen.
+      // No sample runs on this client before (it would use the old settings).
       await this.refreshServerState(client, Date.now());
+      this.client = client;
+      this.checksAfterTick = true;
     } catch (err) {
       this.client = null;
       await client.end().catch(() => undefined);
       throw err;
+    } finally {
+      clearTimeout(deadline);
     }
   }
 
@@ -245,9 +340,8 @@ export class Collector {
       this.status = status;
       this.statusSince = Date.now();
       if (status === "down" && error) this.logOnce(`target ${this.options.name} is down: ${error}`);
-      if (status === "up") this.log(`target ${this.options.name} is up (${this.serverVersion ?? "?"})`);
+      if (status === "up") this.logOnce(`target ${this.options.name} is up (${this.serverVersion ?? "?"})`);
     }
-    if (status === "up") this.loggedErrors.clear();
     this.lastError = error;
     this.publishTarget();
   }
@@ -288,20 +382,42 @@ export class Collector {
 
   // ---- sampling --------------------------------------------------------------
 
+  /**
+   * The server ends a slow statement itself (statement_timeout); the guard
+   * ends the connection when no answer comes back at all (a hung network).
+   * Returns the function that disarms it.
+   */
+  private guard(client: pg.Client, statements: number): () => void {
+    const timeout = this.options.statementTimeoutMs ?? 1000;
+    const limit = statements * timeout + 500;
+    const timer = setTimeout(() => this.lost(client, new Error(`no answer from the target within ${limit} ms`)), limit);
+    return () => clearTimeout(timer);
+  }
+
   private async sample(client: pg.Client, now: number): Promise<void> {
     this.busy = true;
-    const guard = setTimeout(() => this.lost(client, new Error(`sampling statement took over ${this.options.statementTimeoutMs ?? 1000} ms`)), (this.options.statementTimeoutMs ?? 1000) + 500);
+    let sampled = false;
+    let disarm = this.guard(client, 1);
     try {
       const started = performance.now();
       const rows = await runStatement(client, this.caps?.aios && this.caps.aios_allowed ? "activity_aios" : "activity", ActivityRow);
       observeSampleDuration(this.options.id, (performance.now() - started) / 1000);
+      disarm();
+      disarm = this.guard(client, 6);
       const tick = this.window.addActivity(now, rows);
+      sampled = true;
       this.samples++;
       this.recentSamples.push(now);
       if (this.recentSamples.length > 2000) this.recentSamples.splice(0, 1000);
       if (tick.aio.inFlight > 0) this.asyncSeenAt = now;
       if (tick.aio.inFlight > 0 || tick.aio.sync > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = now;
       this.hub.publish("tick", tick);
+      // The checks run at connect saw the last tick of the old connection
+      // (before a restart: its io workers): run them again with a fresh one.
+      if (this.checksAfterTick) {
+        this.checksAfterTick = false;
+        this.updateChecks(now);
+      }
 
       if (now - this.lastIoAt >= IO_EVERY_MS && this.caps?.stat_io) {
         this.lastIoAt = now;
@@ -324,9 +440,11 @@ export class Collector {
         this.publishTarget();
       }
     } catch (err) {
+      // Every due tick is either a sample or a miss: one that failed is a miss.
+      if (!sampled) this.missed++;
       if (this.client === client) this.sampleFailed(client, err);
     } finally {
-      clearTimeout(guard);
+      disarm();
       this.busy = false;
     }
   }
@@ -334,14 +452,16 @@ export class Collector {
   private sampleFailed(client: pg.Client, err: unknown): void {
     const text = errorText(err, passwordOf(this.url ?? ""));
     const code = (err as { code?: string }).code;
-    // 57014: statement_timeout; the tick is missed, the session is fine.
-    if (code === "57014") {
-      this.missed++;
+    // 57014: statement_timeout, a slow tick; nothing to report.
+    if (code === "57014") return;
+    this.lastError = text;
+    // The session still works: reconnecting would not cure the statement,
+    // it would only loop. The next tick tries again at the usual cadence.
+    if (isStatementError(err)) {
+      this.logOnce(`target ${this.options.name}: ${text}`);
       return;
     }
-    this.logOnce(`target ${this.options.name}: ${text}`);
-    this.lastError = text;
-    // Anything else on this connection is suspect: start a fresh one.
+    // The connection is gone (or no longer trusted): lost() logs it as down.
     this.lost(client, err as Error);
   }
 
@@ -367,8 +487,8 @@ export class Collector {
       settings: this.window.settings,
       capabilities: this.capabilities,
       lastTick: this.window.ticks.last(),
-      asyncSeen: this.asyncSeenAt > now - this.options.windowMs && this.asyncSeenAt > (this.window.serverStart ?? 0),
-      readsSeen: this.readsSeenAt > now - this.options.windowMs && this.readsSeenAt > (this.window.serverStart ?? 0),
+      asyncSeen: this.asyncSeenAt > now - this.options.windowMs && this.asyncSeenAt >= this.window.serverStartSeenAt,
+      readsSeen: this.readsSeenAt > now - this.options.windowMs && this.readsSeenAt >= this.window.serverStartSeenAt,
     });
     if (before !== JSON.stringify(this.window.checks)) this.publishSettings();
   }
@@ -394,10 +514,20 @@ export class Collector {
     this.options.log?.(line);
   }
 
-  /** One line per distinct error until the target is up again: no log loops. */
+  /**
+   * A distinct line at most once a minute, with how often it came in
+   * between: a target that flaps or keeps failing does not loop in the log,
+   * and a failure that comes back later is still reported.
+   */
   private logOnce(line: string): void {
-    if (this.loggedErrors.has(line)) return;
-    this.loggedErrors.add(line);
-    this.log(line);
+    const now = Date.now();
+    const last = this.logged.get(line);
+    if (last && now - last.at < LOG_REPEAT_MS) {
+      last.repeats++;
+      return;
+    }
+    if (this.logged.size >= 200) this.logged.clear();
+    this.logged.set(line, { at: now, repeats: 0 });
+    this.log(last?.repeats ? `${line} (${last.repeats} more since the last report)` : line);
   }
 }

@@ -177,6 +177,9 @@ export const Relation = z.object({
   dbOid: z.number(),
   /** size in blocks when known */
   blocks: z.number().nullable(),
+  /** how the run read it: async handles (f_sync = false), synchronous handles
+   * (f_sync = true, e.g. index pages), or both; absent from older servers */
+  read: z.enum(["async", "sync", "both"]).optional(),
 });
 export type Relation = z.infer<typeof Relation>;
 
@@ -214,7 +217,10 @@ export const QueryRun = z.object({
   bytesInFlight: z.number(),
   verdict: Verdict,
   relations: z.array(Relation),
-  /** sequential progress: highest block in flight / relation blocks, 0..1 */
+  /** sequential progress, 0..1, from async reads only: the share of the
+   * relation's blocks covered since the first block seen in flight (from
+   * block 0 when that is in the first 10%), so a synchronized scan that
+   * begins mid-table and wraps still rises steadily */
   progress: z.number().nullable(),
   progressRelation: z.string().nullable(),
 });
@@ -275,3 +281,21 @@ export const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** One row of the fleet page: a target at a glance. */
+export const FleetEntry = z.object({
+  target: TargetInfo,
+  pendingRestarts: z.array(z.string()),
+  /** async handles in flight at the last sample; null before the first */
+  inFlightNow: z.number().nullable(),
+  syncNow: z.number().nullable(),
+  busiestQuery: z
+    .object({ id: z.string(), query: z.string(), verdict: Verdict, startedAt: z.number(), inFlight: z.number() })
+    .nullable(),
+  /** max async handles in flight per second over the last minute, oldest
+   * first; null where no sample was taken */
+  spark: z.array(z.number().nullable()),
+});
+export type FleetEntry = z.infer<typeof FleetEntry>;
+export const FleetResponse = z.object({ targets: z.array(FleetEntry) });
+export type FleetResponse = z.infer<typeof FleetResponse>;

@@ -10,6 +10,9 @@ export interface RunningServer {
   port: number;
   /** everything the process printed so far */
   output(): string;
+  /** what it printed on stderr alone */
+  stderr(): string;
+  pid: number;
   /** resolves with the exit code */
   exited: Promise<number | null>;
   stop(): Promise<void>;
@@ -36,23 +39,35 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export function spawnServer(env: Record<string, string>, port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+export interface SpawnedServer {
+  child: ChildProcess;
+  output: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `bind`: the -H given to next start (default HOST or 127.0.0.1); null gives none (every interface). */
+export function spawnServer(env: Record<string, string>, port: number, bind: string | null = env.HOST ?? "127.0.0.1"): SpawnedServer {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("no build: run `npm run build` (npm test builds first)");
-  const child = spawn(process.execPath, [NEXT, "start", "-H", env.HOST ?? "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, [NEXT, "start", ...(bind === null ? [] : ["-H", bind]), "-p", String(port)], {
     cwd: ROOT,
     env: cleanEnv({ NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true", PORT: String(port), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
+  let err = "";
   child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => {
+    out += d;
+    err += d;
+  });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, exited };
+  return { child, output: () => out, stderr: () => err, exited };
 }
 
 export async function startServer(env: Record<string, string>, readyPath = "/api/health"): Promise<RunningServer> {
   const port = await freePort();
-  const { child, output, exited } = spawnServer(env, port);
+  const { child, output, stderr, exited } = spawnServer(env, port);
   const url = `http://127.0.0.1:${port}`;
   let done = false;
   void exited.then(() => (done = true));
@@ -75,6 +90,8 @@ export async function startServer(env: Record<string, string>, readyPath = "/api
     url,
     port,
     output,
+    stderr,
+    pid: child.pid!,
     exited,
     async stop() {
       if (!done) {

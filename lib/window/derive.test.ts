@@ -97,4 +97,13 @@ describe("deriveSample", () => {
     const lookups = runs.find((r) => r.leader.pid === 20)!;
     expect(lookups.sample).toEqual({ id: "20:2000", state: "read", inFlight: 0, syncInFlight: 1 });
   });
+
+  it("keeps the span of async blocks per file, and files read synchronously apart", () => {
+    const scan = runs.find((r) => r.leader.pid === 10)!;
+    expect(scan.blocks.get("5/100")).toEqual({ dbOid: 5, filenode: 100, first: 0, last: 47 });
+    expect(scan.syncFiles.size).toBe(0);
+    const lookups = runs.find((r) => r.leader.pid === 20)!;
+    expect(lookups.blocks.size).toBe(0);
+    expect([...lookups.syncFiles.keys()]).toEqual(["5/200"]);
+  });
 });

@@ -49,8 +49,10 @@ export interface RunObservation {
   leader: ActivityRow;
   workerPids: number[];
   bytesInFlight: number;
-  /** highest block in flight per `${dbOid}/${filenode}` (async handles) */
+  /** per `${dbOid}/${filenode}`, async handles: lowest first and highest last block in flight */
   blocks: Map<string, HandleBlocks>;
+  /** files read through synchronous handles (index pages, mostly): named, never used for progress */
+  syncFiles: Map<string, HandleBlocks>;
 }
 
 export interface DerivedSample {
@@ -69,21 +71,35 @@ interface HandleTotals {
   syncBytes: number;
 }
 
-function addHandles(totals: HandleTotals, handles: AioHandle[] | null, blocks?: Map<string, HandleBlocks>) {
+export function fileKey(b: Pick<HandleBlocks, "dbOid" | "filenode">): string {
+  return `${b.dbOid}/${b.filenode}`;
+}
+
+/** Widens the span of blocks seen in a file: lowest first, highest last. */
+export function mergeBlocks(into: Map<string, HandleBlocks>, b: HandleBlocks): void {
+  const key = fileKey(b);
+  const seen = into.get(key);
+  if (!seen) into.set(key, { ...b });
+  else into.set(key, { ...seen, first: Math.min(seen.first, b.first), last: Math.max(seen.last, b.last) });
+}
+
+interface RunFiles {
+  blocks: Map<string, HandleBlocks>;
+  syncFiles: Map<string, HandleBlocks>;
+}
+
+function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: RunFiles) {
   for (const [, , length, fSync, desc] of handles ?? []) {
+    const parsed = parseTargetDesc(desc);
     if (fSync) {
       totals.sync++;
       totals.syncBytes += length;
+      if (parsed) mergeBlocks(files.syncFiles, parsed);
       continue;
     }
     totals.async++;
     totals.asyncBytes += length;
-    const parsed = blocks && parseTargetDesc(desc);
-    if (parsed) {
-      const key = `${parsed.dbOid}/${parsed.filenode}`;
-      const seen = blocks!.get(key);
-      if (!seen || parsed.last > seen.last) blocks!.set(key, parsed);
-    }
+    if (parsed) mergeBlocks(files.blocks, parsed);
   }
 }
 
@@ -128,14 +144,14 @@ function deriveRuns(rows: ActivityRow[]): RunObservation[] {
   for (const row of rows) {
     if (!RUN_BACKENDS.has(row.backend_type ?? "") || !isActive(row) || row.query_start_ms === null) continue;
     const totals = { async: 0, asyncBytes: 0, sync: 0, syncBytes: 0 };
-    const blocks = new Map<string, HandleBlocks>();
-    addHandles(totals, row.handles, blocks);
+    const files: RunFiles = { blocks: new Map(), syncFiles: new Map() };
+    addHandles(totals, row.handles, files);
     byLeader.set(row.pid, {
       sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: 0, syncInFlight: 0 },
       leader: row,
       workerPids: [],
       bytesInFlight: 0,
-      blocks,
+      ...files,
       totals,
     });
   }
@@ -145,7 +161,7 @@ function deriveRuns(rows: ActivityRow[]): RunObservation[] {
     const run = byLeader.get(row.leader_pid);
     if (!run) continue;
     run.workerPids.push(row.pid);
-    addHandles(run.totals, row.handles, run.blocks);
+    addHandles(run.totals, row.handles, run);
   }
   return [...byLeader.values()].map(({ totals, ...run }) => {
     run.sample.inFlight = totals.async;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
 import type { ActivityRow, AioHandle } from "./rows";
-import { RunStore, verdictOf } from "./runs";
+import { advanceSpan, RunStore, spanProgress, verdictOf, type ScanSpan } from "./runs";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): ActivityRow {
   return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
 }
-const asyncHandle = (last: number): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/100"`];
+const asyncHandle = (last: number, file = 100): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/${file}"`];
+const syncHandle = (block: number, file: number): AioHandle => ["SUBMITTED", "readv", 8192, true, `block ${block} in file "base/5/${file}"`];
 
 describe("RunStore", () => {
   const lookup = (dbOid: number, filenode: number) => ({ name: "public.t", dbOid, filenode, blocks: 1000 });
@@ -36,7 +37,45 @@ describe("RunStore", () => {
       progress: 0.5,
       progressRelation: "public.t",
     });
-    expect(run.relations.map((r) => r.name)).toEqual(["public.t"]);
+    expect(run.relations.map((r) => [r.name, r.read])).toEqual([["public.t", "async"]]);
+  });
+
+  it("names relations read synchronously (index pages) without taking progress from them", () => {
+    const names: Record<number, string> = { 100: "public.t", 200: "public.t_pkey" };
+    const store = new RunStore((dbOid, filenode) => ({ name: names[filenode], dbOid, filenode, blocks: 1000 }));
+    const samples: ActivityRow[][] = [
+      [scan(10, ["IO", "DataFileRead"], [syncHandle(990, 200)])],
+      [scan(10, ["IO", "DataFileRead"], [syncHandle(3, 100)])],
+    ];
+    samples.forEach((rows, i) => store.observe(2000 + i * 100, deriveSample(2000 + i * 100, rows, 3).runs));
+    const [run] = store.list();
+    expect(run.verdict).toBe("sync");
+    expect(run.progress).toBeNull();
+    expect(run.relations.map((r) => [r.name, r.read]).sort()).toEqual([
+      ["public.t", "sync"],
+      ["public.t_pkey", "sync"],
+    ]);
+  });
+
+  it("is async with the synchronous share visible when a run reads both ways", () => {
+    const store = new RunStore(lookup);
+    const samples: ActivityRow[][] = [
+      [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99)])],
+      [scan(10, ["IO", "DataFileRead"], [syncHandle(7, 200)])],
+      [scan(10, [null, null], [asyncHandle(115), syncHandle(8, 100)])],
+    ];
+    samples.forEach((rows, i) => store.observe(2000 + i * 100, deriveSample(2000 + i * 100, rows, 3).runs));
+    const [run] = store.list();
+    expect(run).toMatchObject({ verdict: "async", aioSamples: 2, syncSamples: 2, readWaitSamples: 1, aioWaitSamples: 1 });
+    expect(run.progress).toBeCloseTo(116 / 1000);
+    expect(Object.fromEntries(run.relations.map((r) => [r.filenode, r.read]))).toEqual({ 100: "both", 200: "sync" });
+  });
+
+  it("takes the query id from a later sample when the first came before parse analysis", () => {
+    const store = new RunStore(lookup);
+    store.observe(1, deriveSample(1, [{ ...scan(10, [null, null], null), query_id: null }], 0).runs);
+    store.observe(2, deriveSample(2, [scan(10, [null, null], null)], 0).runs);
+    expect(store.list()[0].queryId).toBe("7");
   });
 
   it("keeps a run per pid and query start", () => {
@@ -60,5 +99,28 @@ describe("verdictOf", () => {
     [{ aioSamples: 0, aioWaitSamples: 0, readWaitSamples: 0, syncSamples: 0 }, "cpu"],
   ] as const)("%o -> %s", (run, want) => {
     expect(verdictOf(run)).toBe(want);
+  });
+});
+
+describe("scan progress", () => {
+  const at = (first: number, last: number) => ({ dbOid: 5, filenode: 100, first, last });
+  const walk = (spans: [number, number][]): ScanSpan => spans.reduce<ScanSpan | undefined>((span, [f, l]) => advanceSpan(span, at(f, l)), undefined)!;
+
+  it.each([
+    ["a scan first seen near block 0: counted from 0", [[80, 95], [300, 331], [600, 615]], 616 / 1000],
+    ["a synchronized scan begun mid-table: counted from the first block seen", [[600, 615], [900, 931]], 332 / 1000],
+    ["after it wraps: still rising", [[600, 615], [990, 999], [100, 115]], (400 + 116) / 1000],
+    ["a sample straddling the wrap (parallel workers) counts its lowest block", [[600, 615], [984, 999], [5, 999]], (400 + 6) / 1000],
+    ["stragglers from before the wrap do not undo it", [[600, 615], [10, 40], [990, 999]], (400 + 41) / 1000],
+    ["a wrapped scan back at its start is complete", [[600, 615], [984, 999], [584, 599]], 1],
+    ["a scan from block 0 that wraps (begun just before the first seen) stays at 1", [[50, 65], [984, 999], [10, 25]], 1],
+  ] as [string, [number, number][], number][])("%s", (_name, spans, want) => {
+    expect(spanProgress(walk(spans), 1000)).toBeCloseTo(want);
+  });
+
+  it("never falls as a synchronized scan wraps", () => {
+    const spans: [number, number][] = [[570, 600], [640, 660], [700, 720], [900, 999], [0, 20], [200, 230], [500, 560]];
+    const seen = spans.map((_, i) => spanProgress(walk(spans.slice(0, i + 1)), 1000));
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
   });
 });

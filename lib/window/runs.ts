@@ -1,7 +1,7 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation, Verdict } from "../schemas/window";
-import type { HandleBlocks, RunObservation } from "./derive";
+import { mergeBlocks, type HandleBlocks, type RunObservation } from "./derive";
 
 /** Resolves a relation file to its name and size; null while unknown. */
 export type RelationLookup = (dbOid: number, filenode: number) => Relation | null;
@@ -14,8 +14,58 @@ export function verdictOf(run: Pick<QueryRun, "aioSamples" | "aioWaitSamples" | 
   return "cpu";
 }
 
+/**
+ * Where a run's async reads of one file have got to. A sequential scan of a
+ * table larger than shared_buffers / 4 is synchronized: it starts where
+ * another scan of the table is (or stopped) and wraps around at the end, so
+ * a block below the first one seen means the scan has wrapped.
+ */
+export interface ScanSpan {
+  dbOid: number;
+  filenode: number;
+  /** the lowest block in flight when the file was first seen */
+  start: number;
+  /** the highest block in flight from `start` on, before any wrap */
+  high: number;
+  /** after a wrap: the furthest block reached below `start` */
+  wrappedTo: number | null;
+}
+
+export function advanceSpan(span: ScanSpan | undefined, b: HandleBlocks): ScanSpan {
+  if (!span) return { dbOid: b.dbOid, filenode: b.filenode, start: b.first, high: b.last, wrappedTo: null };
+  // Blocks are handed out in increasing order (mod the relation's size), so
+  // every handle issued after the first sample lies above `start` until the
+  // scan wraps. A sample straddling the wrap gives its lowest block only.
+  if (b.first < span.start) {
+    const below = b.last < span.start;
+    return { ...span, high: below ? span.high : Math.max(span.high, b.last), wrappedTo: Math.max(span.wrappedTo ?? 0, below ? b.last : b.first) };
+  }
+  return { ...span, high: Math.max(span.high, b.last) };
+}
+
+/**
+ * A first block seen this close to the relation's start is taken as a scan
+ * from block 0 that the sampler met a little late; further in, as a
+ * synchronized scan that began there.
+ */
+const FROM_ZERO_SHARE = 0.1;
+
+/**
+ * Share of the relation covered since the first block seen (not the
+ * position: a synchronized scan begun mid-table would read 60% at its start
+ * and drop at the wrap). Rises monotonically; a scan first seen late reads
+ * low by what it covered before.
+ */
+export function spanProgress(span: ScanSpan, blocks: number): number {
+  const start = span.start < blocks * FROM_ZERO_SHARE ? 0 : span.start;
+  const done = span.wrappedTo === null ? span.high - start + 1 : blocks - start + span.wrappedTo + 1;
+  return Math.max(0, Math.min(1, done / blocks));
+}
+
 interface RunAccum extends QueryRun {
-  blocks: Map<string, HandleBlocks>;
+  scans: Map<string, ScanSpan>;
+  /** files read through synchronous handles (some also through async ones) */
+  syncFiles: Map<string, HandleBlocks>;
 }
 
 export class RunStore {
@@ -98,7 +148,8 @@ export class RunStore {
       relations: [],
       progress: null,
       progressRelation: null,
-      blocks: new Map(),
+      scans: new Map(),
+      syncFiles: new Map(),
     };
     this.open.set(run.id, run);
     return run;
@@ -106,6 +157,8 @@ export class RunStore {
 
   private apply(run: RunAccum, t: number, obs: RunObservation): void {
     const { state, inFlight, syncInFlight } = obs.sample;
+    // A statement sampled before parse analysis has no query id yet.
+    run.queryId ??= obs.leader.query_id;
     run.lastSeen = t;
     run.samples++;
     if (state === "aio") run.aioWaitSamples++;
@@ -120,30 +173,34 @@ export class RunStore {
     run.sumInFlight += inFlight;
     run.bytesInFlight = obs.bytesInFlight;
     for (const pid of obs.workerPids) if (!run.workerPids.includes(pid)) run.workerPids.push(pid);
-    for (const [key, blocks] of obs.blocks) {
-      const seen = run.blocks.get(key);
-      if (!seen || blocks.last > seen.last) run.blocks.set(key, blocks);
-    }
+    for (const [key, blocks] of obs.blocks) run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
+    for (const blocks of obs.syncFiles.values()) mergeBlocks(run.syncFiles, blocks);
     run.verdict = verdictOf(run);
   }
 
+  private relation(dbOid: number, filenode: number): Relation {
+    return this.lookup(dbOid, filenode) ?? { name: `file ${dbOid}/${filenode}`, dbOid, filenode, blocks: null };
+  }
+
   private view(run: RunAccum): QueryRun {
-    const { blocks, ...rest } = run;
+    const { scans, syncFiles, ...rest } = run;
     const relations: Relation[] = [];
     let progress: number | null = null;
     let progressRelation: string | null = null;
-    for (const b of blocks.values()) {
-      const rel = this.lookup(b.dbOid, b.filenode) ?? { name: `file ${b.dbOid}/${b.filenode}`, dbOid: b.dbOid, filenode: b.filenode, blocks: null };
-      relations.push(rel);
-      // The relation read furthest into gives the scan's progress.
+    for (const [key, span] of scans) {
+      const rel = this.relation(span.dbOid, span.filenode);
+      relations.push({ ...rel, read: syncFiles.has(key) ? "both" : "async" });
+      // The relation covered furthest gives the scan's progress.
       if (rel.blocks && rel.blocks > 0) {
-        const share = Math.min(1, (b.last + 1) / rel.blocks);
+        const share = spanProgress(span, rel.blocks);
         if (progress === null || share > progress) {
           progress = share;
           progressRelation = rel.name;
         }
       }
     }
+    // Synchronous reads (index pages in 18) name a relation, never a progress.
+    for (const [key, b] of syncFiles) if (!scans.has(key)) relations.push({ ...this.relation(b.dbOid, b.filenode), read: "sync" });
     return { ...rest, workerPids: [...rest.workerPids], relations, progress, progressRelation };
   }
 }

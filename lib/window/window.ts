@@ -31,6 +31,7 @@ export class TargetWindow {
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
+  private postmasterStartSeenAt = 0;
 
   constructor(
     readonly spanMs: number,
@@ -80,6 +81,7 @@ export class TargetWindow {
       // Counters restart from zero with the server.
       this.lastIo = null;
     }
+    if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
     this.postmasterStart = postmasterStart;
     this.settings = settings;
     return restart;
@@ -92,6 +94,15 @@ export class TargetWindow {
 
   get serverStart(): number | null {
     return this.postmasterStart;
+  }
+
+  /**
+   * Local ms when this server start was first seen. Every sample taken since
+   * is of this server; unlike serverStart it is on this machine's clock, so
+   * a target's clock skew cannot move what counts as "since the restart".
+   */
+  get serverStartSeenAt(): number {
+    return this.postmasterStartSeenAt;
   }
 
   /** The connection was lost at `t`: open runs end, a gap starts. */

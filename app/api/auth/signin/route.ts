@@ -1,5 +1,4 @@
-import { NextResponse } from "next/server";
-import { AUTH_COOKIE, cookieValue, safeNext, tokenMatches } from "@/lib/auth";
+import { AUTH_COOKIE, cookieValue, safeNext, seeOther, tokenMatches } from "@/lib/auth";
 import { route, runtimeOr503 } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
@@ -11,19 +10,16 @@ export const POST = route(async (request: Request) => {
   const form = await request.formData().catch(() => null);
   const candidate = form?.get("token");
   const next = safeNext(typeof form?.get("next") === "string" ? (form!.get("next") as string) : null);
-  const base = new URL(request.url);
-  if (!token) return NextResponse.redirect(new URL(next, base), 303);
+  if (!token) return seeOther(next);
   if (typeof candidate !== "string" || !tokenMatches(candidate, token)) {
-    const back = new URL("/signin", base);
-    back.searchParams.set("next", next);
-    back.searchParams.set("error", "1");
-    return NextResponse.redirect(back, 303);
+    return seeOther(`/signin?${new URLSearchParams({ next, error: "1" })}`);
   }
-  const response = NextResponse.redirect(new URL(next, base), 303);
+  const response = seeOther(next);
   response.cookies.set(AUTH_COOKIE, cookieValue(token), {
     httpOnly: true,
     sameSite: "strict",
-    secure: base.protocol === "https:",
+    // Behind a TLS-terminating proxy the request itself is http.
+    secure: new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https",
     path: "/",
     maxAge: 12 * 3600,
   });

@@ -1,0 +1,121 @@
+// 100 concurrent SSE viewers of one target, then 1,000 connect/disconnect
+// cycles, against the real server and a PostgreSQL 18 of this file's own
+// (its pg_stat_statements counts only this server's statements).
+import http from "node:http";
+import { readFileSync } from "node:fs";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TargetInfo, TargetsResponse } from "../lib/schemas/window";
+import { startOwnPg, type OwnPg } from "../lib/test/own-pg";
+import { connect, waitFor } from "../lib/test/pg";
+import { startServer, type RunningServer } from "../lib/test/server";
+import { openSse, type SseClient } from "../lib/test/sse";
+
+let own: OwnPg;
+let server: RunningServer;
+let admin: pg.Client;
+
+async function target(): Promise<TargetInfo> {
+  const body = (await (await fetch(`${server.url}/api/targets`)).json()) as TargetsResponse;
+  return body.targets[0];
+}
+
+async function activityCalls(): Promise<number> {
+  const { rows } = await admin.query<{ calls: string | null }>(
+    "SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE '%pg_catalog.pg_stat_activity a%' AND query LIKE '%a.backend_type = $%'",
+  );
+  return Number(rows[0].calls ?? 0);
+}
+
+async function inflightSessions(): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'inflight'");
+  return rows[0].n;
+}
+
+function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+  return kb / 1024;
+}
+
+/** Statements sent vs samples taken over `ms`, read as close together as possible. */
+async function oneStatementPerTick(ms: number): Promise<{ calls: number; samples: number }> {
+  const c0 = await activityCalls();
+  const s0 = (await target()).samples;
+  await new Promise((r) => setTimeout(r, ms));
+  const c1 = await activityCalls();
+  const s1 = (await target()).samples;
+  return { calls: c1 - c0, samples: s1 - s0 };
+}
+
+/** Opens a stream, waits for its first bytes, and drops the socket. */
+function cycle(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      res.once("data", () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on("error", (err) => ((err as NodeJS.ErrnoException).code === "ECONNRESET" ? resolve() : reject(err)));
+    req.setTimeout(10_000, () => req.destroy(new Error("no first chunk in 10 s")));
+  });
+}
+
+beforeAll(async () => {
+  own = await startOwnPg();
+  admin = await connect(own.server.superuserUrl("postgres"), "load-admin");
+  server = await startServer({ DATABASE_URL: own.server.monitorUrl("postgres"), INFLIGHT_LOG: "0" });
+  await waitFor("target up", async () => (await target()).status === "up", 20_000);
+});
+afterAll(async () => {
+  await server?.stop();
+  await admin?.end();
+  await own?.dispose();
+});
+
+describe("viewers at scale", () => {
+  it("100 concurrent viewers, then 1,000 connect/disconnect cycles: viewers back to 0, one sampling statement per tick", async () => {
+    const stream = `${server.url}/api/targets/${(await target()).id}/stream`;
+    const rssStart = rssMb(server.pid);
+
+    const viewers: SseClient[] = await Promise.all(Array.from({ length: 100 }, () => openSse(stream)));
+    try {
+      await Promise.all(viewers.map((v) => v.waitFor((e) => e.event === "tick", 20_000)));
+      expect((await target()).viewers).toBe(100);
+      expect((await target()).sampleMs).toBe(100);
+      // The target's load does not grow with viewers: one session, one statement per tick.
+      const busy = await oneStatementPerTick(2000);
+      expect(busy.samples).toBeGreaterThan(10);
+      expect(Math.abs(busy.calls - busy.samples)).toBeLessThanOrEqual(2);
+      expect(await inflightSessions()).toBe(1);
+      // Every viewer got the same ticks.
+      const lastSeq = (v: SseClient) => Number(v.events.filter((e) => e.event === "tick").at(-1)!.id);
+      const newest = Math.max(...viewers.map(lastSeq));
+      await Promise.all(viewers.map((v) => v.waitFor((e) => e.event === "tick" && Number(e.id) >= newest, 5000)));
+    } finally {
+      for (const v of viewers) v.close();
+    }
+    await waitFor("viewers back to 0", async () => (await target()).viewers === 0, 10_000);
+
+    const started = Date.now();
+    let done = 0;
+    const worker = async () => {
+      while (done < 1000 && Date.now() - started < 90_000) {
+        done++;
+        await cycle(stream);
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, worker));
+    expect(done).toBe(1000);
+    console.log(`[load] 1000 connect/disconnect cycles in ${Date.now() - started} ms`);
+    await waitFor("viewers back to 0 after the cycles", async () => (await target()).viewers === 0, 10_000);
+
+    // With no viewer the cadence drops to idle; still one statement per tick.
+    const idle = await oneStatementPerTick(2500);
+    expect(Math.abs(idle.calls - idle.samples)).toBeLessThanOrEqual(1);
+    expect((await target()).sampleMs).toBe(1000);
+    expect(await inflightSessions()).toBe(1);
+    expect(server.output()).not.toMatch(/MaxListenersExceededWarning|memory leak/i);
+    expect(rssMb(server.pid) - rssStart).toBeLessThan(150);
+  });
+});
