@@ -174,6 +174,8 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       expect(seen.progress[0]).toBeLessThan(0.3);
       expect(seen.progress.at(-1)!).toBeGreaterThan(0.5);
     } finally {
+      // Leave the table's scan position near block 0, as other tests found it.
+      await scanner.query(`SELECT id FROM ${PG.table} WHERE id = 1 LIMIT 1`).catch(() => undefined);
       await scanner.end();
     }
   });

@@ -67,6 +67,11 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
       expect(sleep.calls).toBe(1);
       // Settings are readable.
       expect(c.window.settings.io_method?.setting).toBe("worker");
+      // The io workers are hidden from it: their check says so, it does not fail.
+      const checks = Object.fromEntries(c.window.checks.map((k) => [k.id, k]));
+      expect(checks.io_workers.status).toBe("unknown");
+      expect(checks.io_workers.message).toContain("GRANT pg_monitor");
+      expect(c.window.checks.filter((k) => k.status === "fail")).toEqual([]);
 
       // Nothing failed, nothing reconnected.
       expect(lines.filter((l) => !/ is up /.test(l))).toEqual([]);

@@ -1,6 +1,6 @@
 // Starts one embedded PostgreSQL 18 for the whole integration run, with a
 // demo table larger than shared_buffers, and hands its URLs to the tests.
-import { rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbedded, type EmbeddedServer } from "../demo/embedded";
@@ -24,10 +24,11 @@ declare module "vitest" {
 let server: EmbeddedServer | null = null;
 
 export default async function setup(project: TestProject) {
-  const dataDir = path.resolve(".inflight/test-pg");
-  // A fresh cluster each run: tests change io settings and restart it.
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(`${dataDir}.secrets.json`, { force: true });
+  // A fresh cluster each run, in a folder of its own, so two runs on one
+  // machine never share (or delete) each other's server.
+  await mkdir(path.resolve(".inflight"), { recursive: true });
+  const runDir = await mkdtemp(path.resolve(".inflight/test-run-"));
+  const dataDir = path.join(runDir, "pg");
   const log = (line: string) => console.log(`[test-pg] ${line}`);
   server = await startEmbedded({ dataDir, log });
   const { database, table } = await ensureDemoDatabase(server, { tableMb: 96, log });
@@ -41,5 +42,8 @@ export default async function setup(project: TestProject) {
   });
   return async () => {
     await server?.stop("fast");
+    await rm(runDir, { recursive: true, force: true });
+    // The server may have moved under the temp folder (a 0700 checkout).
+    if (server && !server.dataDir.startsWith(runDir)) await rm(path.dirname(server.dataDir), { recursive: true, force: true });
   };
 }

@@ -43,6 +43,13 @@ describe("computeChecks", () => {
     expect(c.io_workers.status).toBe(want);
   });
 
+  it("cannot count io workers without pg_read_all_stats", () => {
+    const capabilities = { aios: true, aiosDenied: true, statIo: true, statStatements: null, readAllStats: false };
+    const c = checks([s("io_method", "worker"), s("io_workers", "3")], { lastTick: tick(0), capabilities });
+    expect(c.io_workers.status).toBe("unknown");
+    expect(c.io_workers.message).toContain("GRANT pg_monitor");
+  });
+
   it.each([
     [["sync", "worker"], "unknown"],
     [["sync", "worker", "io_uring"], "pass"],

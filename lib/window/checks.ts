@@ -61,9 +61,13 @@ const combineLimit: CheckFn = ({ settings }) => {
   };
 };
 
-const ioWorkers: CheckFn = ({ settings, lastTick }) => {
+const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
   const method = settings.io_method?.setting;
   if (!method || !lastTick) return null;
+  if (capabilities && !capabilities.readAllStats) {
+    // Without pg_read_all_stats, pg_stat_activity hides the io workers' backend_type.
+    return { id: "io_workers", status: "unknown", title: "io workers", message: "This role cannot see the io worker processes in pg_stat_activity: GRANT pg_monitor TO it." };
+  }
   const alive = lastTick.workers.alive;
   if (method !== "worker") {
     return alive === 0
