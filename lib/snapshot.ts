@@ -28,6 +28,7 @@ export function windowSnapshot(collector: Collector, range: SnapshotRange, redac
   const runs = w.queries().filter((r) => (range.from === undefined || (r.endedAt ?? Infinity) >= range.from) && (range.to === undefined || r.startedAt <= range.to));
   return {
     target: collector.info(),
+    lastSeq: w.lastSeq,
     ticks: inRange(w.ticks.toArray(), range),
     io: inRange(w.io.toArray(), range),
     settings: w.settings,

@@ -41,7 +41,7 @@ export function target(over: Partial<TargetInfo> = {}): TargetInfo {
     samples: 0,
     missed: 0,
     postmasterStart: 0,
-    capabilities: { aios: true, aiosDenied: false, statIo: true, statStatements: "1.12", readAllStats: true },
+    capabilities: { aios: true, aiosDenied: false, statIo: true, statStatements: "1.12", readAllStats: true, role: "inflight" },
     windowMs: 900_000,
     viewers: 1,
     ...over,
@@ -83,9 +83,12 @@ export function run(over: Partial<QueryRun> = {}): QueryRun {
   };
 }
 
+/** lastSeq defaults to the newest seq of the ticks and io given, as the server's would be. */
 export function snapshot(over: Partial<WindowSnapshot> = {}): WindowSnapshot {
+  const seqs = [...(over.ticks ?? []), ...(over.io ?? [])].map((x) => x.seq);
   return {
     target: target(),
+    lastSeq: Math.max(0, ...seqs),
     ticks: [],
     io: [],
     settings: {},

@@ -1,26 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { clockOffset } from "./api";
-import { fleetRow, recentWindowUrl } from "./fleet";
-import { target, tick } from "./fixtures";
+import type { FleetEntry } from "@/lib/schemas/window";
+import { fleetRows, sparkLines } from "./fleet";
+import { target } from "./fixtures";
 
-describe("fleetRow", () => {
-  it("reads the newest tick and the pending restarts", () => {
-    const settings = { io_method: { setting: "worker", unit: null, source: "default", pendingRestart: true, display: "worker", enumvals: null } };
-    const row = fleetRow(target(), { ticks: [tick(1, 100), tick(2, 200, { aio: { inFlight: 5, sync: 1 } })], settings });
-    expect(row).toMatchObject({ inFlight: 5, syncInFlight: 1, sampledAt: 200, pendingRestarts: ["io_method"] });
+const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], ...over });
+
+describe("fleetRows", () => {
+  it("shows the server-rendered targets, figures unknown, until the first poll", () => {
+    expect(fleetRows(undefined, [target({ id: "a" })])).toEqual([{ target: target({ id: "a" }), entry: null }]);
+    expect(fleetRows(undefined, null)).toEqual([]);
   });
-  it("says unknown, not zero, without a sample", () => {
-    expect(fleetRow(target(), null)).toMatchObject({ inFlight: null, sampledAt: null, pendingRestarts: [] });
+  it("then the polled entries", () => {
+    const e = entry({ inFlightNow: 4 });
+    expect(fleetRows([e], [target({ id: "old" })])).toEqual([{ target: e.target, entry: e }]);
   });
-  it("asks for the recent seconds only", () => expect(recentWindowUrl("a b", 100_000, 15_000)).toBe("/api/targets/a%20b/window?from=85000"));
 });
 
-describe("clockOffset", () => {
-  const now = Date.parse("2025-06-01T12:00:00.000Z");
-  it.each([
-    { name: "same clock", header: "Sun, 01 Jun 2025 12:00:00 GMT", offset: 0 },
-    { name: "server 1 min ahead", header: "Sun, 01 Jun 2025 12:01:00 GMT", offset: 60_500 },
-    { name: "no header", header: null, offset: 0 },
-    { name: "garbage", header: "soon", offset: 0 },
-  ])("$name", ({ header, offset }) => expect(clockOffset(header, now, now)).toBe(offset));
+describe("sparkLines", () => {
+  it("scales to the peak, 0 at the bottom", () => {
+    expect(sparkLines([0, 2, 4], 10, 8)).toEqual({ lines: ["0,8 5,4 10,0"], dots: [], peak: 4, max: 4, samples: 3 });
+  });
+  it("breaks the line at nulls and draws lone samples as dots", () => {
+    const s = sparkLines([1, 1, null, 2, null, null, 2, 0], 7, 2);
+    expect(s.lines).toEqual(["0,1 1,1", "6,0 7,2"]);
+    expect(s.dots).toEqual([{ x: 3, y: 0 }]);
+    expect(s.samples).toBe(5);
+  });
+  it("keeps a flat zero line at the bottom (scale at least 1)", () => {
+    expect(sparkLines([0, 0], 4, 2)).toMatchObject({ lines: ["0,2 4,2"], peak: 0, max: 1 });
+  });
+  it("draws nothing without samples", () => {
+    expect(sparkLines([null, null], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
+    expect(sparkLines([], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
+  });
 });

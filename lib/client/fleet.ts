@@ -1,29 +1,50 @@
-// One row per target on the fleet page.
-import type { TargetInfo, Tick, WindowSnapshot } from "@/lib/schemas/window";
-import { pendingRestarts } from "./settings";
+// The fleet page: one row per target from GET /api/fleet, and its sparkline.
+import type { FleetEntry, TargetInfo } from "@/lib/schemas/window";
 
 export interface FleetRow {
   target: TargetInfo;
-  /** async reads in flight in the newest sample; null when unknown */
-  inFlight: number | null;
-  syncInFlight: number | null;
-  /** when the newest sample was taken */
-  sampledAt: number | null;
-  pendingRestarts: string[];
+  /** null until /api/fleet answered: the figures are unknown, not zero */
+  entry: FleetEntry | null;
 }
 
-export function fleetRow(target: TargetInfo, recent: Pick<WindowSnapshot, "ticks" | "settings"> | null): FleetRow {
-  const last: Tick | undefined = recent?.ticks.at(-1);
-  return {
-    target,
-    inFlight: last ? last.aio.inFlight : null,
-    syncInFlight: last ? last.aio.sync : null,
-    sampledAt: last ? last.t : null,
-    pendingRestarts: recent ? pendingRestarts(recent.settings) : [],
+/** The polled entries, or the server-rendered targets while the first poll is under way. */
+export function fleetRows(polled: readonly FleetEntry[] | undefined, initial: readonly TargetInfo[] | null): FleetRow[] {
+  if (polled) return polled.map((entry) => ({ target: entry.target, entry }));
+  return (initial ?? []).map((target) => ({ target, entry: null }));
+}
+
+export interface Spark {
+  /** one SVG polyline `points` list per run of samples; a null breaks the line */
+  lines: string[];
+  /** lone samples (a null on each side): drawn as dots */
+  dots: { x: number; y: number }[];
+  /** the highest value, 0 without any */
+  peak: number;
+  /** the top of the scale: the peak, at least 1 */
+  max: number;
+  /** seconds with a sample */
+  samples: number;
+}
+
+/**
+ * Max-per-second values (oldest first) as polylines in a width x height box,
+ * 0 at the bottom. The scale starts at 0 so a flat line reads as "nothing".
+ */
+export function sparkLines(values: readonly (number | null)[], width: number, height: number): Spark {
+  const peak = values.reduce<number>((m, v) => (v !== null && v > m ? v : m), 0);
+  const max = Math.max(1, peak);
+  const step = values.length > 1 ? width / (values.length - 1) : 0;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const point = (v: number, i: number) => ({ x: round(i * step), y: round(height - (v / max) * height) });
+  const lines: string[] = [];
+  const dots: { x: number; y: number }[] = [];
+  let run: { x: number; y: number }[] = [];
+  const end = () => {
+    if (run.length === 1) dots.push(run[0]);
+    else if (run.length > 1) lines.push(run.map((p) => `${p.x},${p.y}`).join(" "));
+    run = [];
   };
-}
-
-/** The recent-window request for a target: the last few seconds only. */
-export function recentWindowUrl(id: string, now: number, spanMs = 15_000): string {
-  return `/api/targets/${encodeURIComponent(id)}/window?from=${Math.max(0, Math.floor(now - spanMs))}`;
+  values.forEach((v, i) => (v === null ? end() : run.push(point(v, i))));
+  end();
+  return { lines, dots, peak, max, samples: values.filter((v) => v !== null).length };
 }

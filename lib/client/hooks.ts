@@ -79,7 +79,7 @@ export function useLive<C extends Channel>(store: LiveStore, channel: C): Channe
 
 export const LiveContext = createContext<LiveStore | null>(null);
 
-function useStore(): LiveStore {
+export function useLiveStore(): LiveStore {
   const store = useContext(LiveContext);
   if (!store) throw new Error("a live hook outside a LiveContext");
   return store;
@@ -87,7 +87,7 @@ function useStore(): LiveStore {
 
 /** A channel of the target page's store (inside <LiveContext>). */
 export function useChannel<C extends Channel>(channel: C): ChannelValue<C> {
-  return useLive(useStore(), channel);
+  return useLive(useLiveStore(), channel);
 }
 
 /** Between the redraws of two charts of one frame, ms (5 slots fit in FRAME_MS). */
@@ -96,12 +96,15 @@ export const STAGGER_MS = 80;
 /**
  * The chart frame, handed over `slot * STAGGER_MS` after it is published and
  * as a transition: each chart redraws in a task of its own rather than all in
- * one long task, and a click is not queued behind a redraw.
+ * one long task, and a click is not queued behind a redraw. `paused`: not
+ * followed (the caller shows something else); it catches up when resumed.
  */
-export function useStaggeredFrame(slot: number): Frame {
-  const store = useStore();
+export function useStaggeredFrame(slot: number, paused = false): Frame {
+  const store = useLiveStore();
   const [frame, setFrame] = useState(() => store.get("frame"));
   useEffect(() => {
+    // A frozen view draws its own copy: no redraw for frames nobody shows.
+    if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const apply = () => {
       timer = null;
@@ -115,7 +118,7 @@ export function useStaggeredFrame(slot: number): Frame {
       unsubscribe();
       if (timer) clearTimeout(timer);
     };
-  }, [store, slot]);
+  }, [store, slot, paused]);
   return frame;
 }
 

@@ -3,12 +3,24 @@ import { ioSample, snapshot, target, tick } from "./fixtures";
 import { LiveStore } from "./live-store";
 
 describe("LiveStore", () => {
-  it("loads a snapshot and takes its last seq from ticks and io alike", () => {
+  it("loads a snapshot and continues from the snapshot's lastSeq, not its arrays", () => {
     const store = new LiveStore();
-    store.load(snapshot({ ticks: [tick(1, 0), tick(3, 100)], io: [ioSample(2, 50, 1, 8192), ioSample(4, 120, 1, 8192)] }));
-    expect(store.lastSeq).toBe(4);
+    store.load(snapshot({ ticks: [tick(1, 0), tick(3, 100)], io: [ioSample(2, 50, 1, 8192), ioSample(4, 120, 1, 8192)], lastSeq: 7 }));
+    expect(store.lastSeq).toBe(7);
     expect(store.get("frame").ticks).toHaveLength(2);
     expect(store.get("latest")?.seq).toBe(3);
+    store.addIo(ioSample(9, 200, 1, 1));
+    expect(store.lastSeq).toBe(9);
+  });
+
+  it("counts the ticks the stream delivered, not the snapshot's or replays", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 0), tick(2, 100)] }));
+    expect(store.ticksReceived).toBe(0);
+    store.addTick(tick(2, 100));
+    store.addTick(tick(3, 200));
+    store.addTick(tick(4, 300));
+    expect(store.ticksReceived).toBe(2);
   });
 
   it("drops replayed and duplicate ticks", () => {

@@ -57,6 +57,8 @@ export class LiveStore {
   private io: IoSample[] = [];
   private lastTickSeq = 0;
   private lastIoSeq = 0;
+  private seq = 0;
+  private received = 0;
   private dirtyTicks = false;
   private sinceEvict = 0;
   private dirtyIo = false;
@@ -79,9 +81,17 @@ export class LiveStore {
     outages: new Set(),
   };
 
-  /** Highest seq seen, ticks and io alike (one counter on the server): the stream's `since`. */
+  /**
+   * The stream's `since`: the snapshot's lastSeq, then the highest seq the
+   * stream delivered (ticks and io share one counter on the server).
+   */
   get lastSeq(): number {
-    return Math.max(this.lastTickSeq, this.lastIoSeq);
+    return this.seq;
+  }
+
+  /** Ticks the stream delivered since this store was made (snapshots not counted). */
+  get ticksReceived(): number {
+    return this.received;
   }
 
   get<C extends Channel>(channel: C): Channels[C] {
@@ -104,6 +114,7 @@ export class LiveStore {
     this.io = [...snapshot.io].sort((a, b) => a.seq - b.seq);
     this.lastTickSeq = this.ticks.at(-1)?.seq ?? 0;
     this.lastIoSeq = this.io.at(-1)?.seq ?? 0;
+    this.seq = snapshot.lastSeq;
     this.set("target", snapshot.target);
     this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts });
     this.set("queries", { queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
@@ -117,6 +128,8 @@ export class LiveStore {
   addTick(tick: Tick): boolean {
     if (tick.seq <= this.lastTickSeq) return false;
     this.lastTickSeq = tick.seq;
+    this.seq = Math.max(this.seq, tick.seq);
+    this.received++;
     this.ticks.push(tick);
     this.dirtyTicks = true;
     // Frames may not be flushed for a while (a hidden tab): stay bounded anyway.
@@ -128,6 +141,7 @@ export class LiveStore {
   addIo(sample: IoSample): boolean {
     if (sample.seq <= this.lastIoSeq) return false;
     this.lastIoSeq = sample.seq;
+    this.seq = Math.max(this.seq, sample.seq);
     this.io.push(sample);
     this.dirtyIo = true;
     return true;
@@ -149,6 +163,15 @@ export class LiveStore {
     const cur = this.state.stream;
     if (cur.state === state && cur.error === error) return;
     this.set("stream", { state, since: cur.state === state ? cur.since : now, error });
+  }
+
+  /**
+   * The data as it is now, published as a frame or not, without publishing
+   * it: arrays this store never changes again (a frozen view keeps them).
+   */
+  currentFrame(): Frame {
+    const prev = this.state.frame;
+    return { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io };
   }
 
   /**

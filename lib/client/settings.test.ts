@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Setting, Settings } from "@/lib/schemas/window";
 import { target } from "./fixtures";
-import { banners, orderChecks, pendingRestarts, settingRows } from "./settings";
+import { banners, orderChecks, quoteIdent, settingRows } from "./settings";
 
 const setting = (value: string, pendingRestart = false): Setting => ({ setting: value, unit: null, source: "default", pendingRestart, display: value, enumvals: null });
 
 describe("settingRows", () => {
-  it("puts the io settings first, the rest by name", () => {
-    const rows = settingRows({ block_size: setting("8192"), io_workers: setting("3"), io_method: setting("worker", true), data_checksums: setting("on") });
-    expect(rows.map((r) => r.name)).toEqual(["io_method", "io_workers", "block_size", "data_checksums"]);
-    expect(pendingRestarts({ io_method: setting("worker", true), io_workers: setting("3") })).toEqual(["io_method"]);
+  it("puts the settings in the server's reading order, any other by name", () => {
+    const rows = settingRows({ zz: setting("1"), block_size: setting("8192"), aa: setting("1"), io_workers: setting("3"), io_method: setting("worker", true), data_checksums: setting("on") });
+    expect(rows.map((r) => r.name)).toEqual(["io_method", "io_workers", "data_checksums", "block_size", "aa", "zz"]);
   });
 });
 
@@ -31,7 +30,14 @@ describe("banners", () => {
       ids: ["no-aios"],
       title: "PostgreSQL 16 has no asynchronous I/O; it came in 18",
     },
-    { name: "no pg_monitor", t: target({ capabilities: { ...caps, aiosDenied: true, readAllStats: false } }), settings: {}, ids: ["privileges"], code: "GRANT pg_monitor TO <role>;" },
+    { name: "no pg_monitor", t: target({ capabilities: { ...caps, aiosDenied: true, readAllStats: false } }), settings: {}, ids: ["privileges"], code: "GRANT pg_monitor TO inflight;" },
+    {
+      name: "no pg_monitor, a role that needs quotes",
+      t: target({ capabilities: { ...caps, readAllStats: false, role: 'Mon "x"' } }),
+      settings: {},
+      ids: ["privileges"],
+      code: 'GRANT pg_monitor TO "Mon ""x""";',
+    },
     { name: "track_io_timing off", t: target(), settings: { track_io_timing: setting("off") }, ids: ["track_io_timing"] },
     { name: "down", t: target({ status: "down", lastError: "connection refused" }), settings: {}, ids: ["down"] },
   ])("$name", ({ t, settings, ids, title, code }) => {
@@ -45,4 +51,15 @@ describe("banners", () => {
     const [b] = banners(target({ capabilities: { ...caps, aiosDenied: true } }), {});
     expect(b.title).toBe("This role cannot read pg_aios (reads in flight)");
   });
+});
+
+describe("quoteIdent", () => {
+  it.each([
+    ["inflight", "inflight"],
+    ["mon_1$", "mon_1$"],
+    ["Monitor", '"Monitor"'],
+    ["user", '"user"'],
+    ["1st", '"1st"'],
+    ["a-b", '"a-b"'],
+  ])("%s -> %s", (name, sql) => expect(quoteIdent(name)).toBe(sql));
 });

@@ -1,19 +1,10 @@
 // Settings, checks and the banners that explain what this target can show.
 import type { Check, Settings, Setting, TargetInfo } from "@/lib/schemas/window";
+import { IO_SETTINGS } from "@/lib/window/settings";
 import { majorVersion } from "./format";
 
-/** The io settings first, in the order one reads them; the rest by name. */
-const SETTING_ORDER = [
-  "io_method",
-  "io_workers",
-  "io_max_concurrency",
-  "io_combine_limit",
-  "io_max_combine_limit",
-  "effective_io_concurrency",
-  "maintenance_io_concurrency",
-  "track_io_timing",
-  "shared_buffers",
-] as const;
+/** In the order the server reads them (the io settings first); any other by name. */
+const SETTING_ORDER: readonly string[] = IO_SETTINGS;
 
 export interface SettingRow extends Setting {
   name: string;
@@ -21,15 +12,13 @@ export interface SettingRow extends Setting {
 
 export function settingRows(settings: Settings): SettingRow[] {
   const rank = (name: string) => {
-    const i = (SETTING_ORDER as readonly string[]).indexOf(name);
+    const i = SETTING_ORDER.indexOf(name);
     return i === -1 ? SETTING_ORDER.length : i;
   };
   return Object.entries(settings)
     .map(([name, s]) => ({ name, ...s }))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
-
-export const pendingRestarts = (settings: Settings): string[] => settingRows(settings).filter((s) => s.pendingRestart).map((s) => s.name);
 
 const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, pass: 3 } as const satisfies Record<Check["status"], number>;
 
@@ -68,13 +57,14 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
   const denied = [caps?.aiosDenied ? "pg_aios (reads in flight)" : null, caps && !caps.readAllStats ? "other roles' query text and activity (pg_read_all_stats)" : null].filter(
     (x): x is string => x !== null,
   );
-  if (denied.length) {
+  // denied is empty without capabilities
+  if (caps && denied.length) {
     out.push({
       id: "privileges",
       tone: "warn",
       title: `This role cannot read ${denied.join(" or ")}`,
-      text: "Grant the monitoring role to the login role inflight connects as (the role in its connection string):",
-      code: "GRANT pg_monitor TO <role>;",
+      text: `Grant the monitoring role to ${caps.role}, the role inflight connects as:`,
+      code: `GRANT pg_monitor TO ${quoteIdent(caps.role)};`,
     });
   }
   if (settings.track_io_timing && settings.track_io_timing.setting !== "on") {
@@ -87,4 +77,12 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
     });
   }
   return out;
+}
+
+/** Words a role name cannot be written as bare in GRANT ... TO (quoted, they are ordinary names). */
+const RESERVED = new Set(["all", "current_role", "current_user", "group", "none", "public", "session_user", "user"]);
+
+/** A role name as SQL: bare when it reads the same unquoted, else double-quoted. */
+export function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(name) && !RESERVED.has(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }

@@ -40,6 +40,14 @@ describe("connectStream", () => {
     expect(store.get("stream").state).toBe("live");
   });
 
+  it("opens from the snapshot's lastSeq when the window's newest event is older", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(10, 1000)], lastSeq: 12 }));
+    const urls: string[] = [];
+    connectStream("demo", store, { onReset: () => {}, create: (url) => (urls.push(url), new FakeSource(url)) });
+    expect(urls).toEqual(["/api/targets/demo/stream?since=12"]);
+  });
+
   it("parses ticks with the wire schema and drops what it has seen", () => {
     const { store, sources } = setup();
     sources[0].emit("tick", tick(10, 1000));
@@ -70,11 +78,14 @@ describe("connectStream", () => {
     expect(sources[1].url).toBe("/api/targets/demo/stream?since=10");
   });
 
-  it("closes and asks for a reload on reset", () => {
-    const { sources, onReset } = setup();
+  it("closes and asks for a reload on reset, and applies nothing after it", () => {
+    const { store, sources, onReset } = setup();
     sources[0].emit("reset", { lastSeq: 3 });
     expect(onReset).toHaveBeenCalledOnce();
     expect(sources[0].closed).toBe(true);
+    expect(store.get("stream").state).toBe("reconnecting");
+    sources[0].emit("tick", tick(11, 1100));
+    expect(store.get("latest")?.seq).toBe(10);
   });
 
   it("stops on close", () => {

@@ -1,14 +1,12 @@
 // The SSE stream of one target into a LiveStore. Every payload is parsed with
 // the schema the server built it with; a bad one is reported, never applied.
-import { z } from "zod";
-import { StreamEvents, type StreamEventName } from "@/lib/schemas/window";
+import { StreamEvents, type StreamEventName, type StreamPayload } from "@/lib/schemas/window";
 import { targetPath } from "./api";
 import type { LiveStore } from "./live-store";
 
-/** Sent when the client's seq is from an earlier server process: refetch the window. */
-export const ResetPayload = z.object({ lastSeq: z.number() });
-
-export const STREAM_EVENT_NAMES = Object.keys(StreamEvents) as StreamEventName[];
+/** The events applied to the store; `reset` is not data but an order to reload. */
+export type DataEventName = Exclude<StreamEventName, "reset">;
+export const DATA_EVENT_NAMES = (Object.keys(StreamEvents) as StreamEventName[]).filter((n): n is DataEventName => n !== "reset");
 
 /** The part of EventSource this module uses (a fake in tests). */
 export interface EventSourceLike {
@@ -34,22 +32,29 @@ export function streamUrl(id: string, since: number): string {
   return `${targetPath(id)}/stream?since=${since}`;
 }
 
-/** Applies one named payload to the store; returns an error message when it does not parse. */
-export function applyEvent(store: LiveStore, name: StreamEventName, data: string): string | null {
+/** A named payload parsed with its wire schema, or why it does not parse. */
+export function parseEvent<E extends StreamEventName>(name: E, data: string): { ok: true; payload: StreamPayload<E> } | { ok: false; error: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(data);
   } catch {
-    return `${name}: not JSON`;
+    return { ok: false, error: `${name}: not JSON` };
   }
   const parsed = StreamEvents[name].safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `${name}: ${issue?.path.join(".") || "payload"} ${issue?.message ?? "does not parse"}`;
+    return { ok: false, error: `${name}: ${issue?.path.join(".") || "payload"} ${issue?.message ?? "does not parse"}` };
   }
-  if (name === "tick") store.addTick(parsed.data as z.infer<(typeof StreamEvents)["tick"]>);
-  else if (name === "io") store.addIo(parsed.data as z.infer<(typeof StreamEvents)["io"]>);
-  else store.apply(name, parsed.data as never);
+  return { ok: true, payload: parsed.data as StreamPayload<E> };
+}
+
+/** Applies one named payload to the store; returns an error message when it does not parse. */
+export function applyEvent(store: LiveStore, name: DataEventName, data: string): string | null {
+  const parsed = parseEvent(name, data);
+  if (!parsed.ok) return parsed.error;
+  if (name === "tick") store.addTick(parsed.payload as StreamPayload<"tick">);
+  else if (name === "io") store.addIo(parsed.payload as StreamPayload<"io">);
+  else store.apply(name, parsed.payload as never);
   return null;
 }
 
@@ -92,7 +97,7 @@ export function connectStream(id: string, store: LiveStore, opts: StreamOptions)
         store.setStream("reconnecting", now(), "connection lost; reconnecting");
       }
     };
-    for (const name of STREAM_EVENT_NAMES) {
+    for (const name of DATA_EVENT_NAMES) {
       es.addEventListener(name, (ev) => {
         if (closed || source !== es) return;
         const error = applyEvent(store, name, String(ev.data));
@@ -104,7 +109,9 @@ export function connectStream(id: string, store: LiveStore, opts: StreamOptions)
     }
     es.addEventListener("reset", (ev) => {
       if (closed || source !== es) return;
-      if (!ResetPayload.safeParse(safeJson(String(ev.data))).success) console.error("inflight stream: reset payload does not parse");
+      // Reload whatever the payload says: the seq is from another process anyway.
+      const parsed = parseEvent("reset", String(ev.data));
+      if (!parsed.ok) console.error(`inflight stream: ${parsed.error}`);
       stop();
       store.setStream("reconnecting", now(), "inflight restarted; reloading the window");
       opts.onReset();
@@ -113,12 +120,4 @@ export function connectStream(id: string, store: LiveStore, opts: StreamOptions)
 
   open();
   return { close: stop };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Settings } from "@/lib/schemas/window";
 import { ioSample } from "./fixtures";
-import { throughputChart, throughputRow } from "./throughput";
+import { combineLimitKb, throughputChart, throughputRow } from "./throughput";
 
 describe("throughputRow", () => {
   it.each([
@@ -28,4 +29,13 @@ describe("throughputChart", () => {
     const chart = throughputChart([ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)], { from: 0, to: 60_000 }, []);
     expect(chart.rows.map((r) => r.readsPerSec)).toEqual([1, 1, null, 1]);
   });
+});
+
+describe("combineLimitKb", () => {
+  const blocks = (setting: string) => ({ setting, unit: "8kB", source: "default", pendingRestart: false, display: "", enumvals: null });
+  it.each<{ name: string; settings: Settings; kb: number | null }>([
+    { name: "the limit in blocks", settings: { io_combine_limit: blocks("16") }, kb: 128 },
+    { name: "capped by io_max_combine_limit", settings: { io_combine_limit: blocks("32"), io_max_combine_limit: blocks("16") }, kb: 128 },
+    { name: "unknown", settings: {}, kb: null },
+  ])("$name", ({ settings, kb }) => expect(combineLimitKb(settings)).toBe(kb));
 });

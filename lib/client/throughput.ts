@@ -1,6 +1,7 @@
 // pg_stat_io deltas -> read rates and the average read size, which shows how
 // well reads are combined (128 kB = 16 blocks at io_combine_limit's default).
-import type { IoSample } from "@/lib/schemas/window";
+import type { IoSample, Settings } from "@/lib/schemas/window";
+import { settingBytes } from "@/lib/window/settings";
 import { shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
 
@@ -58,4 +59,16 @@ export function throughputChart(io: readonly IoSample[], domain: TimeDomain, out
   }
   const maxReadKb = rows.reduce((m, r) => Math.max(m, r.avgReadKb ?? 0), 0);
   return { rows, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb };
+}
+
+/** io_combine_limit as PostgreSQL applies it (at most io_max_combine_limit), kB; null when unknown. */
+export function combineLimitKb(settings: Settings): number | null {
+  const kb = (name: string) => {
+    const s = settings[name];
+    const bytes = s ? settingBytes(s.setting, s.unit) : null;
+    return bytes === null ? null : bytes / 1024;
+  };
+  const limit = kb("io_combine_limit");
+  const max = kb("io_max_combine_limit");
+  return limit === null ? null : max === null ? limit : Math.min(limit, max);
 }

@@ -37,7 +37,7 @@ export function bucketWidth(spanMs: number, maxBuckets: number): number {
 export const VIEW_SPANS = [
   { id: "1m", label: "1 min", ms: MINUTE },
   { id: "5m", label: "5 min", ms: 5 * MINUTE },
-  { id: "all", label: "window", ms: null },
+  { id: "window", label: "window", ms: null },
 ] as const;
 export type ViewSpanId = (typeof VIEW_SPANS)[number]["id"];
 

@@ -295,6 +295,7 @@ export class Collector {
         statIo: caps.stat_io,
         statStatements: caps.stat_statements,
         readAllStats: caps.read_all_stats,
+        role: caps.role_name,
       };
       this.serverVersion = caps.server_version;
       this.serverVersionNum = caps.server_version_num;

@@ -19,6 +19,8 @@ export const Capabilities = z.object({
   statStatements: z.string().nullable(),
   /** the role can read other roles' query text (pg_read_all_stats) */
   readAllStats: z.boolean(),
+  /** the role inflight connects as (for the GRANT it may need) */
+  role: z.string(),
 });
 export type Capabilities = z.infer<typeof Capabilities>;
 
@@ -242,6 +244,9 @@ export type StatementStat = z.infer<typeof StatementStat>;
 
 export const WindowSnapshot = z.object({
   target: TargetInfo,
+  /** the newest seq in the window (ticks and io share one sequence): open
+   * the stream with ?since= this to continue with no gap */
+  lastSeq: z.number(),
   ticks: z.array(Tick),
   io: z.array(IoSample),
   settings: Settings,
@@ -273,6 +278,8 @@ export const StreamEvents = {
     statementsNote: z.string().nullable(),
   }),
   outages: z.object({ outages: WindowSnapshot.shape.outages }),
+  /** the client's Last-Event-ID is from an earlier inflight process: refetch */
+  reset: z.object({ lastSeq: z.number() }),
 } as const;
 export type StreamEventName = keyof typeof StreamEvents;
 export type StreamPayload<E extends StreamEventName> = z.infer<(typeof StreamEvents)[E]>;

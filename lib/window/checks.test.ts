@@ -44,7 +44,7 @@ describe("computeChecks", () => {
   });
 
   it("cannot count io workers without pg_read_all_stats", () => {
-    const capabilities = { aios: true, aiosDenied: true, statIo: true, statStatements: null, readAllStats: false };
+    const capabilities = { aios: true, aiosDenied: true, statIo: true, statStatements: null, readAllStats: false, role: "watcher" };
     const c = checks([s("io_method", "worker"), s("io_workers", "3")], { lastTick: tick(0), capabilities });
     expect(c.io_workers.status).toBe("unknown");
     expect(c.io_workers.message).toContain("GRANT pg_monitor");

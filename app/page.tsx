@@ -1,0 +1,23 @@
+import { FleetTable } from "@/components/fleet/fleet-table";
+import { getRuntime } from "@/lib/runtime";
+import type { TargetInfo } from "@/lib/schemas/window";
+
+export const dynamic = "force-dynamic";
+
+/** The fleet: every watched target, with the first rows rendered on the server. */
+export default function Home() {
+  const runtime = getRuntime();
+  const initial: TargetInfo[] | null = runtime ? [...runtime.collectors.values()].map((c) => c.info()) : null;
+  return (
+    <main className="mx-auto max-w-[1400px] space-y-3 p-4">
+      <header className="flex items-baseline justify-between">
+        <h1 className="text-lg font-semibold">inflight</h1>
+        <p className="text-sm text-slate-500">PostgreSQL 18 asynchronous I/O, live</p>
+      </header>
+      <FleetTable initial={initial} />
+      <p className="text-xs text-slate-500">
+        Pick a target for its live view. Sampling runs fast (every sample interval) while someone watches a target, slower otherwise.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,157 @@
+"use client";
+import { memo, useCallback, useMemo, useRef, useState } from "react";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
+import { inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/inflight";
+import { formatBytes } from "@/lib/client/format";
+import { sizeAxis, type SizeAxis } from "@/lib/client/scale";
+import { Panel } from "@/components/ui/panel";
+import { dragRange } from "@/lib/client/view";
+import { ChartBody, Legend, type LegendEntry } from "./chart-frame";
+import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
+import {
+  AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, COUNT_DOMAIN, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
+  TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick, tooltipTime,
+} from "./theme";
+
+const EMPTY_TEXT = "No async reads in flight: io_method is sync, or no read is running";
+
+/** Redraw slot within a frame (see useStaggeredFrame). */
+const SLOT = 0;
+
+/** The time under the pointer: the x of the nearest row (recharts snaps to data). */
+function pointerTime(state: MouseHandlerDataParam): number | null {
+  const t = Number(state.activeLabel);
+  return state.activeLabel !== undefined && Number.isFinite(t) ? t : null;
+}
+
+interface Selection {
+  from: number;
+  to: number;
+}
+
+/**
+ * Drag across the chart to select a range: the selection is drawn while the
+ * button is held, and zooms (freezing the view) when it is released.
+ */
+function useDragZoom(minMs: number) {
+  const { zoom } = useView();
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const drag = useRef<Selection | null>(null);
+  const update = (next: Selection | null) => {
+    drag.current = next;
+    setSelection(next);
+  };
+  const onMouseDown = useCallback((state: MouseHandlerDataParam) => {
+    const t = pointerTime(state);
+    if (t !== null) update({ from: t, to: t });
+  }, []);
+  const onMouseMove = useCallback((state: MouseHandlerDataParam) => {
+    const t = pointerTime(state);
+    // Only when the snapped time changes: the chart redraws with the selection.
+    if (drag.current && t !== null && t !== drag.current.to) update({ from: drag.current.from, to: t });
+  }, []);
+  const onMouseUp = useCallback(() => {
+    const d = drag.current;
+    update(null);
+    const range = d && dragRange(d.from, d.to, minMs);
+    if (range) zoom(range);
+  }, [zoom, minMs]);
+  const onMouseLeave = useCallback(() => update(null), []);
+  const handlers = useMemo(() => ({ onMouseDown, onMouseMove, onMouseUp, onMouseLeave }), [onMouseDown, onMouseMove, onMouseUp, onMouseLeave]);
+  return { selection, handlers };
+}
+
+export const InFlightPanel = memo(function InFlightPanel({ aiosMissing }: { aiosMissing: boolean }) {
+  const view = useTimeView(SLOT);
+  const { selection, handlers } = useDragZoom(2 * view.cadenceMs);
+  const chart = useMemo(
+    () => inFlightChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages),
+    [view.frame.ticks, view.domain, view.cadenceMs, view.outages],
+  );
+  // Sizes in powers of two (128 kB reads): ticks that read as whole reads.
+  const kbAxis = useMemo(() => sizeAxis(Math.max(128, chart.maxKb)), [chart.maxKb]);
+  const empty = aiosMissing ? "This server has no pg_aios: nothing to sample (PostgreSQL 18+)" : chart.points === 0 ? EMPTY_TEXT : null;
+
+  return (
+    <Panel
+      title="In-flight async I/O"
+      subtitle={
+        <>
+          pg_aios handles sampled every {view.cadenceMs} ms: async (f_sync = false) stacked by state; synchronous handles drawn apart.
+          {chart.max > 0 ? ` Peak ${chart.max} async in flight.` : ""} Drag across the chart to zoom into a range.
+        </>
+      }
+    >
+      <div
+        data-testid="inflight-chart"
+        data-points={chart.points}
+        data-max={chart.max}
+        data-sync-max={chart.maxSync}
+        data-rows={chart.rows.length}
+        data-last={chart.rows.at(-1)?.t ?? ""}
+        data-from={view.domain.from}
+        data-to={view.domain.to}
+      >
+        <Legend items={legendFor(chart.states)} />
+        <ChartBody empty={empty}>
+          <div className="cursor-crosshair select-none">
+            <InFlightPlot rows={chart.rows} states={chart.states} axis={view.axis} kbAxis={kbAxis} selection={selection} handlers={handlers} />
+          </div>
+        </ChartBody>
+      </div>
+    </Panel>
+  );
+});
+
+function legendFor(states: readonly AioStateKey[]): LegendEntry[] {
+  return [
+    ...states.map((s) => ({ label: s.toLowerCase().replace(/_/g, " "), color: STATE_COLORS[s] })),
+    { label: "synchronous (f_sync), not stacked", color: SYNC_COLOR, dashed: true },
+    { label: "size of async reads in flight (right axis)", color: BYTES_COLOR, line: true },
+  ];
+}
+
+const sizeTooltip = (value: unknown, name: unknown) => [name === "size in flight" && typeof value === "number" ? formatBytes(value * 1024) : String(value), String(name)] as [string, string];
+
+interface PlotProps {
+  rows: InFlightRow[];
+  states: AioStateKey[];
+  axis: TimeAxis;
+  kbAxis: SizeAxis;
+  selection: Selection | null;
+  handlers: ReturnType<typeof useDragZoom>["handlers"];
+}
+
+const InFlightPlot = memo(function InFlightPlot({ rows, states, axis, kbAxis, selection, handlers }: PlotProps) {
+  return (
+    <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS} {...handlers}>
+      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <YAxis yAxisId="n" domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
+      <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
+      <Tooltip labelFormatter={tooltipTime} formatter={sizeTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      {timeMarks(axis, "n")}
+      {states.map((s) => (
+        <Area
+          key={s}
+          yAxisId="n"
+          dataKey={stateDataKey(s)}
+          name={`async ${s.toLowerCase()}`}
+          stackId="async"
+          type="linear"
+          stroke={STATE_COLORS[s]}
+          fill={STATE_COLORS[s]}
+          fillOpacity={0.85}
+          isAnimationActive={false}
+          dot={false}
+          activeDot={false}
+        />
+      ))}
+      <Line yAxisId="n" dataKey="sync" name="synchronous (f_sync)" type="linear" stroke={SYNC_COLOR} strokeWidth={1.5} strokeDasharray="4 2" dot={false} activeDot={false} isAnimationActive={false} />
+      <Line yAxisId="b" dataKey="kb" name="size in flight" type="linear" stroke={BYTES_COLOR} strokeWidth={1} dot={false} activeDot={false} isAnimationActive={false} />
+      {selection ? (
+        <ReferenceArea yAxisId="n" x1={Math.min(selection.from, selection.to)} x2={Math.max(selection.from, selection.to)} fill={SELECTION_FILL} fillOpacity={0.25} ifOverflow="hidden" data-testid="zoom-selection" />
+      ) : null}
+    </ComposedChart>
+  );
+});

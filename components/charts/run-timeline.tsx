@@ -1,0 +1,107 @@
+"use client";
+import { memo, useMemo } from "react";
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { RUN_STATES } from "@/lib/schemas/window";
+import { useChannel, useStaggeredFrame } from "@/lib/client/hooks";
+import { formatClock, formatDuration } from "@/lib/client/format";
+import { runLine, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/runs";
+import { timeTicks } from "@/lib/client/time";
+import { Panel } from "@/components/ui/panel";
+import { QueryText } from "@/components/target/queries-panel";
+import { ChartBody, Legend } from "./chart-frame";
+import { useView, useViewQueries } from "./time-view";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, COUNT_DOMAIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+
+const LINE_LEGEND = [
+  { label: "async handles in flight", color: "#2563eb", line: true },
+  { label: "synchronous (f_sync)", color: SYNC_COLOR, dashed: true },
+];
+
+export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: () => void }) {
+  const { frozen } = useView();
+  const liveFrame = useStaggeredFrame(5, frozen !== null);
+  const liveOutages = useChannel("outages");
+  const frame = frozen?.frame ?? liveFrame;
+  const outages = frozen?.outages ?? liveOutages;
+  const { all } = useViewQueries();
+  const target = useChannel("target");
+  const cadenceMs = target?.sampleMs ?? 100;
+  const run = all.find((r) => r.id === runId) ?? null;
+  const samples = useMemo(() => runSamples(frame.ticks, runId), [frame.ticks, runId]);
+  const segments = useMemo(() => stateSegments(samples, cadenceMs, outages), [samples, cadenceMs, outages]);
+  const line = useMemo(() => runLine(samples, cadenceMs, outages), [samples, cadenceMs, outages]);
+  const counts = stateCounts(samples);
+  const from = samples[0]?.t ?? 0;
+  const to = Math.max((samples.at(-1)?.t ?? 0) + cadenceMs, from + cadenceMs);
+  const axis = useMemo(() => ({ xDomain: [from, to] as [number, number], xTicks: timeTicks(from, to, 6) }), [from, to]);
+
+  return (
+    <Panel
+      wide
+      testId="run-timeline"
+      title={`Run timeline: pid ${run?.pid ?? runId.split(":")[0]}`}
+      subtitle={run ? `started ${formatClock(run.startedAt)}${run.endedAt ? `, ended ${formatClock(run.endedAt)}` : ", running"}: its state in each sample and its reads in flight` : "this run has left the window"}
+      actions={
+        <button type="button" onClick={onClose} className="rounded px-2 py-0.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-100">
+          close
+        </button>
+      }
+    >
+      {run ? <QueryText text={run.query} /> : null}
+      {samples.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-500">No sample of this run in the window (samples are kept for the window only).</p>
+      ) : (
+        <>
+          <Legend items={RUN_STATES.map((s) => ({ label: `${RUN_STATE_LABELS[s]}: ${counts[s]}`, color: RUN_STATE_COLORS[s] }))} />
+          <StateStrip segments={segments} from={from} to={to} />
+          <div className="mt-1 flex justify-between text-[11px] text-slate-500 tabular-nums" style={{ marginLeft: Y_WIDTH + CHART_MARGIN.left, marginRight: CHART_MARGIN.right }}>
+            <span>{formatClock(from)}</span>
+            <span>
+              {samples.length} sample{samples.length === 1 ? "" : "s"} over {formatDuration(to - from)}
+            </span>
+            <span>{formatClock(to)}</span>
+          </div>
+          <Legend items={LINE_LEGEND} />
+          <ChartBody empty={line.every((r) => !r.inFlight && !r.syncInFlight) ? "No reads in flight in any sample of this run" : null}>
+            <RunLinePlot rows={line} axis={axis} />
+          </ChartBody>
+        </>
+      )}
+    </Panel>
+  );
+}
+
+/** One coloured band per stretch of samples in the same state (a few SVG rects, not a bar chart). */
+function StateStrip({ segments, from, to }: { segments: readonly StateSegment[]; from: number; to: number }) {
+  const span = Math.max(1, to - from);
+  return (
+    <div style={{ marginLeft: Y_WIDTH + CHART_MARGIN.left, marginRight: CHART_MARGIN.right }}>
+      <svg viewBox="0 0 1000 20" preserveAspectRatio="none" className="block h-5 w-full rounded bg-slate-100" data-testid="run-state-strip" data-segments={segments.length}>
+        {segments.map((s) => (
+          <rect key={s.from} x={((s.from - from) / span) * 1000} width={Math.max(0.5, ((s.to - s.from) / span) * 1000)} y={0} height={20} fill={RUN_STATE_COLORS[s.state]}>
+            <title>{`${formatClock(s.from)}–${formatClock(s.to)}: ${RUN_STATE_LABELS[s.state]}`}</title>
+          </rect>
+        ))}
+      </svg>
+    </div>
+  );
+}
+
+/** Dots only when there are few samples: one or two samples draw no line. */
+const FEW_SAMPLES = 30;
+const SMALL_DOT = { r: 2 } as const;
+
+const RunLinePlot = memo(function RunLinePlot({ rows, axis }: { rows: RunLineRow[]; axis: { xDomain: [number, number]; xTicks: number[] } }) {
+  const dot = rows.length < FEW_SAMPLES ? SMALL_DOT : false;
+  return (
+    <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
+      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
+      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <Line dataKey="inFlight" name="async in flight" type="stepAfter" stroke="#2563eb" strokeWidth={1.5} dot={dot} activeDot={false} isAnimationActive={false} />
+      <Line dataKey="syncInFlight" name="synchronous (f_sync)" type="stepAfter" stroke={SYNC_COLOR} strokeDasharray="4 2" strokeWidth={1.5} dot={dot} activeDot={false} isAnimationActive={false} />
+    </LineChart>
+  );
+});
+

@@ -1,0 +1,112 @@
+"use client";
+// What every time chart of a target shares: the visible range (ending at the
+// newest sample, or frozen), its ticks, restart marks and outage spans.
+import { createContext, useContext, useMemo } from "react";
+import { ReferenceArea, ReferenceLine } from "recharts";
+import { useChannel, useStaggeredFrame } from "@/lib/client/hooks";
+import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/marks";
+import type { Frame, Outages, QueriesState } from "@/lib/client/live-store";
+import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/time";
+import { runsInRange, type FrozenView } from "@/lib/client/view";
+import { OUTAGE_FILL, RESTART_COLOR } from "./theme";
+
+export interface ViewState {
+  /** the live span, ms; null: the whole window */
+  spanMs: number | null;
+  /** a frozen copy to show instead of the live data */
+  frozen: FrozenView | null;
+  /** select [from, to] on a chart: freezes the view there */
+  zoom: (range: TimeDomain) => void;
+}
+
+const noZoom = () => {};
+export const ViewContext = createContext<ViewState>({ spanMs: 60_000, frozen: null, zoom: noZoom });
+export const useView = () => useContext(ViewContext);
+
+const DEFAULT_WINDOW_MS = 15 * 60_000;
+const DEFAULT_SAMPLE_MS = 100;
+
+/** The props of a chart's time axis and marks: one object, the same until the view moves. */
+export interface TimeAxis {
+  /** [from, to] for XAxis */
+  xDomain: [number, number];
+  xTicks: number[];
+  marks: RestartMark[];
+  outageAreas: OutageSpan[];
+}
+
+export interface TimeView {
+  domain: TimeDomain;
+  axis: TimeAxis;
+  cadenceMs: number;
+  frame: Frame;
+  outages: Outages;
+}
+
+/** `slot`: this chart's place in the staggered redraw of a frame (see useStaggeredFrame). */
+export function useTimeView(slot: number): TimeView {
+  const { spanMs, frozen } = useView();
+  const liveFrame = useStaggeredFrame(slot, frozen !== null);
+  const target = useChannel("target");
+  const liveOutages = useChannel("outages");
+  const { restarts: liveRestarts } = useChannel("settings");
+  const frame = frozen?.frame ?? liveFrame;
+  const outages = frozen?.outages ?? liveOutages;
+  const restarts = frozen?.restarts ?? liveRestarts;
+  const windowMs = target?.windowMs ?? DEFAULT_WINDOW_MS;
+  const cadenceMs = target?.sampleMs ?? DEFAULT_SAMPLE_MS;
+  const newest = Math.max(frame.ticks.at(-1)?.t ?? 0, frame.io.at(-1)?.t ?? 0) || (target?.statusSince ?? 0);
+  const from = frozen ? frozen.from : null;
+  const to = frozen ? frozen.to : null;
+
+  const view = useMemo(() => {
+    const domain = from !== null && to !== null ? { from, to } : viewDomain(newest, spanMs, windowMs);
+    return { domain, xDomain: [domain.from, domain.to] as [number, number], xTicks: timeTicks(domain.from, domain.to, 6) };
+  }, [from, to, newest, spanMs, windowMs]);
+  const marks = useMemo(() => restartMarks(restarts, view.domain), [restarts, view.domain]);
+  const outageAreas = useMemo(() => outageSpans(outages, view.domain), [outages, view.domain]);
+  const axis = useMemo(() => ({ xDomain: view.xDomain, xTicks: view.xTicks, marks, outageAreas }), [view, marks, outageAreas]);
+  return { domain: view.domain, axis, cadenceMs, frame, outages };
+}
+
+/**
+ * The query runs to list: live, or those of the frozen copy that overlap its
+ * range. `all`: every run of the copy, for looking one up by id.
+ */
+export function useViewQueries(): QueriesState & { all: QueriesState["queries"]; range: TimeDomain | null } {
+  const live = useChannel("queries");
+  const { frozen } = useView();
+  const frozenQueries = useMemo(
+    () => (frozen ? { ...frozen.queries, queries: runsInRange(frozen.queries.queries, frozen), all: frozen.queries.queries, range: { from: frozen.from, to: frozen.to } } : null),
+    [frozen],
+  );
+  const liveQueries = useMemo(() => ({ ...live, all: live.queries, range: null }), [live]);
+  return frozenQueries ?? liveQueries;
+}
+
+const RESTART_LABEL_STYLE = { fontSize: 10, fill: RESTART_COLOR } as const;
+
+/**
+ * Restart lines and outage shading, as direct children of a chart (a plain
+ * function, not a component: recharts finds its children by type).
+ */
+export function timeMarks({ marks, outageAreas }: TimeAxis, yAxisId?: string) {
+  return [
+    ...outageAreas.map((a) => (
+      <ReferenceArea key={`o${a.from}`} x1={a.from} x2={a.to} yAxisId={yAxisId} fill={OUTAGE_FILL} fillOpacity={0.5} ifOverflow="hidden" data-testid="outage-mark" />
+    )),
+    ...marks.map((m) => (
+      <ReferenceLine
+        key={`r${m.at}`}
+        x={m.at}
+        yAxisId={yAxisId}
+        stroke={RESTART_COLOR}
+        strokeDasharray="4 3"
+        strokeWidth={1.5}
+        ifOverflow="hidden"
+        data-testid="restart-mark"
+        label={{ value: m.label, position: "insideTopRight", style: RESTART_LABEL_STYLE }}
+      />
+    )),
+  ];
+}

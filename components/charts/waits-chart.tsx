@@ -1,0 +1,57 @@
+"use client";
+import { memo, useMemo } from "react";
+import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/activity";
+import { Panel } from "@/components/ui/panel";
+import { ChartBody, Legend } from "./chart-frame";
+import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
+
+/** Redraw slot within a frame (see useStaggeredFrame). */
+const SLOT = 4;
+
+export const WaitsPanel = memo(function WaitsPanel() {
+  const view = useTimeView(SLOT);
+  const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
+  const empty = chart.rows.length === 0 ? "No samples in view yet" : chart.series.length === 0 ? "No active backend in view: nothing is running" : null;
+  return (
+    <Panel
+      title="Wait events of active backends"
+      subtitle="What running queries wait on, sampled: IO:AioIoCompletion = waiting for async reads, IO:DataFileRead = reading synchronously, CPU = no wait event"
+    >
+      <div data-testid="waits-chart">
+        <Legend items={chart.series.map((s) => ({ label: s.name, color: waitColor(s.name) }))} />
+        <ChartBody empty={empty}>
+          <WaitsPlot rows={chart.rows} series={chart.series} axis={view.axis} />
+        </ChartBody>
+      </div>
+    </Panel>
+  );
+});
+
+const WaitsPlot = memo(function WaitsPlot({ rows, series, axis }: { rows: WaitsRow[]; series: WaitSeries[]; axis: TimeAxis }) {
+  return (
+    <AreaChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
+      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
+      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      {timeMarks(axis)}
+      {series.map((s) => (
+        <Area
+          key={s.key}
+          dataKey={s.key}
+          name={s.name}
+          stackId="waits"
+          type="linear"
+          stroke={waitColor(s.name)}
+          fill={waitColor(s.name)}
+          fillOpacity={0.8}
+          dot={false}
+          activeDot={false}
+          isAnimationActive={false}
+        />
+      ))}
+    </AreaChart>
+  );
+});

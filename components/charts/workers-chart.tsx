@@ -1,0 +1,54 @@
+"use client";
+import { memo, useMemo } from "react";
+import { CartesianGrid, LineChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { workersChart, type WorkersRow } from "@/lib/client/activity";
+import { Panel } from "@/components/ui/panel";
+import { ChartBody, Legend } from "./chart-frame";
+import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+
+const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b" } as const;
+const LEGEND = [
+  { label: "configured (io_workers)", color: COLORS.configured, dashed: true },
+  { label: "alive", color: COLORS.alive, line: true },
+  { label: "busy (not idle in IoWorkerMain)", color: COLORS.busy, line: true },
+];
+
+/** Redraw slot within a frame (see useStaggeredFrame). */
+const SLOT = 1;
+
+export const WorkersPanel = memo(function WorkersPanel({ ioMethod }: { ioMethod: string | null }) {
+  const view = useTimeView(SLOT);
+  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
+  const empty = chart.rows.length === 0 ? "No samples in view yet" : !chart.any ? `No io workers: io_method is ${ioMethod ?? "unknown"}; io workers exist only with io_method = worker` : null;
+  const now = chart.rows.at(-1);
+  return (
+    <Panel
+      title="I/O workers"
+      subtitle="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read"
+      actions={now && now.alive !== null ? <span className="text-slate-500">now: {now.busy} busy of {now.alive} alive{now.configured !== null ? ` (${now.configured} configured)` : ""}</span> : null}
+    >
+      <div data-testid="io-workers-chart" data-any={chart.any}>
+        <Legend items={LEGEND} />
+        <ChartBody empty={empty}>
+          <WorkersPlot rows={chart.rows} axis={view.axis} />
+        </ChartBody>
+      </div>
+    </Panel>
+  );
+});
+
+const WorkersPlot = memo(function WorkersPlot({ rows, axis }: { rows: WorkersRow[]; axis: TimeAxis }) {
+  return (
+    <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
+      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
+      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      {timeMarks(axis)}
+      <Line dataKey="configured" name="configured" type="stepAfter" stroke={COLORS.configured} strokeDasharray="5 3" strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
+      <Line dataKey="alive" name="alive" type="stepAfter" stroke={COLORS.alive} strokeWidth={2} dot={false} activeDot={false} isAnimationActive={false} />
+      <Line dataKey="busy" name="busy" type="linear" stroke={COLORS.busy} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
+    </LineChart>
+  );
+});

@@ -1,0 +1,87 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import type { TargetInfo } from "@/lib/schemas/window";
+import { postJson, targetPath } from "@/lib/client/api";
+import { useChannel } from "@/lib/client/hooks";
+import { Panel } from "@/components/ui/panel";
+
+const IO_METHODS = ["sync", "worker"] as const;
+type IoMethod = (typeof IO_METHODS)[number];
+
+/** Restart the embedded demo server with other io settings (demo target only). */
+export function DemoControls({ target }: { target: TargetInfo }) {
+  const { settings } = useChannel("settings");
+  const current = settings.io_method?.setting;
+  const currentWorkers = Number(settings.io_workers?.setting ?? 3);
+  // What the user picked; until then, what the server runs with.
+  const [choice, setChoice] = useState<{ method?: IoMethod; workers?: number }>({});
+  const method = choice.method ?? (current === "sync" ? "sync" : "worker");
+  const workers = choice.workers ?? (Number.isFinite(currentWorkers) ? currentWorkers : 3);
+
+  const restart = useMutation({
+    mutationFn: () => postJson(`${targetPath(target.id)}/demo`, { io_method: method, ...(method === "worker" ? { io_workers: workers } : {}) }),
+    onSuccess: () => setChoice({}),
+  });
+  const busy = restart.isPending || target.status === "starting";
+
+  return (
+    <Panel title="Demo controls" subtitle="Restart the embedded PostgreSQL with other io settings, then watch the charts change (a red line marks the restart).">
+      <form
+        className="flex flex-wrap items-end gap-3 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          restart.mutate();
+        }}
+      >
+        <label className="flex flex-col gap-0.5">
+          <span className="text-xs text-slate-500">io_method</span>
+          <select
+            data-testid="demo-io-method"
+            value={method}
+            onChange={(e) => setChoice({ ...choice, method: e.target.value as IoMethod })}
+            className="rounded border border-slate-300 bg-white px-2 py-1"
+          >
+            {IO_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-0.5">
+          <span className="text-xs text-slate-500">io_workers (1-32)</span>
+          <input
+            data-testid="demo-io-workers"
+            type="number"
+            min={1}
+            max={32}
+            value={workers}
+            disabled={method !== "worker"}
+            onChange={(e) => setChoice({ ...choice, workers: Math.min(32, Math.max(1, Math.round(Number(e.target.value) || 1))) })}
+            className="w-20 rounded border border-slate-300 px-2 py-1 disabled:bg-slate-100 disabled:text-slate-400"
+          />
+        </label>
+        <button
+          type="submit"
+          data-testid="demo-restart"
+          disabled={busy}
+          className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400"
+        >
+          {restart.isPending ? "Restarting…" : "Restart"}
+        </button>
+        <p className="text-xs text-slate-600" data-testid="demo-status" aria-live="polite">
+          {restart.isPending
+            ? "Setting io parameters and restarting the server; sampling resumes when it is back."
+            : restart.isError
+              ? <span className="text-red-700">Restart failed: {restart.error.message}</span>
+              : restart.isSuccess
+                ? target.status === "up"
+                  ? `Restarted: io_method is now ${current ?? "?"}.`
+                  : "Restarted; reconnecting…"
+                : `Now: io_method ${current ?? "?"}${current === "worker" ? `, io_workers ${currentWorkers}` : ""}.`}
+        </p>
+      </form>
+    </Panel>
+  );
+}

@@ -1,0 +1,37 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+// Shared by the specs: the demo target's page, loaded and sampling.
+
+/** Opens a target page (or a link into one) and waits until the target is up and the stream live. */
+export async function openTarget(page: Page, path = "/targets/demo"): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "up", { timeout: 180_000 });
+  await expect(page.getByTestId("stream-state")).toHaveAttribute("data-state", "live", { timeout: 30_000 });
+}
+
+/** The rows of the query table whose text contains `text`, with a given verdict. */
+export function runRows(page: Page, verdict: "async" | "sync" | "cpu", text: string): Locator {
+  return page.locator(`[data-testid="query-row"][data-verdict="${verdict}"]`, { hasText: text });
+}
+
+/**
+ * Drags across the in-flight chart's plot area from time `from` to time `to`
+ * (server ms), placed with the chart's own domain (data-from/data-to) and
+ * its grid, which spans the plot area exactly.
+ */
+export async function dragOnInflightChart(page: Page, from: number, to: number): Promise<void> {
+  const chart = page.getByTestId("inflight-chart");
+  await chart.scrollIntoViewIfNeeded();
+  const d0 = Number(await chart.getAttribute("data-from"));
+  const d1 = Number(await chart.getAttribute("data-to"));
+  const grid = await chart.locator(".recharts-cartesian-grid").first().boundingBox();
+  if (!grid) throw new Error("the in-flight chart has no plot area");
+  const x = (t: number) => grid.x + Math.min(1, Math.max(0, (t - d0) / (d1 - d0))) * (grid.width - 2) + 1;
+  const y = grid.y + grid.height / 2;
+  await page.mouse.move(x(from), y);
+  await page.mouse.down();
+  const steps = 12;
+  for (let i = 1; i <= steps; i++) await page.mouse.move(x(from) + ((x(to) - x(from)) * i) / steps, y);
+  await expect(chart.getByTestId("zoom-selection")).toHaveCount(1);
+  await page.mouse.up();
+}

@@ -1,0 +1,49 @@
+import { expect, test } from "@playwright/test";
+import { openTarget, runRows } from "./helpers";
+
+// Issue 3: what each running query reads, and how. The demo loop runs a cold
+// sequential scan (~1 s, async reads) every ~10 s, and index lookups (read
+// synchronously in PostgreSQL 18).
+
+const SEQ_SCAN = "LIKE '%zz%'";
+const LOOKUPS = "WHERE id = ANY(";
+
+test("the sequential scan reads asynchronously with a moving progress bar; index lookups read synchronously", async ({ page }) => {
+  test.setTimeout(200_000);
+  await openTarget(page);
+
+  // Progress values per run, sampled while scans run: a bar that moves shows
+  // two different values for the same run. Runs are published once a second
+  // and a scan lasts about that long: its running value and its final one.
+  // All rows, or an ended scan can sort below the first page.
+  const showAll = page.getByTestId("queries-show-all");
+  const seen = new Map<string, Set<number>>();
+  await expect
+    .poll(
+      async () => {
+        if ((await showAll.count()) && (await showAll.getAttribute("aria-pressed")) === "false") await showAll.click();
+        const rows = await page.getByTestId("query-row").filter({ hasText: SEQ_SCAN }).evaluateAll((els) => els.map((e) => [e.getAttribute("data-run") ?? "", e.getAttribute("data-progress") ?? ""]));
+        for (const [run, progress] of rows) {
+          const p = Number(progress);
+          if (progress !== "" && p > 0) seen.set(run, (seen.get(run) ?? new Set()).add(p));
+        }
+        return Math.max(0, ...[...seen.values()].map((s) => s.size));
+      },
+      { timeout: 90_000, intervals: [100], message: "a sequential scan's progress moving (two values > 0 for one run)" },
+    )
+    .toBeGreaterThanOrEqual(2);
+
+  const scan = runRows(page, "async", SEQ_SCAN).first();
+  await expect(scan).toBeVisible({ timeout: 30_000 });
+  await expect(scan.getByRole("progressbar")).toBeVisible();
+  await expect(runRows(page, "sync", LOOKUPS).first()).toBeVisible({ timeout: 60_000 });
+
+  // Its timeline: the run's state in each sample.
+  const id = await scan.getAttribute("data-run");
+  await scan.click();
+  await expect(page.locator(`[data-testid="query-row"][data-run="${id}"]`)).toHaveAttribute("aria-selected", "true");
+  const timeline = page.getByTestId("run-timeline");
+  await expect(timeline).toBeVisible();
+  await expect(timeline).toContainText(SEQ_SCAN);
+  await expect(timeline.getByTestId("run-state-strip")).toBeVisible();
+});
