@@ -41,7 +41,7 @@ export function safeNext(next: string | null): string {
 
 /** Paths reachable without the token. */
 export function isOpenPath(pathname: string): boolean {
-  return pathname === "/api/health" || pathname === "/signin" || pathname === "/api/auth/signin" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+  return pathname === "/api/health" || pathname === "/signin" || pathname === "/api/auth/signin" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico" || pathname === "/icon.svg";
 }
 
 /**

@@ -26,7 +26,7 @@ export const QueriesPanel = memo(function QueriesPanel({ selected, onSelect }: {
       wide
       title="Query runs"
       subtitle={`${
-        range ? `Frozen: ${queries.length} run${queries.length === 1 ? "" : "s"} overlapping ${formatClock(range.from)}–${formatClock(range.to)}, as they were then (${running} running).` : `${running} running, ${queries.length - running} ended in the window.`
+        range ? `Frozen: ${queries.length} run${queries.length === 1 ? "" : "s"} overlapping ${formatClock(range.from)}–${formatClock(range.to)}, with their figures as they were when the view was frozen (${running} running then).` : `${running} running, ${queries.length - running} ended in the window.`
       } Shares are sampled (a wait seen in n of m samples), not measured; pick a row for its timeline.`}
       actions={
         <>

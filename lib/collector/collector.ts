@@ -30,6 +30,10 @@ const IO_EVERY_MS = 1000;
 const SETTINGS_EVERY_MS = 5000;
 const STATEMENTS_EVERY_MS = 2000;
 const PUBLISH_EVERY_MS = 1000;
+/** While reads are in flight a scan's progress moves faster than once a second. */
+const PUBLISH_BUSY_MS = 250;
+/** Ended runs a queries event carries; the /window snapshot has them all. */
+const STREAMED_ENDED_RUNS = 200;
 
 /** Delays between connection attempts, then the cap (5 s) for a target that stays down. */
 export const RETRY_MS = [100, 250, 500, 1000, 1000, 1000, 2000, 3000, 5000] as const;
@@ -116,6 +120,7 @@ export class Collector {
   private lastSettingsAt = 0;
   private lastStatementsAt = 0;
   private lastPublishAt = 0;
+  private lastQueriesAt = 0;
   private retry = 0;
   private connecting = false;
   private recentSamples: number[] = [];
@@ -435,9 +440,14 @@ export class Collector {
         await this.pgss.refresh(client, now, this.window);
       }
       await this.relations.resolvePending(client);
+      const readsInFlight = (this.window.ticks.last()?.aio.inFlight ?? 0) > 0;
+      if (now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
+        this.lastQueriesAt = now;
+        this.publishQueries();
+      }
       if (now - this.lastPublishAt >= PUBLISH_EVERY_MS) {
         this.lastPublishAt = now;
-        this.publishQueries();
+        this.hub.publish("outages", { outages: this.window.outages });
         this.publishTarget();
       }
     } catch (err) {
@@ -507,8 +517,11 @@ export class Collector {
 
   private publishQueries(): void {
     const w = this.window;
-    this.hub.publish("queries", { queries: w.queries(), statements: w.statements, statementsNote: w.statementsNote });
-    this.hub.publish("outages", { outages: w.outages });
+    if (this.hub.viewers === 0) return;
+    const runs = w.queries();
+    const running = runs.filter((r) => r.endedAt === null);
+    const ended = runs.filter((r) => r.endedAt !== null).slice(0, STREAMED_ENDED_RUNS);
+    this.hub.publish("queries", { queries: [...running, ...ended], statements: w.statements, statementsNote: w.statementsNote });
   }
 
   private log(line: string): void {
