@@ -41,7 +41,7 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
     const theirs = await connect(su, "superuser-sleeper");
     try {
       await waitFor("up", () => c.info().status === "up" && c.window.ticks.length > 2, 10_000);
-      expect(c.info().capabilities).toEqual({ aios: true, aiosDenied: true, statIo: true, statStatements: expect.any(String), readAllStats: false });
+      expect(c.info().capabilities).toEqual({ aios: true, aiosDenied: true, statIo: true, statStatements: expect.any(String), readAllStats: false, role: expect.any(String) });
       const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'inflight'");
       const session = rows[0].pid;
 
