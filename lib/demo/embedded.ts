@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
-import { placeForPostgres } from "./placement";
+import { exists, placeForPostgres } from "./placement";
 import { resolveRunAs, run, summarize, type RunAs } from "./process";
 
 export interface EmbeddedOptions {
@@ -300,7 +300,7 @@ function isPassword(value: unknown): value is string {
 /** mkdir -p whose new folders are 0755 whatever the umask, so the postgres user can pass through. */
 async function makeDirs(dir: string): Promise<void> {
   const missing: string[] = [];
-  for (let current = path.resolve(dir); !(await pathExists(current)); current = path.dirname(current)) {
+  for (let current = path.resolve(dir); !(await exists(current)); current = path.dirname(current)) {
     missing.unshift(current);
   }
   for (const folder of missing) {
@@ -314,15 +314,6 @@ async function makeDirs(dir: string): Promise<void> {
   }
 }
 
-async function pathExists(p: string): Promise<boolean> {
-  try {
-    await fs.lstat(p);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw err;
-  }
-}
 
 async function chownTo(p: string, runAs: RunAs): Promise<void> {
   if (runAs) await fs.chown(p, runAs.uid, runAs.gid);

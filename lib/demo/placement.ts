@@ -48,7 +48,7 @@ export function selfAndAncestors(dir: string): string[] {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
+export async function exists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
