@@ -31,9 +31,9 @@ const SETTINGS_EVERY_MS = 5000;
 const STATEMENTS_EVERY_MS = 2000;
 const PUBLISH_EVERY_MS = 1000;
 /** While reads are in flight a scan's progress moves faster than once a second. */
-const PUBLISH_BUSY_MS = 250;
+const PUBLISH_BUSY_MS = 500;
 /** Ended runs a queries event carries; the /window snapshot has them all. */
-const STREAMED_ENDED_RUNS = 200;
+const STREAMED_ENDED_RUNS = 100;
 
 /** Delays between connection attempts, then the cap (5 s) for a target that stays down. */
 export const RETRY_MS = [100, 250, 500, 1000, 1000, 1000, 2000, 3000, 5000] as const;
