@@ -1,0 +1,279 @@
+// Figure 6: the target page in Chromium, measured from inside the page.
+// - a PerformanceObserver for long tasks (> 50 ms);
+// - a paint probe: EventSource is wrapped so that every `tick` event notes
+//   its arrival (performance.now() and Date.now() - tick.t), asks for the
+//   next animation frame, and in it posts a message that runs once that frame
+//   is done. Tick processing (useSyncExternalStore renders in a microtask of
+//   the event) is inside that span; so is any 2 Hz chart redraw that happens
+//   to run before the frame;
+// - main-thread busy share from the DevTools protocol: TaskDuration over wall
+//   time (Performance.getMetrics).
+import { chromium, type Browser, type CDPSession } from "@playwright/test";
+import { quantile } from "./stats";
+
+const PROBE = `(() => {
+  const B = (window.__bench = { arrivals: [], longtasks: [], others: [] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) B.longtasks.push([e.startTime, e.duration]);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) { B.longtaskError = String(e); }
+  const Native = window.EventSource;
+  class ProbedEventSource extends Native {
+    constructor(url, init) {
+      super(url, init);
+      this.addEventListener("tick", (ev) => {
+        const at = performance.now();
+        const wall = Date.now();
+        let t = NaN;
+        try { t = JSON.parse(ev.data).t; } catch {}
+        const rec = [at, wall - t, NaN];
+        B.arrivals.push(rec);
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => { rec[2] = performance.now() - at; };
+          ch.port2.postMessage(0);
+        });
+      });
+    }
+  }
+  // the other events' arrivals and sizes: is a long task the handling of one?
+  const Probed2 = class extends ProbedEventSource {
+    constructor(url, init) {
+      super(url, init);
+      for (const name of ["queries", "io", "target", "settings", "outages"]) {
+        this.addEventListener(name, (ev) => B.others.push([performance.now(), name, ev.data.length]));
+      }
+    }
+  };
+  window.EventSource = Probed2;
+})();`;
+
+export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export interface BrowserResult {
+  url: string;
+  viewport: { width: number; height: number };
+  seconds: number;
+  span: string;
+  chartsOnScreen: string[];
+  chartsOffScreen: string[];
+  svgCharts: { total: number; inViewport: number };
+  windowTicksAtLoad: number | null;
+  loadMs: number;
+  busyShare: number;
+  scriptShare: number;
+  layoutShare: number;
+  ticks: number;
+  paintP50: number | null;
+  paintP95: number | null;
+  paintMax: number | null;
+  freshnessP50: number | null;
+  freshnessP95: number | null;
+  longTasks: number;
+  longTasksPer10s: number;
+  longestTaskMs: number | null;
+  chromium: string;
+  variant: string;
+  /** long tasks by the stream events that arrived inside them */
+  longTaskCauses: Record<string, number>;
+  /** characters per second of each non-tick stream event received */
+  eventBytesPerSecond: Record<string, number>;
+  /** self time by function over a few seconds after measuring (minified names) */
+  profile?: ProfileEntry[];
+  notes: string[];
+}
+
+export interface ProfileEntry {
+  selfMs: number;
+  fn: string;
+  where: string;
+}
+
+export async function measureBrowser(opts: {
+  baseUrl: string;
+  targetId: string;
+  seconds: number;
+  settleSeconds: number;
+  executablePath: string | undefined;
+  /** "page": every chart on screen (a run opened, the viewport as tall as
+   * the page); "desktop": 1920x1080, the top of the page, no run opened */
+  variant: "page" | "desktop";
+  /** a PNG of the page as measured */
+  screenshot: string;
+  /** after measuring: a CPU profile of this many seconds (0: none) */
+  profileSeconds?: number;
+  log: (l: string) => void;
+}): Promise<BrowserResult> {
+  const viewport = { width: 1920, height: 1080 };
+  const notes: string[] = [];
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({ executablePath: opts.executablePath, args: CHROMIUM_FLAGS, headless: true });
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on("pageerror", (err) => notes.push(`page error: ${err.message.slice(0, 200)}`));
+    await page.addInitScript(PROBE);
+    const url = `${opts.baseUrl}/targets/${opts.targetId}`;
+    const t0 = Date.now();
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    await page.getByTestId("inflight-chart").waitFor({ state: "visible", timeout: 120_000 });
+    const loadMs = Date.now() - t0;
+
+    // the whole window, not the default 5 minutes: the last button of the
+    // "time range" group is the window (labelled with its length)
+    let span = "default";
+    const spanButtons = page.getByRole("group", { name: "time range" }).getByRole("button");
+    if ((await spanButtons.count()) > 0) {
+      const last = spanButtons.last();
+      span = ((await last.textContent()) ?? "?").trim();
+      await last.click();
+    } else notes.push("no time-range buttons found: measured at the page's default span");
+    if (opts.variant === "page") {
+      // a run's timeline is a chart too: open the newest run
+      const row = page.getByTestId("query-row");
+      if ((await row.count()) > 0) {
+        await row.first().click();
+        await page.waitForTimeout(500);
+      } else notes.push("no query row to open the run timeline chart");
+      // every chart on screen: a viewport as tall as the page, scrolled to the top
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      viewport.height = Math.min(Math.max(height + 20, 1080), 8000);
+      await page.setViewportSize(viewport);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+
+    const windowTicksAtLoad = await page.evaluate(async () => {
+      const r = await fetch(location.pathname.replace("/targets/", "/api/targets/") + "/window");
+      const j = await r.json();
+      return Array.isArray(j.ticks) ? j.ticks.length : null;
+    });
+
+    await page.waitForTimeout(opts.settleSeconds * 1000);
+    const charts = await page.evaluate(() => {
+      const ids = ["inflight-chart", "io-workers-chart", "throughput-chart", "waits-chart", "run-state-strip", "run-timeline"];
+      const on: string[] = [];
+      const off: string[] = [];
+      const vh = window.innerHeight;
+      const vw = window.innerWidth;
+      const within = (r: DOMRect) => r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= vh && r.right <= vw;
+      for (const id of ids) {
+        for (const el of Array.from(document.querySelectorAll(`[data-testid="${id}"]`))) (within(el.getBoundingClientRect()) ? on : off).push(id);
+      }
+      const svgs = Array.from(document.querySelectorAll("svg.recharts-surface"));
+      return { on, off, total: svgs.length, inViewport: svgs.filter((s) => within(s.getBoundingClientRect())).length };
+    });
+
+    await page.screenshot({ path: opts.screenshot }).catch((err) => notes.push(`screenshot: ${String(err).slice(0, 100)}`));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const metrics = async () => {
+      const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
+      return Object.fromEntries(metrics.map((m) => [m.name, m.value])) as Record<string, number>;
+    };
+    const from = await page.evaluate(() => {
+      const B = (window as unknown as { __bench: { arrivals: unknown[]; longtasks: unknown[]; others: unknown[] } }).__bench;
+      B.arrivals.length = 0;
+      B.others.length = 0;
+      return performance.now();
+    });
+    const m0 = await metrics();
+    const wall0 = performance.now();
+    opts.log(`browser: measuring ${opts.seconds} s on ${url} (${charts.inViewport}/${charts.total} charts in the viewport)`);
+    await page.waitForTimeout(opts.seconds * 1000);
+    const m1 = await metrics();
+    const wall = (performance.now() - wall0) / 1000;
+    const data = await page.evaluate((from) => {
+      const B = (window as unknown as { __bench: { arrivals: number[][]; longtasks: number[][]; others: [number, string, number][]; longtaskError?: string } }).__bench;
+      return {
+        arrivals: B.arrivals.map((a) => [...a]),
+        longtasks: B.longtasks.filter((l) => l[0] >= from),
+        others: B.others.map((o) => [...o] as [number, string, number]),
+        error: B.longtaskError ?? null,
+        until: performance.now(),
+      };
+    }, from);
+    if (data.error) notes.push(`longtask observer: ${data.error}`);
+    let profile: ProfileEntry[] | undefined;
+    if (opts.profileSeconds) profile = await cpuProfile(cdp, opts.profileSeconds);
+    const done = data.arrivals.filter((a) => Number.isFinite(a[2]));
+    const paints = done.map((a) => a[2]);
+    const fresh = data.arrivals.map((a) => a[1]).filter(Number.isFinite);
+    const busy = (m1.TaskDuration - m0.TaskDuration) / wall;
+    // a long task that contains the arrival of an event is (at least partly) its handling
+    const inside = (lt: number[], at: number) => at >= lt[0] - 1 && at <= lt[0] + lt[1] + 1;
+    const longTaskCauses: Record<string, number> = {};
+    for (const lt of data.longtasks) {
+      const names = new Set<string>();
+      for (const o of data.others) if (inside(lt, o[0])) names.add(o[1]);
+      if (data.arrivals.some((a) => inside(lt, a[0]))) names.add("tick");
+      const key = names.size ? [...names].sort().join("+") : "no event (timer: the 2 Hz chart redraw, clocks)";
+      longTaskCauses[key] = (longTaskCauses[key] ?? 0) + 1;
+    }
+    const eventBytesPerSecond: Record<string, number> = {};
+    for (const o of data.others) eventBytesPerSecond[o[1]] = (eventBytesPerSecond[o[1]] ?? 0) + o[2] / wall;
+    for (const k of Object.keys(eventBytesPerSecond)) eventBytesPerSecond[k] = Math.round(eventBytesPerSecond[k]);
+    const chromiumVersion = browser.version();
+    return {
+      url,
+      viewport,
+      seconds: Math.round(wall),
+      span,
+      chartsOnScreen: charts.on,
+      chartsOffScreen: charts.off,
+      svgCharts: { total: charts.total, inViewport: charts.inViewport },
+      windowTicksAtLoad,
+      loadMs,
+      busyShare: busy,
+      scriptShare: (m1.ScriptDuration - m0.ScriptDuration) / wall,
+      layoutShare: (m1.LayoutDuration - m0.LayoutDuration + (m1.RecalcStyleDuration - m0.RecalcStyleDuration)) / wall,
+      ticks: data.arrivals.length,
+      paintP50: quantile(paints, 0.5),
+      paintP95: quantile(paints, 0.95),
+      paintMax: paints.length ? Math.max(...paints) : null,
+      freshnessP50: quantile(fresh, 0.5),
+      freshnessP95: quantile(fresh, 0.95),
+      longTasks: data.longtasks.length,
+      longTasksPer10s: (data.longtasks.length / wall) * 10,
+      longestTaskMs: data.longtasks.length ? Math.max(...data.longtasks.map((l) => l[1])) : null,
+      chromium: chromiumVersion,
+      variant: opts.variant,
+      longTaskCauses,
+      eventBytesPerSecond,
+      profile,
+      notes,
+    };
+  } finally {
+    await browser?.close().catch(() => undefined);
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+/** Self time by function (CDP Profiler), top 25; to see what keeps the main thread busy. */
+async function cpuProfile(cdp: CDPSession, seconds: number): Promise<ProfileEntry[]> {
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  const byNode = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, ProfileEntry>();
+  profile.samples.forEach((id, i) => {
+    const node = byNode.get(id);
+    if (!node) return;
+    const f = node.callFrame;
+    const file = f.url ? f.url.split("/").pop() : "";
+    const key = `${f.functionName}|${file}:${f.lineNumber}:${f.columnNumber}`;
+    const e = self.get(key) ?? { selfMs: 0, fn: f.functionName || "(anonymous)", where: file ? `${file}:${f.lineNumber + 1}:${f.columnNumber + 1}` : "" };
+    e.selfMs += (profile.timeDeltas[i] ?? 0) / 1000;
+    self.set(key, e);
+  });
+  return [...self.values()]
+    .sort((a, b) => b.selfMs - a.selfMs)
+    .slice(0, 25)
+    .map((e) => ({ ...e, selfMs: Math.round(e.selfMs) }));
+}

@@ -1,0 +1,90 @@
+// One inflight server (`next start`, built) watching the bench's target under
+// a login role of its own, with one SSE viewer attached so the fast cadence
+// runs.
+import { startApp, type AppServer } from "./app";
+import { listeningPid } from "./proc";
+import { SseViewer } from "./sse";
+import { sleep } from "./stats";
+
+export const TARGET_ID = "bench";
+
+export interface TargetInfoLite {
+  status: string;
+  sampleMs: number;
+  samples: number;
+  missed: number;
+  achievedHz: number;
+  viewers: number;
+  windowMs: number;
+  lastError: string | null;
+}
+
+export interface Inflight {
+  name: string;
+  role: string;
+  sampleMs: number;
+  server: AppServer;
+  /** the process listening on the port (`next start` may fork a child) */
+  pid: number;
+  viewer: SseViewer;
+  /** when the first viewer connected: the fast cadence starts here */
+  watchedSince: number;
+  info(): Promise<TargetInfoLite>;
+  json<T>(path: string): Promise<T>;
+  streamUrl(): string;
+  stop(): Promise<void>;
+}
+
+export async function startInflight(opts: {
+  /** the bench's snapshot of the built app (app.ts) */
+  appDir: string;
+  name: string;
+  role: string;
+  url: string;
+  sampleMs: number;
+  window: string;
+  keepRuns?: boolean;
+  log: (l: string) => void;
+}): Promise<Inflight> {
+  const server = await startApp(opts.appDir, {
+    INFLIGHT_TARGETS: `${TARGET_ID}=${opts.url}`,
+    INFLIGHT_SAMPLE_MS: String(opts.sampleMs),
+    INFLIGHT_WINDOW: opts.window,
+    INFLIGHT_LOG: "1",
+  });
+  const json = async <T>(p: string): Promise<T> => {
+    const res = await fetch(server.url + p, { cache: "no-store" });
+    if (!res.ok) throw new Error(`${opts.name}: GET ${p} answered ${res.status}`);
+    return (await res.json()) as T;
+  };
+  const info = async () => (await json<{ targets: TargetInfoLite[] }>("/api/targets")).targets[0];
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const i = await info().catch(() => null);
+    if (i?.status === "up" && i.samples > 0) break;
+    if (Date.now() > until) throw new Error(`${opts.name}: target not up in 60 s (${i?.status}: ${i?.lastError}); server said:\n${server.output().slice(-2000)}`);
+    await sleep(200);
+  }
+  const pid = listeningPid(server.port) ?? server.pid;
+  const streamUrl = () => `${server.url}/api/targets/${TARGET_ID}/stream`;
+  const viewer = new SseViewer(streamUrl(), { keepRuns: opts.keepRuns });
+  await viewer.open();
+  const watchedSince = Date.now();
+  opts.log(`${opts.name}: inflight on ${server.url} (pid ${pid}), role ${opts.role}, every ${opts.sampleMs} ms, window ${opts.window}`);
+  return {
+    name: opts.name,
+    role: opts.role,
+    sampleMs: opts.sampleMs,
+    server,
+    pid,
+    viewer,
+    watchedSince,
+    info,
+    json,
+    streamUrl,
+    async stop() {
+      viewer.close();
+      await server.stop();
+    },
+  };
+}

@@ -1,0 +1,256 @@
+// The table: printed, and written into BENCHMARKS.md between two markers so
+// the hand-written analysis around it survives the next run.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const BEGIN = "<!-- bench:begin (written by npm run bench; edit outside these markers) -->";
+export const END = "<!-- bench:end -->";
+
+export interface Row {
+  fig: string;
+  what: string;
+  measured: string;
+  goal: string;
+  verdict: "met" | "MISSED" | "n/a" | "not measured";
+}
+
+const fmt = (x: unknown, digits = 2): string => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(digits) : "?");
+const pct = (x: unknown, digits = 1): string => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "?");
+const mb = (x: unknown): string => (typeof x === "number" ? `${(x / 1048576).toFixed(1)} MB` : "?");
+const known = (...xs: unknown[]) => xs.every((x) => typeof x === "number" && Number.isFinite(x));
+
+function verdict(ok: boolean | null): Row["verdict"] {
+  return ok === null ? "not measured" : ok ? "met" : "MISSED";
+}
+
+export function rows(r: Json): Row[] {
+  const out: Row[] = [];
+  const f1 = r.fig1 ?? {};
+  const ss = f1.samplingStatement ?? {};
+  out.push({
+    fig: "1",
+    what: "sampling statement, mean execution time: inflight vs the same SQL bare (pgbench -M prepared, 10/s, same run)",
+    measured: `${fmt(ss.inflightMeanMs, 3)} ms vs ${fmt(ss.pgbenchMeanMs, 3)} ms (${ss.inflightCalls ?? "?"} / ${ss.pgbenchCalls ?? "?"} calls): ratio ${fmt(ss.ratio)}`,
+    goal: "ratio <= 1.2",
+    verdict: verdict(known(ss.ratio) ? ss.ratio <= 1.2 : null),
+  });
+  const q = f1.quiet ?? {};
+  out.push({
+    fig: "1",
+    what: "the same on a quiet target (no scans, same observers), for context",
+    measured: `${fmt(q.inflightMeanMs, 3)} ms vs ${fmt(q.pgbenchMeanMs, 3)} ms; all of inflight ${fmt(q.serverMsPerSecond10, 3)} ms/s; backend CPU ${pct(q.backendCpu10, 2)}`,
+    goal: "(context)",
+    verdict: known(q.inflightMeanMs) ? "n/a" : "not measured",
+  });
+  const parts = f1.partsMeanMs ?? {};
+  const qparts = q.partsMeanMs ?? {};
+  out.push({
+    fig: "1",
+    what: "its parts run bare (pgbench): pg_stat_activity alone / pg_stat_get_activity() alone / pg_aios alone / SELECT 1, during scans (quiet)",
+    measured: `${fmt(parts.activity, 3)} (${fmt(qparts.activity, 3)}) / ${fmt(parts.activityFn, 3)} (${fmt(qparts.activityFn, 3)}) / ${fmt(parts.aios, 3)} (${fmt(qparts.aios, 3)}) / ${fmt(parts.select1, 3)} (${fmt(qparts.select1, 3)}) ms`,
+    goal: "(context)",
+    verdict: known(parts.activity) ? "n/a" : "not measured",
+  });
+  out.push({
+    fig: "1",
+    what: "all of inflight's server time per second watched at 10/s (every statement of its role)",
+    measured: `${fmt(f1.serverMsPerSecond10, 3)} ms/s (${fmt(f1.statementsPerSecond10, 1)} statements/s)`,
+    goal: "<= 1.0 ms/s",
+    verdict: verdict(known(f1.serverMsPerSecond10) ? f1.serverMsPerSecond10 <= 1.0 : null),
+  });
+  const cpu10 = f1.backendCpu10?.shareOfCore;
+  out.push({
+    fig: "1",
+    what: "CPU of inflight's backend at 10/s (/proc utime+stime)",
+    measured: `${pct(cpu10, 2)} of one core`,
+    goal: "<= 0.5% at 10/s",
+    verdict: verdict(known(cpu10) ? cpu10 <= 0.005 : null),
+  });
+  const rates: Json[] = r.fig2?.rates ?? [];
+  const at = (rate: number) => rates.find((x) => x.rate === rate);
+  const r50 = at(50);
+  out.push({
+    fig: "1",
+    what: "CPU of inflight's backend at 50/s",
+    measured: `${pct(r50?.backendCpu, 2)} of one core`,
+    goal: "(none; 10/s x5 for scale)",
+    verdict: known(r50?.backendCpu) ? "n/a" : "not measured",
+  });
+  for (const [rate, goal] of [
+    [10, 0.99],
+    [50, 0.95],
+    [100, null],
+  ] as const) {
+    const x = at(rate);
+    out.push({
+      fig: "2",
+      what: `achieved sampling rate at ${rate}/s during cold scans (collector's samples over slots)`,
+      measured: x ? `${pct(x.achievedShare, 2)} (${x.samples} of ${x.expected}; ${x.missed} missed; SSE ${pct(x.sseShare, 2)})` : "?",
+      goal: goal === null ? "(none)" : `>= ${goal * 100}%`,
+      verdict: !x ? "not measured" : goal === null ? "n/a" : verdict(x.achievedShare >= goal),
+    });
+  }
+  const f3 = r.fig3 ?? {};
+  out.push({
+    fig: "3",
+    what: "statements/s on the target by inflight's role, 1 vs 50 SSE viewers",
+    measured:
+      `${fmt(f3.oneViewer?.perSecond)} vs ${fmt(f3.fiftyViewers?.perSecond)}: ratio ${fmt(f3.ratio)}` +
+      (f3.serverProcessCpu ? `; inflight server CPU ${pct(f3.serverProcessCpu.oneViewer)} -> ${pct(f3.serverProcessCpu.fiftyViewers)} of a core` : "") +
+      (f3.samplesWithFifty ? `; ${f3.samplesWithFifty.missed} ticks missed with 50` : ""),
+    goal: "ratio 1.00",
+    verdict: verdict(known(f3.ratio) ? Math.abs(f3.ratio - 1) < 0.005 : null),
+  });
+  const f4 = r.fig4 ?? {};
+  const fresh = (x: Json | undefined) => (x ? `p50 ${fmt(x.p50, 1)} / p95 ${fmt(x.p95, 1)} ms` : "?");
+  out.push({
+    fig: "4",
+    what: "freshness at 10/s, tick.t to arrival: 1 SSE client (Node) / 50 clients / Chromium page",
+    measured: `${fresh(f4.oneViewer)}; ${fresh(f4.fiftyViewers)}; ${fresh(f4.browser)}`,
+    goal: "p95 <= 250 ms",
+    verdict: verdict(known(f4.oneViewer?.p95) ? [f4.oneViewer, f4.fiftyViewers, f4.browser].filter(Boolean).every((x: Json) => x.p95 <= 250) : null),
+  });
+  const f5 = r.fig5 ?? {};
+  out.push({
+    fig: "5",
+    what: `server RSS (60 s window, 10/s, median of the 10 s up to each moment): window just filled -> after as long again`,
+    measured:
+      `${mb(f5.rssAtFill)} -> ${mb(f5.rssAfter)}: ${f5.growth >= 0 ? "+" : ""}${pct(f5.growth)}` +
+      (f5.rangeFirstWindow && f5.rangeSecondWindow ? ` (range ${mb(f5.rangeFirstWindow[0])}-${mb(f5.rangeFirstWindow[1])} in the first minute, ${mb(f5.rangeSecondWindow[0])}-${mb(f5.rangeSecondWindow[1])} in the second)` : "") +
+      (f5.late?.rss ? `; after ${Math.round(f5.late.afterSeconds / 60)} min: ${mb(f5.late.rss)} (${f5.late.growthFromFill >= 0 ? "+" : ""}${pct(f5.late.growthFromFill)})` : "") +
+      (f5.serverA?.rssFullWindow ? `; 10/s server with its 15 min window full: ${mb(f5.serverA.rssFullWindow)} (${mb(f5.serverA.rssAtStart)} at its start)` : ""),
+    goal: "growth <= 10%",
+    verdict: verdict(known(f5.growth) ? f5.growth <= 0.1 : null),
+  });
+  const f6 = r.fig6 ?? {};
+  const f6ok = known(f6.busyShare);
+  out.push({
+    fig: "6",
+    what: `Chromium, target page, full window (${f6.windowTicksAtLoad ?? "?"} ticks), ${f6.svgCharts?.inViewport ?? "?"} charts on screen: main-thread busy`,
+    measured: f6ok ? pct(f6.busyShare) : `? ${f6.error ?? ""}`.trim(),
+    goal: "<= 15%",
+    verdict: verdict(f6ok ? f6.busyShare <= 0.15 : null),
+  });
+  out.push({
+    fig: "6",
+    what: "tick arrival to paint (rAF probe), p50 / p95",
+    measured: f6ok ? `${fmt(f6.paintP50, 1)} / ${fmt(f6.paintP95, 1)} ms (${f6.ticks} ticks)` : "?",
+    goal: "p95 <= 50 ms",
+    verdict: verdict(f6ok && known(f6.paintP95) ? f6.paintP95 <= 50 : null),
+  });
+  out.push({
+    fig: "6",
+    what: "long tasks (> 50 ms) per 10 s",
+    measured: f6ok
+      ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s; longest ${fmt(f6.longestTaskMs, 0)} ms)` +
+        (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "")
+      : "?",
+    goal: "0",
+    verdict: verdict(f6ok ? f6.longTasks === 0 : null),
+  });
+  const dk = f6.desktop ?? {};
+  if (known(dk.busyShare)) {
+    out.push({
+      fig: "6",
+      what: "the same page at 1920x1080 (the 4 live charts on screen, no run opened), for context",
+      measured: `busy ${pct(dk.busyShare)}; paint ${fmt(dk.paintP50, 1)} / ${fmt(dk.paintP95, 1)} ms; ${fmt(dk.longTasksPer10s, 1)} long tasks per 10 s (longest ${fmt(dk.longestTaskMs, 0)} ms)`,
+      goal: "(context)",
+      verdict: "n/a",
+    });
+  }
+  const f7 = r.fig7 ?? {};
+  out.push({
+    fig: "7",
+    what: `cold sequential scans under 1 s (${f7.short ?? "?"} of ${f7.scans ?? "?"}, median ${fmt(f7.shortMsP50, 0)} ms) seen with async reads in flight: 10/s vs 1/s`,
+    measured: `${pct(f7.at10?.share)} (${f7.at10?.aio ?? "?"}) vs ${pct(f7.at1?.share)} (${f7.at1?.aio ?? "?"})`,
+    goal: ">= 99% at 10/s",
+    verdict: verdict(known(f7.at10?.share) ? f7.at10.share >= 0.99 : null),
+  });
+  for (const b of (f7.byTable ?? []) as Json[]) {
+    out.push({
+      fig: "7",
+      what: `  of them, ${b.table} (${b.scans} scans, median ${fmt(b.msP50, 0)} ms): 10/s / 1/s / pg_activity`,
+      measured: `${b.at10} / ${b.at1} / ${b.pgActivity} (${pct(b.at10 / b.scans)} / ${pct(b.at1 / b.scans)} / ${pct(b.pgActivity / b.scans)})`,
+      goal: "(breakdown)",
+      verdict: "n/a",
+    });
+  }
+  for (const b of (f7.byDuration ?? []) as Json[]) {
+    if (!b.scans) continue;
+    out.push({
+      fig: "7",
+      what: `  of them, scans of ${b.ms} ms (${b.scans}): 10/s / 1/s / pg_activity`,
+      measured: `${pct(b.at10)} / ${pct(b.at1)} / ${pct(b.pgActivity)}`,
+      goal: "(breakdown)",
+      verdict: "n/a",
+    });
+  }
+  const f8 = r.fig8 ?? {};
+  out.push({
+    fig: "8",
+    what: "server time per second watched: inflight 10/s vs pg_activity 0.5 s (own roles, same run)",
+    measured: `${fmt(f8.inflight10?.serverMsPerSecond, 3)} vs ${fmt(f8.pgActivity?.serverMsPerSecond, 3)} ms/s: ratio ${fmt(f8.ratios?.serverTime)}`,
+    goal: "(comparison)",
+    verdict: known(f8.ratios?.serverTime) ? "n/a" : "not measured",
+  });
+  out.push({
+    fig: "8",
+    what: "short scans shown: inflight 10/s (async reads seen) vs pg_activity (scan in its list)",
+    measured: `${pct(f8.inflight10?.share)} vs ${pct(f8.pgActivity?.share)} (${f8.pgActivity?.shortScansShown ?? "?"} of ${f7.short ?? "?"}): ratio ${fmt(f8.ratios?.shortScansSeen)}`,
+    goal: "(comparison)",
+    verdict: known(f8.pgActivity?.share) ? "n/a" : "not measured",
+  });
+  return out;
+}
+
+export function table(r: Json): string {
+  const lines = ["| # | figure | measured | goal | verdict |", "|---|---|---|---|---|"];
+  for (const x of rows(r)) lines.push(`| ${x.fig} | ${x.what} | ${x.measured} | ${x.goal} | ${x.verdict === "MISSED" ? "**MISSED**" : x.verdict} |`);
+  return lines.join("\n");
+}
+
+function block(r: Json): string {
+  const m = r.machine ?? {};
+  const loads: Json[] = r.load ?? [];
+  const loadText = loads.map((l) => `${l.phase} ${l.loadavg?.[0]}`).join(", ");
+  const missed = rows(r).filter((x) => x.verdict === "MISSED" || x.verdict === "not measured");
+  const missedText = missed.map((x) => `${x.fig} (${x.what.split(/[(:,]/)[0].trim()}${x.verdict === "not measured" ? ": not measured" : ""})`).join("; ");
+  const t = r.tools ?? {};
+  return [
+    BEGIN,
+    `Run ${r.startedAt}, command \`${r.command}\`${r.config?.quick ? " (QUICK mode: not a full run)" : ""}: ${((r.totalSeconds ?? r.durationSeconds ?? 0) / 60).toFixed(1)} min in all` +
+      (r.totalSeconds ? ` (${((r.totalSeconds - r.durationSeconds) / 60).toFixed(1)} min build check and start, ${(r.durationSeconds / 60).toFixed(1)} min measuring).` : "."),
+    "",
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${mb(m.memoryBytes)} memory, ${m.kernel}, Node ${m.node}. ` +
+      `**Shared**: other engineers ran tests on it during the run; 1-minute load average at the start and end of each phase: ${loadText}.`,
+    "",
+    `Target: ${t.postgres?.split(" on ")[0] ?? "?"} (embedded, shared_buffers 32 MB, io_method worker), cold scans of ${r.target?.table} (${r.target?.tableSize}) and ${r.target?.smallTable} (${r.target?.smallTableSize}) in turn; ${t.pgbench}; ${t.pg_activity}; ${t.chromium}. Build ${r.buildId ?? "?"}.`,
+    "",
+    table(r),
+    "",
+    missed.length ? `Missed its goal (or not measured) in this run: figure ${missedText}.` : "Every figure met its goal in this run.",
+    r.errors?.length ? `\nErrors during the run:\n${r.errors.map((e: string) => `- ${e.split("\n")[0]}`).join("\n")}` : "",
+    "",
+    "Raw figures: bench/results.json.",
+    END,
+  ].join("\n");
+}
+
+export function writeReport(r: Json, opts: { root: string; quick: boolean }): void {
+  console.log("\n" + table(r) + "\n");
+  const file = path.join(opts.root, opts.quick ? "bench/tmp/BENCHMARKS.quick.md" : "BENCHMARKS.md");
+  const generated = block(r);
+  let text: string;
+  if (existsSync(file)) {
+    const old = readFileSync(file, "utf8");
+    const a = old.indexOf(BEGIN);
+    const b = old.indexOf(END);
+    text = a >= 0 && b > a ? old.slice(0, a) + generated + old.slice(b + END.length) : `${old.trimEnd()}\n\n${generated}\n`;
+  } else {
+    text = `# Benchmarks\n\n\`npm run bench\` (see bench/run.ts for what each figure measures and how).\n\n${generated}\n`;
+  }
+  writeFileSync(file, text);
+  console.log(`wrote ${path.relative(opts.root, file)}`);
+}
