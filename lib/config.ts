@@ -285,6 +285,18 @@ function checkBound(config: Config, production: boolean): void {
   console.warn(`inflight: warning: HOST: ${problem}`);
 }
 
+/**
+ * A copy of this process's environment for a child process, less the
+ * variables `drop` names. Children get the environment; inflight's own
+ * settings are read from it only here.
+ */
+export function childEnv(drop: (key: string) => boolean): NodeJS.ProcessEnv {
+  // A copy, not a fresh object: Next's types make NODE_ENV a required key of ProcessEnv.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (drop(key)) delete env[key];
+  return env;
+}
+
 /** The process's configuration, or exit(1) with one line naming the setting. */
 export function loadConfigOrExit(): Config {
   try {

@@ -2,6 +2,7 @@ import "server-only";
 
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
+import { childEnv } from "../config";
 
 const execFileAsync = promisify(execFile);
 
@@ -66,11 +67,7 @@ function isExitCode(err: unknown, code: number): boolean {
  * not passed on.
  */
 function cleanEnv(): NodeJS.ProcessEnv {
-  // A copy, not a fresh object: Next's types make NODE_ENV a required key of ProcessEnv.
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (key.startsWith("PG") || key.startsWith("LC_") || key === "LANG") delete env[key];
-  }
+  const env = childEnv((key) => key.startsWith("PG") || key.startsWith("LC_") || key === "LANG");
   env.LANG = "C";
   env.LC_ALL = "C";
   return env;

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { childEnv } from "../config";
 
 export interface RunningServer {
   url: string;
@@ -34,8 +35,7 @@ const NEXT = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 /** Environment with nothing inflight-related inherited from the caller. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT") delete env[key];
+  const env = childEnv((key) => key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT");
   return { ...env, ...extra };
 }
 
