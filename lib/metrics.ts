@@ -1,5 +1,5 @@
 import "server-only";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Collector } from "./collector/collector";
 import { getRuntime } from "./runtime";
 import { settingBytes } from "./window/settings";
@@ -23,6 +23,9 @@ function settingValue(setting: string, unit: string | null): number | null {
 
 function build(): { registry: Registry; sampleDuration: Histogram<"target"> } {
   const registry = new Registry();
+  // The server's own heap, RSS and event loop: how memory grows can be told
+  // from heap sizing (the bench's memory figure needs it).
+  collectDefaultMetrics({ register: registry });
   const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, c: Collector) => void) =>
     new Gauge({
       name,

@@ -69,6 +69,8 @@ describe("GET /metrics", () => {
       "inflight_samples_total",
       "inflight_samples_missed_total",
       "inflight_sample_duration_seconds_bucket",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
     ]) {
       expect(names, name).toContain(name);
     }
