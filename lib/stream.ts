@@ -69,7 +69,7 @@ export function streamFor(collector: Collector, since: number | null, redact: bo
         const unsubscribe = collector.hub.subscribe(listener);
         listener("target", collector.info());
         listener("settings", { settings: w.settings, checks: w.checks, restarts: w.restarts });
-        listener("queries", { queries: w.queries(), statements: w.statements, statementsNote: w.statementsNote });
+        listener("queries", collector.queriesPayload());
         listener("outages", { outages: w.outages });
         if (since !== null) {
           if (since > w.lastSeq) {

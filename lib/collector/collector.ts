@@ -1,9 +1,9 @@
 import "server-only";
 import net from "node:net";
 import pg from "pg";
-import type { Capabilities, TargetInfo, TargetStatus } from "../schemas/window";
+import type { Capabilities, StreamPayload, TargetInfo, TargetStatus } from "../schemas/window";
 import { computeChecks } from "../window/checks";
-import { ActivityRow, CapabilitiesRow, RelationRow, ServerInfoRow, SettingRow, StatIoRow } from "../window/rows";
+import { ActivityRow, CapabilitiesRow, ServerInfoRow, SettingRow, StatIoRow } from "../window/rows";
 import { IO_SETTINGS, toSettings } from "../window/settings";
 import { TargetWindow } from "../window/window";
 import { Hub } from "./hub";
@@ -515,13 +515,19 @@ export class Collector {
     this.hub.publish("settings", { settings: w.settings, checks: w.checks, restarts: w.restarts });
   }
 
-  private publishQueries(): void {
+  /** What a queries event carries: the running runs and the newest ended
+   * ones (the /window snapshot has them all). */
+  queriesPayload(): StreamPayload<"queries"> {
     const w = this.window;
-    if (this.hub.viewers === 0) return;
     const runs = w.queries();
     const running = runs.filter((r) => r.endedAt === null);
     const ended = runs.filter((r) => r.endedAt !== null).slice(0, STREAMED_ENDED_RUNS);
-    this.hub.publish("queries", { queries: [...running, ...ended], statements: w.statements, statementsNote: w.statementsNote });
+    return { queries: [...running, ...ended], statements: w.statements, statementsNote: w.statementsNote };
+  }
+
+  private publishQueries(): void {
+    if (this.hub.viewers === 0) return;
+    this.hub.publish("queries", this.queriesPayload());
   }
 
   private log(line: string): void {

@@ -152,11 +152,6 @@ export class StatementsTracker {
     window.statementsNote = statementsNote(serverTiming, window.statements);
   }
 
-  /** The normalised text for a query id, if seen (for INFLIGHT_REDACT). */
-  textOf(queryId: string): string | undefined {
-    return this.texts.get(queryId);
-  }
-
   private unavailable(now: number): string | null {
     if (!this.version || !this.schema) {
       return "pg_stat_statements is not installed in this database: add it to shared_preload_libraries, restart, and CREATE EXTENSION pg_stat_statements.";
