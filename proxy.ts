@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AUTH_COOKIE, isAuthorized, isOpenPath } from "@/lib/auth";
-import { getRuntime } from "@/lib/runtime";
+import { AUTH_COOKIE, isAuthorized, isOpenPath } from "@/lib/server/http/auth";
+import { getRuntime } from "@/lib/server/runtime/runtime";
 
 // The gate in front of every route when INFLIGHT_AUTH_TOKEN is set.
 export function proxy(request: NextRequest) {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = {
-  "server-only": path.resolve(import.meta.dirname, "lib/test/server-only-stub.ts"),
+  "server-only": path.resolve(import.meta.dirname, "test/support/server-only-stub.ts"),
   "@": path.resolve(import.meta.dirname),
 };
 
@@ -15,7 +15,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
         },
@@ -26,7 +26,7 @@ export default defineConfig({
           name: "integration",
           include: ["lib/**/*.int.test.ts", "test/**/*.int.test.ts"],
           environment: "node",
-          globalSetup: ["lib/test/global-setup.ts"],
+          globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,

@@ -1,6 +1,6 @@
 import { FleetTable } from "@/components/fleet/fleet-table";
-import { getRuntime } from "@/lib/runtime";
-import type { TargetInfo } from "@/lib/schemas/window";
+import { getRuntime } from "@/lib/server/runtime/runtime";
+import type { TargetInfo } from "@/lib/schemas/target";
 
 export const dynamic = "force-dynamic";
 

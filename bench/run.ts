@@ -1,3 +1,5 @@
+// Size: one vitest body of phases sharing the targets and servers it starts;
+// being split into bench/phases/ (one file a figure) with the cost figure.
 // `npm run bench` (through scripts/bench.mjs and vitest): what watching costs
 // the target, how fresh the picture is, how it scales. One embedded
 // PostgreSQL 18, several inflight servers (one per sampling rate, each under

@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
 const alias = {
-  "server-only": path.join(root, "lib/test/server-only-stub.ts"),
+  "server-only": path.join(root, "test/support/server-only-stub.ts"),
   "@": root,
 };
 

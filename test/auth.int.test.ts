@@ -3,10 +3,10 @@
 // an HttpOnly SameSite cookie; Authorization: Bearer works too.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetsResponse } from "../lib/schemas/window";
-import { testPg, waitFor } from "../lib/test/pg";
-import { startServer, type RunningServer } from "../lib/test/server";
-import { openSse } from "../lib/test/sse";
+import type { TargetsResponse } from "../lib/schemas/api";
+import { testPg, waitFor } from "./support/pg";
+import { startServer, type RunningServer } from "./support/server";
+import { openSse } from "./support/sse";
 
 const TOKEN = randomBytes(24).toString("hex");
 let server: RunningServer;

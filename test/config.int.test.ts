@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testPg, waitFor } from "../lib/test/pg";
-import { freePort, spawnServer } from "../lib/test/server";
+import { testPg, waitFor } from "./support/pg";
+import { freePort, spawnServer } from "./support/server";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECRET = "Cfg-Secret-91x";

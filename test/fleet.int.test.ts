@@ -5,10 +5,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbedded, type EmbeddedServer } from "../lib/demo/embedded";
-import { FleetResponse, TargetsResponse, WindowSnapshot } from "../lib/schemas/window";
-import { waitFor } from "../lib/test/pg";
-import { startServer, type RunningServer } from "../lib/test/server";
+import { startEmbedded, type EmbeddedServer } from "../lib/server/demo/embedded";
+import { FleetResponse, TargetsResponse } from "../lib/schemas/api";
+import { WindowSnapshot } from "../lib/schemas/window";
+import { waitFor } from "./support/pg";
+import { startServer, type RunningServer } from "./support/server";
 
 let dir: string;
 let east: EmbeddedServer;

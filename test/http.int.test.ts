@@ -2,11 +2,13 @@
 // PostgreSQL 18: one it can read, one with a wrong password, one whose port
 // is closed. Routes, parameters, replay, headers, and no secret anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetsResponse, TargetInfo, WindowSnapshot } from "../lib/schemas/window";
-import { withCredentials } from "../lib/test/own-pg";
-import { testPg, waitFor } from "../lib/test/pg";
-import { freePort, startServer, type RunningServer } from "../lib/test/server";
-import { openSse, type SseClient } from "../lib/test/sse";
+import type { TargetsResponse } from "../lib/schemas/api";
+import type { TargetInfo } from "../lib/schemas/target";
+import type { WindowSnapshot } from "../lib/schemas/window";
+import { withCredentials } from "./support/own-pg";
+import { testPg, waitFor } from "./support/pg";
+import { freePort, startServer, type RunningServer } from "./support/server";
+import { openSse, type SseClient } from "./support/sse";
 
 const PG = testPg();
 const GOOD_URL = PG.monitorUrl;

@@ -5,11 +5,12 @@ import http from "node:http";
 import { readFileSync } from "node:fs";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetInfo, TargetsResponse } from "../lib/schemas/window";
-import { startOwnPg, type OwnPg } from "../lib/test/own-pg";
-import { connect, waitFor } from "../lib/test/pg";
-import { startServer, type RunningServer } from "../lib/test/server";
-import { openSse, type SseClient } from "../lib/test/sse";
+import type { TargetInfo } from "../lib/schemas/target";
+import type { TargetsResponse } from "../lib/schemas/api";
+import { startOwnPg, type OwnPg } from "./support/own-pg";
+import { connect, waitFor } from "./support/pg";
+import { startServer, type RunningServer } from "./support/server";
+import { openSse, type SseClient } from "./support/sse";
 
 let own: OwnPg;
 let server: RunningServer;

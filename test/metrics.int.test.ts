@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testPg, waitFor } from "../lib/test/pg";
-import { freePort, startServer, type RunningServer } from "../lib/test/server";
+import { testPg, waitFor } from "./support/pg";
+import { freePort, startServer, type RunningServer } from "./support/server";
 
 const PROMETHEUS = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 const PG = testPg();

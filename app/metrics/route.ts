@@ -1,5 +1,5 @@
-import { route } from "@/lib/http";
-import { metricsText } from "@/lib/metrics";
+import { route } from "@/lib/server/http/route";
+import { metricsText } from "@/lib/server/metrics/metrics";
 
 export const dynamic = "force-dynamic";
 

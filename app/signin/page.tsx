@@ -1,4 +1,4 @@
-import { safeNext } from "@/lib/auth";
+import { safeNext } from "@/lib/server/http/auth";
 
 export const dynamic = "force-dynamic";
 

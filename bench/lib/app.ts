@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "@/lib/test/server";
+import { freePort } from "@/test/support/server";
 
 export interface AppServer {
   url: string;

@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
-import { startEmbedded, type EmbeddedServer } from "@/lib/demo/embedded";
-import { ensureDemoDatabase } from "@/lib/demo/seed";
+import { startEmbedded, type EmbeddedServer } from "@/lib/server/demo/embedded";
+import { ensureDemoDatabase } from "@/lib/server/demo/seed";
 
 export interface BenchTarget {
   server: EmbeddedServer;

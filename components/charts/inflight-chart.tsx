@@ -1,11 +1,11 @@
 "use client";
 import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
-import { inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/inflight";
-import { formatBytes } from "@/lib/client/format";
-import { sizeAxis, type SizeAxis } from "@/lib/client/scale";
+import { inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
+import { formatBytes } from "@/lib/format";
+import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
-import { dragRange } from "@/lib/client/view";
+import { dragRange } from "@/lib/client/charts/view";
 import { ChartBody, Legend, type LegendEntry } from "./chart-frame";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {

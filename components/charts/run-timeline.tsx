@@ -1,11 +1,11 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { RUN_STATES } from "@/lib/schemas/window";
-import { useChannel, useStaggeredFrame } from "@/lib/client/hooks";
-import { formatClock, formatDuration } from "@/lib/client/format";
-import { runLine, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/runs";
-import { timeTicks } from "@/lib/client/time";
+import { RUN_STATES } from "@/lib/schemas/enums";
+import { useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { formatClock, formatDuration } from "@/lib/format";
+import { runLine, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
+import { timeTicks } from "@/lib/client/charts/time";
 import { Panel } from "@/components/ui/panel";
 import { QueryText } from "@/components/target/queries-panel";
 import { ChartBody, Legend } from "./chart-frame";

@@ -1,10 +1,10 @@
 // Everything a chart takes as a prop that does not change with the data,
 // defined once at module level: recharts memoizes its parts by shallow props,
-// so a new arrow or object per render redraws the whole chart (CHARTS.md 3).
-import type { RunState } from "@/lib/schemas/window";
-import type { AioStateKey } from "@/lib/client/inflight";
-import { OTHER_WAITS } from "@/lib/client/activity";
-import { formatBytes, formatClock, formatNumber } from "@/lib/client/format";
+// so a new arrow or object per render redraws the whole chart (docs/CHARTS.md, rule 3).
+import type { RunState } from "@/lib/schemas/tick";
+import type { AioStateKey } from "@/lib/client/charts/inflight";
+import { OTHER_WAITS } from "@/lib/client/charts/activity";
+import { formatBytes, formatClock, formatNumber } from "@/lib/format";
 
 const CHART_HEIGHT = 220;
 export const CHART_STYLE = { width: "100%", height: CHART_HEIGHT } as const;

@@ -1,9 +1,9 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { throughputChart, type ThroughputRow } from "@/lib/client/throughput";
-import { formatNumber } from "@/lib/client/format";
-import { sizeAxis, type SizeAxis } from "@/lib/client/scale";
+import { throughputChart, type ThroughputRow } from "@/lib/client/charts/throughput";
+import { formatNumber } from "@/lib/format";
+import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";

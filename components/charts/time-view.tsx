@@ -3,11 +3,12 @@
 // newest sample, or frozen), its ticks, restart marks and outage spans.
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
-import { useChannel, useStaggeredFrame } from "@/lib/client/hooks";
-import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/marks";
-import type { Frame, Outages, QueriesState } from "@/lib/client/live-store";
-import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/time";
-import { runsInRange, type FrozenView } from "@/lib/client/view";
+import { useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
+import type { QueriesPayload } from "@/lib/schemas/window";
+import type { Frame, Outages } from "@/lib/client/live/store";
+import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/charts/time";
+import { runsInRange, type FrozenView } from "@/lib/client/charts/view";
 import { OUTAGE_FILL, RESTART_COLOR } from "./theme";
 
 export interface ViewState {
@@ -73,7 +74,7 @@ export function useTimeView(slot: number): TimeView {
  * The query runs to list: live, or those of the frozen copy that overlap its
  * range. `all`: every run of the copy, for looking one up by id.
  */
-export function useViewQueries(): QueriesState & { all: QueriesState["queries"]; range: TimeDomain | null } {
+export function useViewQueries(): QueriesPayload & { all: QueriesPayload["queries"]; range: TimeDomain | null } {
   const live = useChannel("queries");
   const { frozen } = useView();
   const frozenQueries = useMemo(

@@ -1,7 +1,7 @@
 "use client";
 import { memo, useMemo } from "react";
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/activity";
+import { waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
 import { Panel } from "@/components/ui/panel";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";

@@ -1,7 +1,7 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, LineChart, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { workersChart, type WorkersRow } from "@/lib/client/activity";
+import { workersChart, type WorkersRow } from "@/lib/client/charts/activity";
 import { Panel } from "@/components/ui/panel";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";

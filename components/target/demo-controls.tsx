@@ -1,13 +1,18 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TargetInfo } from "@/lib/schemas/window";
-import { postJson, targetPath } from "@/lib/client/api";
-import { useChannel } from "@/lib/client/hooks";
+import type { TargetInfo } from "@/lib/schemas/target";
+import { postJson, targetPath } from "@/lib/client/live/api";
+import { useChannel } from "@/lib/client/live/hooks";
+import { IO_METHODS, IO_WORKERS_RANGE, type IoMethod } from "@/lib/schemas/enums";
 import { Panel } from "@/components/ui/panel";
 
-const IO_METHODS = ["sync", "worker"] as const;
-type IoMethod = (typeof IO_METHODS)[number];
+const { min: MIN_WORKERS, max: MAX_WORKERS } = IO_WORKERS_RANGE;
+
+/** The io_methods this server's build offers (pg_settings enumvals), in IO_METHODS order. */
+function offered(enumvals: string[] | null | undefined): IoMethod[] {
+  return IO_METHODS.filter((m) => (enumvals ?? ["sync", "worker"]).includes(m));
+}
 
 /** Restart the embedded demo server with other io settings (demo target only). */
 export function DemoControls({ target }: { target: TargetInfo }) {
@@ -16,7 +21,8 @@ export function DemoControls({ target }: { target: TargetInfo }) {
   const currentWorkers = Number(settings.io_workers?.setting ?? 3);
   // What the user picked; until then, what the server runs with.
   const [choice, setChoice] = useState<{ method?: IoMethod; workers?: number }>({});
-  const method = choice.method ?? (current === "sync" ? "sync" : "worker");
+  const methods = offered(settings.io_method?.enumvals);
+  const method = choice.method ?? (methods.find((m) => m === current) ?? "worker");
   const workers = choice.workers ?? (Number.isFinite(currentWorkers) ? currentWorkers : 3);
 
   const restart = useMutation({
@@ -42,7 +48,7 @@ export function DemoControls({ target }: { target: TargetInfo }) {
             onChange={(e) => setChoice({ ...choice, method: e.target.value as IoMethod })}
             className="rounded border border-slate-300 bg-white px-2 py-1"
           >
-            {IO_METHODS.map((m) => (
+            {methods.map((m) => (
               <option key={m} value={m}>
                 {m}
               </option>
@@ -50,15 +56,17 @@ export function DemoControls({ target }: { target: TargetInfo }) {
           </select>
         </label>
         <label className="flex flex-col gap-0.5">
-          <span className="text-xs text-slate-500">io_workers (1-32)</span>
+          <span className="text-xs text-slate-500">
+            io_workers ({MIN_WORKERS}-{MAX_WORKERS})
+          </span>
           <input
             data-testid="demo-io-workers"
             type="number"
-            min={1}
-            max={32}
+            min={MIN_WORKERS}
+            max={MAX_WORKERS}
             value={workers}
             disabled={method !== "worker"}
-            onChange={(e) => setChoice({ ...choice, workers: Math.min(32, Math.max(1, Math.round(Number(e.target.value) || 1))) })}
+            onChange={(e) => setChoice({ ...choice, workers: Math.min(MAX_WORKERS, Math.max(MIN_WORKERS, Math.round(Number(e.target.value) || MIN_WORKERS))) })}
             className="w-20 rounded border border-slate-300 px-2 py-1 disabled:bg-slate-100 disabled:text-slate-400"
           />
         </label>

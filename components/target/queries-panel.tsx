@@ -1,8 +1,8 @@
 "use client";
 import { memo, useMemo, useState } from "react";
-import type { QueryRun, Verdict } from "@/lib/schemas/window";
-import { formatBytes, formatClock, formatDuration, formatShare } from "@/lib/client/format";
-import { RUN_SORT_LABELS, RUN_SORTS, VERDICT_LABELS, elapsedMs, isRunning, readWaitShare, sortRuns, verdictEvidence, type RunSort } from "@/lib/client/runs";
+import type { QueryRun, Verdict } from "@/lib/schemas/runs";
+import { formatBytes, formatClock, formatDuration, formatShare } from "@/lib/format";
+import { RUN_SORT_LABELS, RUN_SORTS, VERDICT_LABELS, elapsedMs, isRunning, ioWaitShare, sortRuns, verdictEvidence, type RunSort } from "@/lib/client/charts/runs";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import { useViewQueries } from "@/components/charts/time-view";
@@ -84,7 +84,7 @@ export const QueriesPanel = memo(function QueriesPanel({ selected, onSelect }: {
 
 function RunRow({ run, now, selected, onSelect }: { run: QueryRun; now: number; selected: boolean; onSelect: (id: string | null) => void }) {
   const running = isRunning(run);
-  const share = readWaitShare(run);
+  const share = ioWaitShare(run);
   return (
     <tr
       data-testid="query-row"

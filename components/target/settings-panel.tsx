@@ -1,9 +1,9 @@
 "use client";
 import { memo } from "react";
-import type { Check } from "@/lib/schemas/window";
-import { useChannel } from "@/lib/client/hooks";
-import { restartNote } from "@/lib/client/marks";
-import { orderChecks, settingRows } from "@/lib/client/settings";
+import type { Check } from "@/lib/schemas/settings";
+import { useChannel } from "@/lib/client/live/hooks";
+import { restartNote } from "@/lib/client/charts/marks";
+import { orderChecks, settingRows } from "@/lib/client/charts/settings";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 

@@ -1,8 +1,8 @@
 "use client";
 import { memo, useMemo } from "react";
-import { useChannel } from "@/lib/client/hooks";
-import { formatDuration, formatNumber, formatShare } from "@/lib/client/format";
-import { rankStatements, readTimeUnknown } from "@/lib/client/statements";
+import { useChannel } from "@/lib/client/live/hooks";
+import { formatDuration, formatNumber, formatShare } from "@/lib/format";
+import { rankStatements, readTimeUnknown } from "@/lib/client/charts/statements";
 import { Panel } from "@/components/ui/panel";
 import { QueryText } from "./queries-panel";
 

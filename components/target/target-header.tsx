@@ -1,9 +1,9 @@
 "use client";
 import Link from "next/link";
-import type { TargetInfo } from "@/lib/schemas/window";
-import type { StreamStatus } from "@/lib/client/live-store";
-import { useChannel, useNow } from "@/lib/client/hooks";
-import { formatAgo, formatBytes, formatClock, formatNumber } from "@/lib/client/format";
+import type { TargetInfo } from "@/lib/schemas/target";
+import type { StreamStatus } from "@/lib/client/live/store";
+import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { formatAgo, formatBytes, formatClock, formatNumber } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 
 export const STATUS_TONES = { up: "ok", starting: "warn", down: "bad" } as const satisfies Record<TargetInfo["status"], Tone>;

@@ -1,10 +1,10 @@
 "use client";
 import { useState } from "react";
-import { useChannel, useLiveStore, useNow } from "@/lib/client/hooks";
-import { formatAgo, formatClock, formatDuration } from "@/lib/client/format";
-import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/time";
-import { exportUrl } from "@/lib/client/url";
-import { rangeOutsideFrame, type FrozenView } from "@/lib/client/view";
+import { useChannel, useLiveStore, useNow } from "@/lib/client/live/hooks";
+import { formatAgo, formatClock, formatDuration } from "@/lib/format";
+import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/charts/time";
+import { exportUrl } from "@/lib/client/charts/url";
+import { rangeOutsideFrame, type FrozenView } from "@/lib/client/charts/view";
 
 const BUTTON = "rounded px-2 py-0.5 ring-1 ring-inset";
 const PLAIN = `${BUTTON} bg-white text-slate-700 ring-slate-300 hover:bg-slate-100`;

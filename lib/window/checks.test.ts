@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Tick } from "../schemas/window";
+import { tick as fixture } from "../../test/support/fixtures";
 import { computeChecks, type CheckInput } from "./checks";
 import { toSettings } from "./settings";
 
@@ -12,7 +12,7 @@ const s = (name: string, setting: string, extra: Partial<{ unit: string; pending
   enumvals: extra.enumvals ?? null,
   vartype: "string",
 });
-const tick = (alive: number): Tick => ({ seq: 1, t: 1, aio: { inFlight: 0, bytes: 0, byState: {}, byOperation: {}, sync: 0, syncBytes: 0 }, workers: { configured: 3, alive, busy: 0 }, waits: {}, active: 0, runs: [] });
+const tick = (alive: number) => fixture(1, 1, { workers: { alive } });
 
 function checks(rows: ReturnType<typeof s>[], extra: Partial<CheckInput> = {}) {
   const input: CheckInput = { settings: toSettings(rows), capabilities: null, lastTick: tick(3), asyncSeen: false, readsSeen: false, ...extra };

@@ -1,7 +1,11 @@
 // Whether the io settings in force are the ones intended, as rows of
 // pass / warn / fail / unknown with one line of why and what to do.
-import type { Capabilities, Check, Settings, Tick } from "../schemas/window";
-import { settingBytes, formatBytes } from "./settings";
+import type { Capabilities } from "../schemas/target";
+import type { Check, Settings } from "../schemas/settings";
+import type { Tick } from "../schemas/tick";
+import { formatBytes } from "../format";
+import { TRACK_IO_TIMING_SQL } from "./advice";
+import { settingBytes } from "./settings";
 
 export interface CheckInput {
   settings: Settings;
@@ -91,7 +95,7 @@ const trackIoTiming: CheckFn = ({ settings }) => {
   if (!s) return null;
   return s.setting === "on"
     ? { id: "track_io_timing", status: "pass", title: "track_io_timing", message: "On: read time is measured in pg_stat_io and pg_stat_statements." }
-    : { id: "track_io_timing", status: "warn", title: "track_io_timing", message: "Off: read wait cannot be measured (read time reads 0). ALTER SYSTEM SET track_io_timing = on; SELECT pg_reload_conf();" };
+    : { id: "track_io_timing", status: "warn", title: "track_io_timing", message: `Off: read wait cannot be measured (read time reads 0). ${TRACK_IO_TIMING_SQL.replace("\n", " ")}` };
 };
 
 const readAhead: CheckFn = ({ settings }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyWait, deriveSample, parseTargetDesc } from "./derive";
-import type { ActivityRow } from "./rows";
+import type { ActivityRow } from "../schemas/rows";
 
 function row(partial: Partial<ActivityRow>): ActivityRow {
   return {
@@ -74,9 +74,15 @@ describe("deriveSample", () => {
       bytes: 131072 * 2 + 65536,
       byState: { SUBMITTED: 2, COMPLETED_IO: 1 },
       byOperation: { readv: 3 },
+      byStateOperation: { "SUBMITTED/readv": 2, "COMPLETED_IO/readv": 1 },
       sync: 1,
       syncBytes: 8192,
     });
+  });
+
+  it("keeps a handle whose columns are NULL (handed out, not yet defined) instead of dropping the sample", () => {
+    const { tick: t } = deriveSample(1, [row({ handles: [["HANDED_OUT", null, null, null, null]] })], 3);
+    expect(t.aio).toMatchObject({ inFlight: 1, bytes: 0, byOperation: { invalid: 1 }, byStateOperation: { "HANDED_OUT/invalid": 1 } });
   });
 
   it("counts io workers alive and busy", () => {

@@ -1,6 +1,7 @@
 // From one sample of pg_stat_activity + pg_aios to the tick the window keeps.
-import type { Tick, RunSample, RunState } from "../schemas/window";
-import type { ActivityRow, AioHandle } from "./rows";
+import type { Tick, RunSample, RunState } from "../schemas/tick";
+import type { ActivityRow, AioHandle } from "../schemas/rows";
+import { fileKey } from "./relations";
 
 const IO_WORKER = "io worker";
 const PARALLEL_WORKER = "parallel worker";
@@ -71,13 +72,11 @@ interface HandleTotals {
   syncBytes: number;
 }
 
-export function fileKey(b: Pick<HandleBlocks, "dbOid" | "filenode">): string {
-  return `${b.dbOid}/${b.filenode}`;
-}
+export const blocksKey = (b: Pick<HandleBlocks, "dbOid" | "filenode">): string => fileKey(b.dbOid, b.filenode);
 
 /** Widens the span of blocks seen in a file: lowest first, highest last. */
 export function mergeBlocks(into: Map<string, HandleBlocks>, b: HandleBlocks): void {
-  const key = fileKey(b);
+  const key = blocksKey(b);
   const seen = into.get(key);
   if (!seen) into.set(key, { ...b });
   else into.set(key, { ...seen, first: Math.min(seen.first, b.first), last: Math.max(seen.last, b.last) });
@@ -88,9 +87,13 @@ interface RunFiles {
   syncFiles: Map<string, HandleBlocks>;
 }
 
+/** A handle's operation as a label: a handle handed out but not yet defined has none. */
+export const NO_OPERATION = "invalid";
+
 function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: RunFiles) {
-  for (const [, , length, fSync, desc] of handles ?? []) {
+  for (const [, , len, fSync, desc] of handles ?? []) {
     const parsed = parseTargetDesc(desc);
+    const length = len ?? 0;
     if (fSync) {
       totals.sync++;
       totals.syncBytes += length;
@@ -104,13 +107,16 @@ function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: Ru
 }
 
 export function deriveSample(t: number, rows: ActivityRow[], configuredWorkers: number | null): DerivedSample {
-  const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
+  const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, byStateOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
   const workers = { configured: configuredWorkers, alive: 0, busy: 0 };
   const waits: Record<string, number> = {};
   let active = 0;
 
   for (const row of rows) {
-    for (const [state, operation, length, fSync] of row.handles ?? []) {
+    for (const [stateOrNull, operationOrNull, len, fSync] of row.handles ?? []) {
+      const length = len ?? 0;
+      const state = stateOrNull ?? "OTHER";
+      const operation = operationOrNull ?? NO_OPERATION;
       if (fSync) {
         aio.sync++;
         aio.syncBytes += length;
@@ -119,6 +125,8 @@ export function deriveSample(t: number, rows: ActivityRow[], configuredWorkers: 
         aio.bytes += length;
         aio.byState[state] = (aio.byState[state] ?? 0) + 1;
         aio.byOperation[operation] = (aio.byOperation[operation] ?? 0) + 1;
+        const both = `${state}/${operation}`;
+        aio.byStateOperation[both] = (aio.byStateOperation[both] ?? 0) + 1;
       }
     }
     const type = row.backend_type ?? "";

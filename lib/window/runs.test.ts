@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
-import type { ActivityRow, AioHandle } from "./rows";
+import type { ActivityRow, AioHandle } from "../schemas/rows";
 import { advanceSpan, RunStore, spanProgress, verdictOf, type ScanSpan } from "./runs";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): ActivityRow {

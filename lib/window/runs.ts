@@ -1,10 +1,10 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
-import type { QueryRun, Relation, Verdict } from "../schemas/window";
+import type { QueryRun, Relation, Verdict } from "../schemas/runs";
 import { mergeBlocks, type HandleBlocks, type RunObservation } from "./derive";
 
-/** Resolves a relation file to its name and size; null while unknown. */
-export type RelationLookup = (dbOid: number, filenode: number) => Relation | null;
+/** A relation file's name and size as far as they are known (a pure read). */
+export type RelationLookup = (dbOid: number, filenode: number) => Relation;
 
 const MAX_ENDED_RUNS = 2000;
 
@@ -121,7 +121,6 @@ export class RunStore {
     const run: RunAccum = {
       id: obs.sample.id,
       pid: row.pid,
-      leaderPid: null,
       workerPids: [],
       query: row.query ?? "",
       queryId: row.query_id,
@@ -179,7 +178,7 @@ export class RunStore {
   }
 
   private relation(dbOid: number, filenode: number): Relation {
-    return this.lookup(dbOid, filenode) ?? { name: `file ${dbOid}/${filenode}`, dbOid, filenode, blocks: null };
+    return this.lookup(dbOid, filenode);
   }
 
   private view(run: RunAccum): QueryRun {

@@ -1,6 +1,7 @@
 // pg_settings in human units, and what changed between two snapshots.
-import type { Setting, Settings, SettingChange } from "../schemas/window";
-import type { SettingRow } from "./rows";
+import type { Setting, Settings, SettingChange } from "../schemas/settings";
+import type { SettingRow } from "../schemas/rows";
+import { formatBytes } from "../format";
 
 /** The settings inflight reads every 5 s. */
 export const IO_SETTINGS = [
@@ -23,16 +24,6 @@ export type IoSettingName = (typeof IO_SETTINGS)[number];
 
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
 const UNIT_MS = { ms: 1, s: 1000, min: 60_000 } as const;
-
-export function formatBytes(bytes: number): string {
-  for (const unit of ["TB", "GB", "MB", "kB"] as const) {
-    const size = UNIT_BYTES[unit];
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${bytes} B`;
-}
 
 /** "16" with unit "8kB" -> bytes; null when the unit is not a size. */
 export function settingBytes(setting: string, unit: string | null): number | null {

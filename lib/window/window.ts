@@ -1,90 +1,124 @@
 // The rolling window of one target: derived ticks, pg_stat_io deltas, query
-// runs, settings and restarts, bounded by time. Pure: no timers, no I/O; the
-// collector feeds it and says what time it is.
-import type { Check, IoSample, QueryRun, Relation, Restart, Settings, StatementStat, Tick } from "../schemas/window";
+// runs, settings, restarts, checks and pg_stat_statements figures, bounded by
+// time. Pure: no timers, no I/O; the collector feeds it and says what time it
+// is, and the payload builders read it. Its state changes only through the
+// methods below.
+import type { Capabilities } from "../schemas/target";
+import type { QueryRun, StatementStat } from "../schemas/runs";
+import type { Check, Restart, Settings } from "../schemas/settings";
+import type { IoSample, Tick } from "../schemas/tick";
+import type { Outage } from "../schemas/window";
+import type { ActivityRow, StatIoRow } from "../schemas/rows";
+import { computeChecks } from "./checks";
 import { deriveSample } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
-import type { ActivityRow, StatIoRow } from "./rows";
+import { RelationNames } from "./relations";
 import { TimeRing } from "./ring";
-import { RunStore, type RelationLookup } from "./runs";
+import { RunStore } from "./runs";
 import { configuredWorkers, diffSettings } from "./settings";
-
-export interface Outage {
-  from: number;
-  to: number | null;
-  error: string;
-}
+import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
 const MAX_OUTAGES = 200;
 
 export class TargetWindow {
-  readonly ticks: TimeRing<Tick>;
-  readonly io: TimeRing<IoSample>;
-  readonly runs: RunStore;
-  settings: Settings = {};
-  restarts: Restart[] = [];
-  outages: Outage[] = [];
-  checks: Check[] = [];
-  statements: StatementStat[] = [];
-  statementsNote: string | null = null;
+  private readonly tickRing: TimeRing<Tick>;
+  private readonly ioRing: TimeRing<IoSample>;
+  private readonly runs: RunStore;
+  private readonly names = new RelationNames();
+  private readonly sampleTotals = new SampleTotals();
+  private settingsNow: Settings = {};
+  private restartList: Restart[] = [];
+  private restartCount = 0;
+  private outageList: Outage[] = [];
+  private checkList: Check[] = [];
+  private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
   private postmasterStartSeenAt = 0;
+  private asyncSeenAt = 0;
+  private readsSeenAt = 0;
 
-  constructor(
-    readonly spanMs: number,
-    lookup: RelationLookup,
-  ) {
-    this.ticks = new TimeRing<Tick>(spanMs);
-    this.io = new TimeRing<IoSample>(spanMs);
-    this.runs = new RunStore(lookup);
+  constructor(readonly spanMs: number) {
+    this.tickRing = new TimeRing<Tick>(spanMs);
+    this.ioRing = new TimeRing<IoSample>(spanMs);
+    this.runs = new RunStore((db, node) => this.names.get(db, node));
   }
 
+  // ---- reads ---------------------------------------------------------------
+
+  /** The newest seq given out (ticks and io share one sequence). */
   get lastSeq(): number {
     return this.seq;
   }
 
-  addActivity(t: number, rows: ActivityRow[]): Tick {
-    const derived = deriveSample(t, rows, configuredWorkers(this.settings));
-    const tick: Tick = { seq: ++this.seq, ...derived.tick };
-    this.ticks.push(tick);
-    this.runs.observe(t, derived.runs);
-    this.evict(t);
-    return tick;
+  lastTick(): Tick | undefined {
+    return this.tickRing.last();
   }
 
-  /** Returns the delta sample, or null for the first read or after a reset. */
-  addStatIo(t: number, rows: StatIoRow[]): IoSample | null {
-    const counters = toCounters(rows);
-    const prev = this.lastIo;
-    this.lastIo = { t, counters };
-    if (!prev) return null;
-    const delta = ioDelta(prev.counters, counters, t, t - prev.t);
-    if (!delta) return null;
-    const sample: IoSample = { seq: ++this.seq, ...delta };
-    this.io.push(sample);
-    return sample;
+  ticksSince(seq: number): Tick[] {
+    return this.tickRing.since((tick) => tick.seq > seq);
   }
 
-  /**
-   * Records settings and the postmaster start time. A new start time is a
-   * restart: it is recorded with every setting that changed across it.
-   */
-  setServerState(t: number, settings: Settings, postmasterStart: number): Restart | null {
-    let restart: Restart | null = null;
-    if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
-      restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settings, settings) };
-      this.restarts.push(restart);
-      if (this.restarts.length > MAX_RESTARTS) this.restarts.shift();
-      // Counters restart from zero with the server.
-      this.lastIo = null;
-    }
-    if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
-    this.postmasterStart = postmasterStart;
-    this.settings = settings;
-    return restart;
+  ioSince(seq: number): IoSample[] {
+    return this.ioRing.since((s) => s.seq > seq);
+  }
+
+  /** Ticks with t >= from, found by binary search (no copy of the whole window). */
+  ticksFrom(from: number): Tick[] {
+    return this.tickRing.since((tick) => tick.t >= from);
+  }
+
+  allTicks(): Tick[] {
+    return this.tickRing.toArray();
+  }
+
+  allIo(): IoSample[] {
+    return this.ioRing.toArray();
+  }
+
+  /** Every sample since inflight started, for Prometheus (never evicted). */
+  get totals(): Readonly<SampleTotals> {
+    return this.sampleTotals;
+  }
+
+  get settings(): Readonly<Settings> {
+    return this.settingsNow;
+  }
+
+  get restarts(): readonly Restart[] {
+    return this.restartList;
+  }
+
+  /** Restarts seen since inflight started watching (the list keeps the newest 100). */
+  get restartsSeen(): number {
+    return this.restartCount;
+  }
+
+  get outages(): readonly Outage[] {
+    return this.outageList;
+  }
+
+  get checks(): readonly Check[] {
+    return this.checkList;
+  }
+
+  get statements(): readonly StatementStat[] {
+    return this.stats.statements;
+  }
+
+  get statementsNote(): string | null {
+    return this.stats.note;
+  }
+
+  /** Running first (newest first), then ended, newest first. */
+  queries(): QueryRun[] {
+    return this.runs.list();
+  }
+
+  run(id: string): QueryRun | undefined {
+    return this.runs.get(id);
   }
 
   /** The latest cumulative pg_stat_io rows (for /metrics). */
@@ -105,42 +139,129 @@ export class TargetWindow {
     return this.postmasterStartSeenAt;
   }
 
+  // ---- samples -------------------------------------------------------------
+
+  /** `aioRead`: the rows carry pg_aios handles (the role may read pg_aios). */
+  addActivity(t: number, rows: ActivityRow[], aioRead: boolean): Tick {
+    const derived = deriveSample(t, rows, configuredWorkers(this.settingsNow));
+    const tick: Tick = { seq: ++this.seq, ...derived.tick };
+    this.tickRing.push(tick);
+    this.sampleTotals.add(tick, aioRead);
+    this.runs.observe(t, derived.runs);
+    for (const run of derived.runs) {
+      for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
+    }
+    if (tick.aio.inFlight > 0) this.asyncSeenAt = t;
+    if (tick.aio.inFlight > 0 || tick.aio.sync > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
+    this.evict(t);
+    return tick;
+  }
+
+  /** Returns the delta sample, or null for the first read or after a reset. */
+  addStatIo(t: number, rows: StatIoRow[]): IoSample | null {
+    const counters = toCounters(rows);
+    const prev = this.lastIo;
+    this.lastIo = { t, counters };
+    if (!prev) return null;
+    const delta = ioDelta(prev.counters, counters, t, t - prev.t);
+    if (!delta) return null;
+    const sample: IoSample = { seq: ++this.seq, ...delta };
+    this.ioRing.push(sample);
+    if (delta.totals.reads > 0) this.readsSeenAt = t;
+    return sample;
+  }
+
+  /**
+   * Records settings and the postmaster start time. A new start time is a
+   * restart: it is recorded with every setting that changed across it.
+   */
+  setServerState(t: number, settings: Settings, postmasterStart: number): Restart | null {
+    let restart: Restart | null = null;
+    if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
+      restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
+      this.restartList.push(restart);
+      this.restartCount++;
+      if (this.restartList.length > MAX_RESTARTS) this.restartList.shift();
+      // Counters restart from zero with the server.
+      this.lastIo = null;
+    }
+    if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
+    this.postmasterStart = postmasterStart;
+    this.settingsNow = settings;
+    return restart;
+  }
+
+  /** Recomputes the checks; true when they changed. */
+  refreshChecks(t: number, capabilities: Capabilities | null): boolean {
+    const seen = (at: number) => at > t - this.spanMs && at >= this.postmasterStartSeenAt;
+    const checks = computeChecks({
+      settings: this.settingsNow,
+      capabilities,
+      lastTick: this.tickRing.last(),
+      asyncSeen: seen(this.asyncSeenAt),
+      readsSeen: seen(this.readsSeenAt),
+    });
+    const changed = JSON.stringify(checks) !== JSON.stringify(this.checkList);
+    this.checkList = checks;
+    return changed;
+  }
+
+  /** pg_stat_statements over the window, and why it may be incomplete. */
+  setStatements(statements: StatementStat[], note: string | null): void {
+    this.stats = { statements, note };
+  }
+
+  // ---- relation names ------------------------------------------------------
+
+  setConnectedDatabase(dbOid: number, name: string): void {
+    this.names.setConnected(dbOid, name);
+  }
+
+  setDatabases(rows: readonly { oid: number; datname: string }[]): void {
+    this.names.setDatabases(rows);
+  }
+
+  get databasesKnown(): boolean {
+    return this.names.databasesKnown;
+  }
+
+  get connectedDatabase(): number {
+    return this.names.connectedDatabase;
+  }
+
+  /** The next relation file to name (seen in pg_aios, unknown or stale). */
+  nextWantedRelation(): { dbOid: number; filenode: number } | null {
+    return this.names.nextWanted();
+  }
+
+  setRelation(dbOid: number, filenode: number, found: { name: string; blocks: number | null } | null, t: number): void {
+    this.names.set(dbOid, filenode, found, t);
+  }
+
+  // ---- outages -------------------------------------------------------------
+
   /** The connection was lost at `t`: open runs end, a gap starts. */
   markDown(t: number, error: string): void {
-    const open = this.outages.at(-1);
+    const open = this.outageList.at(-1);
     if (open && open.to === null) {
       open.error = error;
       return;
     }
-    this.outages.push({ from: t, to: null, error });
-    if (this.outages.length > MAX_OUTAGES) this.outages.shift();
+    this.outageList.push({ from: t, to: null, error });
+    if (this.outageList.length > MAX_OUTAGES) this.outageList.shift();
     this.runs.closeAll(t);
     this.lastIo = null;
   }
 
   markUp(t: number): void {
-    const open = this.outages.at(-1);
+    const open = this.outageList.at(-1);
     if (open && open.to === null) open.to = t;
-  }
-
-  ticksSince(seq: number): Tick[] {
-    return this.ticks.since((tick) => tick.seq > seq);
-  }
-
-  ioSince(seq: number): IoSample[] {
-    return this.io.since((s) => s.seq > seq);
-  }
-
-  queries(): QueryRun[] {
-    return this.runs.list();
   }
 
   private evict(now: number): void {
     const cutoff = now - this.spanMs;
-    this.io.evictBefore(cutoff);
+    this.ioRing.evictBefore(cutoff);
     this.runs.evictBefore(cutoff);
-    while (this.outages.length && this.outages[0].to !== null && this.outages[0].to < cutoff) this.outages.shift();
+    while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
   }
 }
-
-export type { Relation };

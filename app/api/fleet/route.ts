@@ -1,8 +1,7 @@
 import { NextResponse } from "next/server";
-import { fleetEntry } from "@/lib/fleet";
-import { route, runtimeOr503 } from "@/lib/http";
-import { redactQuery } from "@/lib/redact";
-import type { FleetResponse } from "@/lib/schemas/window";
+import { fleetEntry } from "@/lib/server/payloads/fleet";
+import { route, runtimeOr503 } from "@/lib/server/http/route";
+import type { FleetResponse } from "@/lib/schemas/api";
 
 export const dynamic = "force-dynamic";
 
@@ -10,11 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(() => {
   const runtime = runtimeOr503();
   const now = Date.now();
-  const targets = [...runtime.collectors.values()].map((c) => {
-    const entry = fleetEntry(c, now);
-    if (runtime.config.redact && entry.busiestQuery) entry.busiestQuery.query = redactQuery(entry.busiestQuery.query, undefined);
-    return entry;
-  });
+  const targets = [...runtime.collectors.values()].map((c) => fleetEntry(c, now));
   const body: FleetResponse = { targets };
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
-import { route, runtimeOr503 } from "@/lib/http";
-import type { TargetsResponse } from "@/lib/schemas/window";
+import { route, runtimeOr503 } from "@/lib/server/http/route";
+import type { TargetsResponse } from "@/lib/schemas/api";
 
 export const dynamic = "force-dynamic";
 

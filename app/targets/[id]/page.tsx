@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { TargetView } from "@/components/target/target-view";
-import { parseViewParams } from "@/lib/client/url";
-import { TargetParams } from "@/lib/params";
-import { getRuntime } from "@/lib/runtime";
+import { parseViewParams } from "@/lib/client/charts/url";
+import { TargetParams } from "@/lib/schemas/params";
+import { getRuntime } from "@/lib/server/runtime/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { AUTH_COOKIE, cookieValue, safeNext, seeOther, tokenMatches } from "@/lib/auth";
-import { route, runtimeOr503 } from "@/lib/http";
+import { AUTH_COOKIE, cookieValue, safeNext, seeOther, tokenMatches } from "@/lib/server/http/auth";
+import { route, runtimeOr503 } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

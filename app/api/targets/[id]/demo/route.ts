@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
-import { HttpError, collectorOr404, parseOr400, route, runtimeOr503 } from "@/lib/http";
-import { DemoRestartBody, TargetParams } from "@/lib/params";
+import { HttpError, collectorOr404, parseOr400, route, runtimeOr503 } from "@/lib/server/http/route";
+import { DemoRestartBody, TargetParams } from "@/lib/schemas/params";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +19,10 @@ export const POST = route(async (request: Request, ctx: { params: Promise<{ id: 
   if (!collector.options.demo) throw new HttpError("not_found", "restart controls exist only for the demo target", "id");
   if (!runtime.demo) throw new HttpError("not_ready", "the demo server is not running yet");
   if (runtime.demo.busy) throw new HttpError("conflict", "a restart is already under way");
+  const offered = collector.window.settings.io_method?.enumvals;
+  if (body.io_method && offered && !offered.includes(body.io_method)) {
+    throw new HttpError("bad_request", `io_method: this build offers ${offered.join(", ")}`, "io_method");
+  }
   await runtime.demo.restartWith(body);
   return NextResponse.json({ ok: true }, { status: 200 });
 });

@@ -1,7 +1,7 @@
-import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/http";
-import { exportFileName, ticksToCsv } from "@/lib/export";
-import { ExportQuery, TargetParams } from "@/lib/params";
-import { windowSnapshot } from "@/lib/snapshot";
+import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/server/http/route";
+import { exportFileName, ticksToCsv } from "@/lib/server/payloads/export";
+import { ExportQuery, TargetParams } from "@/lib/schemas/params";
+import { snapshotPayload } from "@/lib/server/payloads/window";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,7 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const { format, from, to } = parseOr400(ExportQuery, searchParams(request), "query");
   const runtime = runtimeOr503();
   const collector = collectorOr404(runtime, id);
-  const snapshot = windowSnapshot(collector, { from, to }, runtime.config.redact);
+  const snapshot = snapshotPayload(collector, { from, to });
   const name = exportFileName(id, from, to, format);
   const headers = { "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" };
   if (format === "csv") return new Response(ticksToCsv(snapshot.ticks), { headers: { ...headers, "Content-Type": "text/csv; charset=utf-8" } });

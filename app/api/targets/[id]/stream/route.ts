@@ -1,6 +1,6 @@
-import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/http";
-import { LastEventId, StreamQuery, TargetParams } from "@/lib/params";
-import { streamFor } from "@/lib/stream";
+import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/server/http/route";
+import { LastEventId, StreamQuery, TargetParams } from "@/lib/schemas/params";
+import { streamFor } from "@/lib/server/payloads/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +17,7 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const runtime = runtimeOr503();
   const collector = collectorOr404(runtime, id);
   const since = lastEventId ?? query.since ?? null;
-  return new Response(streamFor(collector, since, runtime.config.redact, request.signal), {
+  return new Response(streamFor(collector, since, request.signal), {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "no-cache, no-transform",

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
-import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/http";
-import { TargetParams, WindowQuery } from "@/lib/params";
-import { windowSnapshot } from "@/lib/snapshot";
+import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/server/http/route";
+import { TargetParams, WindowQuery } from "@/lib/schemas/params";
+import { snapshotPayload } from "@/lib/server/payloads/window";
 
 export const dynamic = "force-dynamic";
 
@@ -10,5 +10,5 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const query = parseOr400(WindowQuery, searchParams(request), "query");
   const runtime = runtimeOr503();
   const collector = collectorOr404(runtime, id);
-  return NextResponse.json(windowSnapshot(collector, query, runtime.config.redact), { headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(snapshotPayload(collector, query), { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { FleetEntry } from "@/lib/schemas/api";
+import { fleetRows, sparkLines } from "./fleet";
+import { target } from "../../../test/support/fixtures";
+
+const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], ...over });
+
+describe("fleetRows", () => {
+  it("shows the server-rendered targets, figures unknown, until the first poll", () => {
+    expect(fleetRows(undefined, [target({ id: "a" })])).toEqual([{ target: target({ id: "a" }), entry: null }]);
+    expect(fleetRows(undefined, null)).toEqual([]);
+  });
+  it("then the polled entries", () => {
+    const e = entry({ inFlightNow: 4 });
+    expect(fleetRows([e], [target({ id: "old" })])).toEqual([{ target: e.target, entry: e }]);
+  });
+});
+
+describe("sparkLines", () => {
+  it("scales to the peak, 0 at the bottom", () => {
+    expect(sparkLines([0, 2, 4], 10, 8)).toEqual({ lines: ["0,8 5,4 10,0"], dots: [], peak: 4, max: 4, samples: 3 });
+  });
+  it("breaks the line at nulls and draws lone samples as dots", () => {
+    const s = sparkLines([1, 1, null, 2, null, null, 2, 0], 7, 2);
+    expect(s.lines).toEqual(["0,1 1,1", "6,0 7,2"]);
+    expect(s.dots).toEqual([{ x: 3, y: 0 }]);
+    expect(s.samples).toBe(5);
+  });
+  it("keeps a flat zero line at the bottom (scale at least 1)", () => {
+    expect(sparkLines([0, 0], 4, 2)).toMatchObject({ lines: ["0,2 4,2"], peak: 0, max: 1 });
+  });
+  it("draws nothing without samples", () => {
+    expect(sparkLines([null, null], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
+    expect(sparkLines([], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
+  });
+});

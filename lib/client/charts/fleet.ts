@@ -1,0 +1,51 @@
+// The fleet page: one row per target from GET /api/fleet, and its sparkline.
+import type { FleetEntry } from "@/lib/schemas/api";
+import type { TargetInfo } from "@/lib/schemas/target";
+
+export interface FleetRow {
+  target: TargetInfo;
+  /** null until /api/fleet answered: the figures are unknown, not zero */
+  entry: FleetEntry | null;
+}
+
+/** The polled entries, or the server-rendered targets while the first poll is under way. */
+export function fleetRows(polled: readonly FleetEntry[] | undefined, initial: readonly TargetInfo[] | null): FleetRow[] {
+  if (polled) return polled.map((entry) => ({ target: entry.target, entry }));
+  return (initial ?? []).map((target) => ({ target, entry: null }));
+}
+
+export interface Spark {
+  /** one SVG polyline `points` list per run of samples; a null breaks the line */
+  lines: string[];
+  /** lone samples (a null on each side): drawn as dots */
+  dots: { x: number; y: number }[];
+  /** the highest value, 0 without any */
+  peak: number;
+  /** the top of the scale: the peak, at least 1 */
+  max: number;
+  /** seconds with a sample */
+  samples: number;
+}
+
+/**
+ * Max-per-second values (oldest first) as polylines in a width x height box,
+ * 0 at the bottom. The scale starts at 0 so a flat line reads as "nothing".
+ */
+export function sparkLines(values: readonly (number | null)[], width: number, height: number): Spark {
+  const peak = values.reduce<number>((m, v) => (v !== null && v > m ? v : m), 0);
+  const max = Math.max(1, peak);
+  const step = values.length > 1 ? width / (values.length - 1) : 0;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const point = (v: number, i: number) => ({ x: round(i * step), y: round(height - (v / max) * height) });
+  const lines: string[] = [];
+  const dots: { x: number; y: number }[] = [];
+  let run: { x: number; y: number }[] = [];
+  const end = () => {
+    if (run.length === 1) dots.push(run[0]);
+    else if (run.length > 1) lines.push(run.map((p) => `${p.x},${p.y}`).join(" "));
+    run = [];
+  };
+  values.forEach((v, i) => (v === null ? end() : run.push(point(v, i))));
+  end();
+  return { lines, dots, peak, max, samples: values.filter((v) => v !== null).length };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { formatClock } from "../../format";
+import { outageSpans, restartMarks, restartNote } from "./marks";
+
+const at = new Date(2025, 5, 1, 14, 2, 11).getTime();
+
+describe("restartNote", () => {
+  it.each([
+    { changes: [{ name: "io_method", before: "worker", after: "sync" }], text: "Restarted 14:02:11: io_method worker -> sync" },
+    {
+      changes: [
+        { name: "io_method", before: "sync", after: "worker" },
+        { name: "io_workers", before: "3", after: "6" },
+      ],
+      text: "Restarted 14:02:11: io_method sync -> worker, io_workers 3 -> 6",
+    },
+    { changes: [], text: "Restarted 14:02:11: no io setting changed" },
+    { changes: [{ name: "io_uring_x", before: null, after: "on" }], text: "Restarted 14:02:11: io_uring_x (unset) -> on" },
+  ])("$text", ({ changes, text }) => expect(restartNote({ at, seenAt: at + 500, changes })).toBe(text));
+});
+
+describe("restartMarks", () => {
+  it("keeps the restarts in view", () => {
+    const restarts = [at - 100_000, at, at + 100_000].map((t) => ({ at: t, seenAt: t, changes: [] }));
+    expect(restartMarks(restarts, { from: at - 1000, to: at + 1000 })).toEqual([{ at, label: `restart ${formatClock(at)}` }]);
+  });
+});
+
+describe("outageSpans", () => {
+  it.each([
+    { name: "inside", o: { from: 200, to: 300 }, span: { from: 200, to: 300, ongoing: false } },
+    { name: "clipped on the left", o: { from: 0, to: 300 }, span: { from: 100, to: 300, ongoing: false } },
+    { name: "ongoing", o: { from: 800, to: null }, span: { from: 800, to: 1000, ongoing: true } },
+    { name: "before the view", o: { from: 0, to: 50 }, span: null },
+  ])("$name", ({ o, span }) => expect(outageSpans([o], { from: 100, to: 1000 })).toEqual(span ? [span] : []));
+});

@@ -1,0 +1,137 @@
+// Query runs: ordering and evidence for the table, and one run's timeline
+// (its state in each sample, and its reads in flight) from the ticks.
+import type { QueryRun, Verdict } from "@/lib/schemas/runs";
+import type { RunState, Tick } from "@/lib/schemas/tick";
+import { gapFlags, shapeSeries, type Outage } from "./series";
+
+export const RUN_SORTS = ["readShare", "elapsed", "inFlight"] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+
+export const RUN_SORT_LABELS = {
+  readShare: "IO-wait share",
+  elapsed: "elapsed",
+  inFlight: "in flight",
+} as const satisfies Record<RunSort, string>;
+
+export const VERDICT_LABELS = {
+  async: "async reads",
+  sync: "synchronous reads",
+  cpu: "not waiting on reads",
+} as const satisfies Record<Verdict, string>;
+
+/** Share of samples waiting on IO (a sampled estimate, not a measurement). */
+export function ioWaitShare(run: QueryRun): number | null {
+  return run.samples > 0 ? run.ioWaitSamples / run.samples : null;
+}
+
+/** How long the run has lasted, up to `now` (server time) while it runs. */
+export function elapsedMs(run: QueryRun, now: number): number {
+  return Math.max(0, (run.endedAt ?? Math.max(now, run.lastSeen)) - run.startedAt);
+}
+
+export const isRunning = (run: QueryRun) => run.endedAt === null;
+
+const sortValue = {
+  readShare: (r: QueryRun) => ioWaitShare(r) ?? -1,
+  elapsed: (r: QueryRun, now: number) => elapsedMs(r, now),
+  inFlight: (r: QueryRun) => (isRunning(r) ? r.inFlightNow : r.maxInFlight),
+} as const satisfies Record<RunSort, (r: QueryRun, now: number) => number>;
+
+/** Running first, then by the chosen figure, largest first; newest start breaks ties. */
+export function sortRuns(runs: readonly QueryRun[], by: RunSort, now: number): QueryRun[] {
+  const value = sortValue[by];
+  return [...runs].sort(
+    (a, b) => Number(isRunning(b)) - Number(isRunning(a)) || value(b, now) - value(a, now) || b.startedAt - a.startedAt,
+  );
+}
+
+const of = (n: number, total: number) => `${n} of ${total} sample${total === 1 ? "" : "s"}`;
+
+/** Why the verdict says what it says, in the sampled counts. */
+export function verdictEvidence(run: QueryRun): string {
+  const parts: string[] = [];
+  if (run.verdict === "cpu") {
+    parts.push(`on CPU in ${of(run.cpuSamples, run.samples)}`);
+    const reads = run.aioWaitSamples + run.readWaitSamples;
+    if (reads) parts.push(`read waits in ${reads}`);
+    if (run.otherIoWaitSamples) parts.push(`other IO waits (not reads) in ${run.otherIoWaitSamples}`);
+    const rest = run.samples - run.cpuSamples - run.ioWaitSamples;
+    if (rest > 0) parts.push(`other waits in ${rest}`);
+    return parts.join("; ");
+  }
+  if (run.verdict === "async" || run.aioSamples) parts.push(`async handles in ${of(run.aioSamples, run.samples)}`);
+  if (run.verdict === "sync" || run.syncSamples) {
+    const share = run.samples ? Math.round((run.syncSamples / run.samples) * 100) : 0;
+    parts.push(`synchronous reads in ${of(run.syncSamples, run.samples)} (${share}%)`);
+  }
+  if (run.maxInFlight) parts.push(`up to ${run.maxInFlight} in flight`);
+  return parts.join("; ");
+}
+
+export interface RunSampleRow {
+  t: number;
+  state: RunState;
+  inFlight: number;
+  syncInFlight: number;
+}
+
+/** The samples of one run, in time order. */
+export function runSamples(ticks: readonly Tick[], runId: string): RunSampleRow[] {
+  const out: RunSampleRow[] = [];
+  for (const tick of ticks) {
+    const s = tick.runs.find((r) => r.id === runId);
+    if (s) out.push({ t: tick.t, state: s.state, inFlight: s.inFlight, syncInFlight: s.syncInFlight });
+  }
+  return out;
+}
+
+export interface StateSegment {
+  from: number;
+  to: number;
+  state: RunState;
+}
+
+/**
+ * Consecutive samples in the same state as one segment. A segment lasts until
+ * the next sample, or one interval after the last one before a gap: nothing
+ * is drawn where the run was not sampled.
+ */
+export function stateSegments(samples: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[] = []): StateSegment[] {
+  const gaps = gapFlags(
+    samples.map((s) => s.t),
+    cadenceMs,
+    outages,
+  );
+  const segments: StateSegment[] = [];
+  samples.forEach((s, i) => {
+    const next = samples[i + 1];
+    const to = next && !gaps[i + 1] ? next.t : s.t + cadenceMs;
+    const last = segments.at(-1);
+    if (last && last.state === s.state && last.to === s.t && !gaps[i]) last.to = to;
+    else segments.push({ from: s.t, to, state: s.state });
+  });
+  return segments;
+}
+
+export function stateCounts(samples: readonly RunSampleRow[]): Record<RunState, number> {
+  const counts: Record<RunState, number> = { aio: 0, read: 0, io: 0, cpu: 0, other: 0 };
+  for (const s of samples) counts[s.state]++;
+  return counts;
+}
+
+export interface RunLineRow {
+  t: number;
+  inFlight: number | null;
+  syncInFlight: number | null;
+}
+
+export function runLine(samples: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = 600): RunLineRow[] {
+  if (!samples.length) return [];
+  const domain = { from: samples[0].t, to: samples[samples.length - 1].t };
+  return shapeSeries(
+    samples,
+    { time: (s) => s.t, keys: [(s) => s.inFlight, (s) => s.syncInFlight], domain, cadenceMs, outages, maxPoints },
+    (s): RunLineRow => ({ t: s.t, inFlight: s.inFlight, syncInFlight: s.syncInFlight }),
+    (t): RunLineRow => ({ t, inFlight: null, syncInFlight: null }),
+  );
+}

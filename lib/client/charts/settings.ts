@@ -1,0 +1,82 @@
+// Settings, checks and the banners that explain what this target can show.
+import type { Check, Settings, Setting } from "@/lib/schemas/settings";
+import type { TargetInfo } from "@/lib/schemas/target";
+import { grantMonitorSql, TRACK_IO_TIMING_SQL } from "@/lib/window/advice";
+import { IO_SETTINGS } from "@/lib/window/settings";
+import { majorVersion } from "../../format";
+
+/** In the order the server reads them (the io settings first); any other by name. */
+const SETTING_ORDER: readonly string[] = IO_SETTINGS;
+
+export interface SettingRow extends Setting {
+  name: string;
+}
+
+export function settingRows(settings: Settings): SettingRow[] {
+  const rank = (name: string) => {
+    const i = SETTING_ORDER.indexOf(name);
+    return i === -1 ? SETTING_ORDER.length : i;
+  };
+  return Object.entries(settings)
+    .map(([name, s]) => ({ name, ...s }))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, pass: 3 } as const satisfies Record<Check["status"], number>;
+
+/** Failures first, passes last; otherwise as the server sent them. */
+export function orderChecks(checks: readonly Check[]): Check[] {
+  return checks.map((c, i) => ({ c, i })).sort((a, b) => CHECK_RANK[a.c.status] - CHECK_RANK[b.c.status] || a.i - b.i).map(({ c }) => c);
+}
+
+export type BannerTone = "info" | "warn" | "error";
+
+export interface Banner {
+  id: string;
+  tone: BannerTone;
+  title: string;
+  text: string;
+  /** SQL to run, shown as code */
+  code?: string;
+}
+
+/** What the dashboard cannot show for this target, and what would fix it. */
+export function banners(target: TargetInfo, settings: Settings): Banner[] {
+  const out: Banner[] = [];
+  if (target.status === "down") {
+    out.push({ id: "down", tone: "error", title: `${target.name} is unreachable`, text: target.lastError ?? "The connection failed; inflight keeps retrying." });
+  }
+  const caps = target.capabilities;
+  if (caps && !caps.aios) {
+    const major = majorVersion(target.serverVersion, target.serverVersionNum);
+    out.push({
+      id: "no-aios",
+      tone: "info",
+      title: `PostgreSQL ${major ?? target.serverVersion ?? "?"} has no asynchronous I/O; it came in 18`,
+      text: "There is no pg_aios to sample: the in-flight chart stays empty. What it still shows: active backends, their wait events, query runs" + (caps.statIo ? " and pg_stat_io read rates." : "."),
+    });
+  }
+  const denied = [caps?.aiosDenied ? "pg_aios (reads in flight)" : null, caps && !caps.readAllStats ? "other roles' query text and activity (pg_read_all_stats)" : null].filter(
+    (x): x is string => x !== null,
+  );
+  // denied is empty without capabilities
+  if (caps && denied.length) {
+    out.push({
+      id: "privileges",
+      tone: "warn",
+      title: `This role cannot read ${denied.join(" or ")}`,
+      text: `Grant the monitoring role to ${caps.role}, the role inflight connects as:`,
+      code: grantMonitorSql(caps.role),
+    });
+  }
+  if (settings.track_io_timing && settings.track_io_timing.setting !== "on") {
+    out.push({
+      id: "track_io_timing",
+      tone: "warn",
+      title: "track_io_timing is off",
+      text: "Read time is unknown in pg_stat_io and pg_stat_statements (it reads 0, not the real time). Turn it on to see how long reads take:",
+      code: TRACK_IO_TIMING_SQL,
+    });
+  }
+  return out;
+}

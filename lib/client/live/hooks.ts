@@ -1,0 +1,138 @@
+// React bindings of the live store: the snapshot via react-query, the stream,
+// and one subscription per channel so that a 10 Hz figure re-renders alone.
+import { useQuery } from "@tanstack/react-query";
+import { createContext, startTransition, useCallback, useContext, useEffect, useState, useSyncExternalStore } from "react";
+import { WindowSnapshot } from "@/lib/schemas/window";
+import { getJson, targetPath } from "./api";
+import { LiveStore, type Channel, type ChannelValue, type Frame } from "./store";
+import { connectStream } from "./stream";
+
+/** Charts redraw at 2 Hz whatever the tick rate (docs/CHARTS.md, rule 2). */
+export const FRAME_MS = 500;
+const SNAPSHOT_RETRY_MS = 5000;
+
+export interface TargetLive {
+  store: LiveStore;
+  /** the snapshot: loading until the first one arrives */
+  status: "loading" | "ready" | "error";
+  error: string | null;
+  reload: () => void;
+}
+
+export const windowQueryKey = (id: string) => ["target-window", id] as const;
+
+/**
+ * Loads the window snapshot, then follows the stream from its last seq. The
+ * live data stays in the returned store; read it with useLive(store, channel).
+ * Mount one per target id (key the component by id).
+ */
+export function useTargetLive(id: string): TargetLive {
+  const [store] = useState(() => new LiveStore());
+  const snapshot = useQuery({
+    queryKey: windowQueryKey(id),
+    queryFn: async ({ signal }) => (await getJson(targetPath(id) + "/window", WindowSnapshot, signal)).data,
+    staleTime: Infinity,
+    gcTime: 0,
+    // 9,000 ticks: comparing them with the previous snapshot is wasted work.
+    structuralSharing: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    retry: 5,
+    retryDelay: (n) => Math.min(8000, 500 * 2 ** n),
+  });
+  const { data, refetch } = snapshot;
+
+  useEffect(() => {
+    if (!data) return;
+    store.load(data);
+    const stream = connectStream(id, store, { onReset: () => void refetch() });
+    // A hidden tab draws nothing: the store keeps collecting (bounded) and the
+    // next flush after it shows again carries everything.
+    const timer = setInterval(() => document.visibilityState !== "hidden" && store.flush(), FRAME_MS);
+    return () => {
+      stream.close();
+      clearInterval(timer);
+    };
+  }, [id, data, store, refetch]);
+
+  // react-query gave up (inflight down for a while): keep trying, slowly, so
+  // the page comes back by itself when the server does.
+  useEffect(() => {
+    if (!snapshot.isError) return;
+    const timer = setTimeout(() => void refetch(), SNAPSHOT_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [snapshot.isError, snapshot.errorUpdatedAt, refetch]);
+
+  return {
+    store,
+    status: data ? "ready" : snapshot.isError ? "error" : "loading",
+    error: snapshot.error ? snapshot.error.message : null,
+    reload: () => void refetch(),
+  };
+}
+
+export function useLive<C extends Channel>(store: LiveStore, channel: C): ChannelValue<C> {
+  const subscribe = useCallback((cb: () => void) => store.subscribe(channel, cb), [store, channel]);
+  const get = useCallback(() => store.get(channel), [store, channel]);
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+export const LiveContext = createContext<LiveStore | null>(null);
+
+export function useLiveStore(): LiveStore {
+  const store = useContext(LiveContext);
+  if (!store) throw new Error("a live hook outside a LiveContext");
+  return store;
+}
+
+/** A channel of the target page's store (inside <LiveContext>). */
+export function useChannel<C extends Channel>(channel: C): ChannelValue<C> {
+  return useLive(useLiveStore(), channel);
+}
+
+/** Between the redraws of two charts of one frame, ms (5 slots fit in FRAME_MS). */
+export const STAGGER_MS = 80;
+
+/**
+ * The chart frame, handed over `slot * STAGGER_MS` after it is published and
+ * as a transition: each chart redraws in a task of its own rather than all in
+ * one long task, and a click is not queued behind a redraw. `paused`: not
+ * followed (the caller shows something else); it catches up when resumed.
+ */
+export function useStaggeredFrame(slot: number, paused = false): Frame {
+  const store = useLiveStore();
+  const [frame, setFrame] = useState(() => store.get("frame"));
+  useEffect(() => {
+    // A frozen view draws its own copy: no redraw for frames nobody shows.
+    if (paused) return;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const apply = () => {
+      timer = null;
+      startTransition(() => setFrame(store.get("frame")));
+    };
+    const unsubscribe = store.subscribe("frame", () => {
+      timer ??= setTimeout(apply, slot * STAGGER_MS);
+    });
+    apply(); // a frame published before this subscribed
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [store, slot, paused]);
+  return frame;
+}
+
+/**
+ * The browser's clock, refreshed every `everyMs`, for "12 s ago" texts. Null
+ * on the server and in the first client render, so that server HTML (another
+ * clock, maybe another time zone) never disagrees with hydration.
+ */
+export function useNow(everyMs = 1000): number | null {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

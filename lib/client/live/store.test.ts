@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from "vitest";
+import { ioSample, snapshot, target, tick } from "../../../test/support/fixtures";
+import { LiveStore } from "./store";
+
+describe("LiveStore", () => {
+  it("loads a snapshot and continues from the snapshot's lastSeq, not its arrays", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 0), tick(3, 100)], io: [ioSample(2, 50, 1, 8192), ioSample(4, 120, 1, 8192)], lastSeq: 7 }));
+    expect(store.lastSeq).toBe(7);
+    expect(store.get("frame").ticks).toHaveLength(2);
+    expect(store.get("latest")?.seq).toBe(3);
+    store.addIo(ioSample(9, 200, 1, 1));
+    expect(store.lastSeq).toBe(9);
+  });
+
+  it("counts the ticks the stream delivered, not the snapshot's or replays", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 0), tick(2, 100)] }));
+    expect(store.ticksReceived).toBe(0);
+    store.addTick(tick(2, 100));
+    store.addTick(tick(3, 200));
+    store.addTick(tick(4, 300));
+    expect(store.ticksReceived).toBe(2);
+  });
+
+  it("drops replayed and duplicate ticks", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(5, 500)] }));
+    expect(store.addTick(tick(5, 500))).toBe(false);
+    expect(store.addTick(tick(4, 400))).toBe(false);
+    expect(store.addTick(tick(6, 600))).toBe(true);
+    store.flush();
+    expect(store.get("frame").ticks.map((t) => t.seq)).toEqual([5, 6]);
+  });
+
+  it("publishes the newest tick at once but chart frames only on flush", () => {
+    const store = new LiveStore();
+    store.load(snapshot());
+    const latest = vi.fn();
+    const frame = vi.fn();
+    store.subscribe("latest", latest);
+    store.subscribe("frame", frame);
+    for (let i = 1; i <= 5; i++) store.addTick(tick(i, i * 100));
+    expect(latest).toHaveBeenCalledTimes(5);
+    expect(frame).not.toHaveBeenCalled();
+    expect(store.flush()).toBe(true);
+    expect(frame).toHaveBeenCalledTimes(1);
+    expect(store.flush()).toBe(false);
+  });
+
+  it("keeps the io array when only ticks changed (stable props)", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ io: [ioSample(1, 0, 1, 1)] }));
+    const before = store.get("frame");
+    store.addTick(tick(2, 100));
+    store.flush();
+    const after = store.get("frame");
+    expect(after.io).toBe(before.io);
+    expect(after.ticks).not.toBe(before.ticks);
+  });
+
+  it("bounds memory to the window", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ target: target({ windowMs: 1000 }) }));
+    for (let i = 1; i <= 50; i++) store.addTick(tick(i, i * 100));
+    store.addIo(ioSample(51, 100, 1, 1));
+    store.addIo(ioSample(52, 5000, 1, 1));
+    store.flush();
+    const { ticks, io } = store.get("frame");
+    expect(ticks[0].t).toBe(4000);
+    expect(ticks).toHaveLength(11);
+    expect(io.map((s) => s.seq)).toEqual([52]);
+  });
+
+  it("stays bounded without flushes (a hidden tab)", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ target: target({ windowMs: 1000 }) }));
+    for (let i = 1; i <= 5000; i++) store.addTick(tick(i, i * 100));
+    expect((store as unknown as { ticks: unknown[] }).ticks.length).toBeLessThan(250);
+  });
+
+  it("tracks the stream state and when it changed", () => {
+    const store = new LiveStore();
+    store.setStream("live", 1000);
+    store.setStream("live", 2000);
+    expect(store.get("stream")).toEqual({ state: "live", since: 1000, error: null });
+    store.setStream("reconnecting", 3000, "lost");
+    expect(store.get("stream")).toEqual({ state: "reconnecting", since: 3000, error: "lost" });
+  });
+
+  it("applies the latest target, settings, queries and outages", () => {
+    const store = new LiveStore();
+    store.apply("target", target({ status: "down" }));
+    store.apply("outages", { outages: [{ from: 1, to: null, error: "x" }] });
+    expect(store.get("target")?.status).toBe("down");
+    expect(store.get("outages")).toEqual([{ from: 1, to: null, error: "x" }]);
+  });
+
+  it("keeps the outages reference when the same list comes again", () => {
+    const store = new LiveStore();
+    store.apply("outages", { outages: [{ from: 1, to: 2, error: "x" }] });
+    const first = store.get("outages");
+    const listener = vi.fn();
+    store.subscribe("outages", listener);
+    store.apply("outages", { outages: [{ from: 1, to: 2, error: "x" }] });
+    expect(store.get("outages")).toBe(first);
+    expect(listener).not.toHaveBeenCalled();
+    store.apply("outages", { outages: [{ from: 1, to: 3, error: "x" }] });
+    expect(listener).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,209 @@
+// The live state of one target, kept outside React: ticks arrive at ~10 Hz,
+// charts read a frame published at ~2 Hz (docs/CHARTS.md, rule 2), plain-text
+// figures read the newest tick on every one. Components subscribe to one
+// channel each with useSyncExternalStore.
+import type { IoSample, Tick } from "@/lib/schemas/tick";
+import type { Outage, QueriesPayload, SettingsPayload, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
+import type { TargetInfo } from "@/lib/schemas/target";
+
+export const STREAM_STATES = ["connecting", "live", "reconnecting"] as const;
+export type StreamState = (typeof STREAM_STATES)[number];
+
+export interface StreamStatus {
+  state: StreamState;
+  /** ms (browser clock) when the state was entered */
+  since: number;
+  /** why the stream is not live, or a payload that did not parse */
+  error: string | null;
+}
+
+export interface Frame {
+  /** ticks in the window, oldest first; a new array when anything changed */
+  ticks: readonly Tick[];
+  /** pg_stat_io deltas in the window; the same array until one arrives */
+  io: readonly IoSample[];
+}
+
+export type Outages = readonly Outage[];
+
+export interface Channels {
+  frame: Frame;
+  latest: Tick | null;
+  stream: StreamStatus;
+  target: TargetInfo | null;
+  settings: SettingsPayload;
+  queries: QueriesPayload;
+  outages: Outages;
+}
+export type Channel = keyof Channels;
+export type ChannelValue<C extends Channel> = Channels[C];
+
+const EMPTY_FRAME: Frame = { ticks: [], io: [] };
+/** Ticks between two evictions when no frame is flushed. */
+const EVICT_EVERY = 200;
+
+export class LiveStore {
+  private ticks: Tick[] = [];
+  private io: IoSample[] = [];
+  private lastTickSeq = 0;
+  private lastIoSeq = 0;
+  private seq = 0;
+  private received = 0;
+  private dirtyTicks = false;
+  private sinceEvict = 0;
+  private dirtyIo = false;
+  private state: Channels = {
+    frame: EMPTY_FRAME,
+    latest: null,
+    stream: { state: "connecting", since: 0, error: null },
+    target: null,
+    settings: { settings: {}, checks: [], restarts: [] },
+    queries: { queries: [], statements: [], statementsNote: null },
+    outages: [],
+  };
+  private listeners: { [C in Channel]: Set<() => void> } = {
+    frame: new Set(),
+    latest: new Set(),
+    stream: new Set(),
+    target: new Set(),
+    settings: new Set(),
+    queries: new Set(),
+    outages: new Set(),
+  };
+
+  /**
+   * The stream's `since`: the snapshot's lastSeq, then the highest seq the
+   * stream delivered (ticks and io share one counter on the server).
+   */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Ticks the stream delivered since this store was made (snapshots not counted). */
+  get ticksReceived(): number {
+    return this.received;
+  }
+
+  get<C extends Channel>(channel: C): Channels[C] {
+    return this.state[channel];
+  }
+
+  subscribe(channel: Channel, listener: () => void): () => void {
+    this.listeners[channel].add(listener);
+    return () => this.listeners[channel].delete(listener);
+  }
+
+  private set<C extends Channel>(channel: C, value: Channels[C]): void {
+    this.state[channel] = value;
+    for (const l of this.listeners[channel]) l();
+  }
+
+  /** Replaces everything with a snapshot (first load, or after a reset). */
+  load(snapshot: WindowSnapshot): void {
+    this.ticks = [...snapshot.ticks].sort((a, b) => a.seq - b.seq);
+    this.io = [...snapshot.io].sort((a, b) => a.seq - b.seq);
+    this.lastTickSeq = this.ticks.at(-1)?.seq ?? 0;
+    this.lastIoSeq = this.io.at(-1)?.seq ?? 0;
+    this.seq = snapshot.lastSeq;
+    this.set("target", snapshot.target);
+    this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts });
+    this.set("queries", { queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
+    this.set("outages", snapshot.outages);
+    this.set("latest", this.ticks.at(-1) ?? null);
+    this.dirtyTicks = this.dirtyIo = true;
+    this.flush();
+  }
+
+  /** A tick from the stream; replays and duplicates (seq <= the last seen) are dropped. */
+  addTick(tick: Tick): boolean {
+    if (tick.seq <= this.lastTickSeq) return false;
+    this.lastTickSeq = tick.seq;
+    this.seq = Math.max(this.seq, tick.seq);
+    this.received++;
+    this.ticks.push(tick);
+    this.dirtyTicks = true;
+    // Frames may not be flushed for a while (a hidden tab): stay bounded anyway.
+    if (++this.sinceEvict >= EVICT_EVERY) this.evict();
+    this.set("latest", tick);
+    return true;
+  }
+
+  addIo(sample: IoSample): boolean {
+    if (sample.seq <= this.lastIoSeq) return false;
+    this.lastIoSeq = sample.seq;
+    this.seq = Math.max(this.seq, sample.seq);
+    this.io.push(sample);
+    this.dirtyIo = true;
+    return true;
+  }
+
+  apply<E extends "target" | "settings" | "queries" | "outages">(event: E, payload: StreamPayload<E>): void {
+    if (event === "target") this.set("target", payload as TargetInfo);
+    else if (event === "settings") this.set("settings", payload as SettingsPayload);
+    else if (event === "queries") this.set("queries", payload as QueriesPayload);
+    else {
+      // Sent with every queries event: keep the reference when nothing changed,
+      // so charts that depend on it do not redraw for nothing.
+      const outages = (payload as StreamPayload<"outages">).outages;
+      if (!sameOutages(outages, this.state.outages)) this.set("outages", outages);
+    }
+  }
+
+  setStream(state: StreamState, now: number, error: string | null = null): void {
+    const cur = this.state.stream;
+    if (cur.state === state && cur.error === error) return;
+    this.set("stream", { state, since: cur.state === state ? cur.since : now, error });
+  }
+
+  /**
+   * The data as it is now, published as a frame or not, without publishing
+   * it: arrays this store never changes again (a frozen view keeps them).
+   */
+  currentFrame(): Frame {
+    const prev = this.state.frame;
+    return { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io };
+  }
+
+  /**
+   * Drops what fell out of the window and publishes a new frame if anything
+   * changed: called on a timer at the chart rate, not per tick.
+   */
+  flush(): boolean {
+    this.evict();
+    if (!this.dirtyTicks && !this.dirtyIo) return false;
+    const prev = this.state.frame;
+    this.set("frame", { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io });
+    this.dirtyTicks = this.dirtyIo = false;
+    return true;
+  }
+
+  /** Drops ticks and io samples older than the window before the newest one. */
+  private evict(): void {
+    this.sinceEvict = 0;
+    const windowMs = this.state.target?.windowMs;
+    const newest = Math.max(this.ticks.at(-1)?.t ?? -Infinity, this.io.at(-1)?.t ?? -Infinity);
+    if (windowMs && Number.isFinite(newest)) {
+      const cutoff = newest - windowMs;
+      const dropTicks = countBefore(this.ticks, cutoff);
+      if (dropTicks) {
+        this.ticks.splice(0, dropTicks);
+        this.dirtyTicks = true;
+      }
+      const dropIo = countBefore(this.io, cutoff);
+      if (dropIo) {
+        this.io.splice(0, dropIo);
+        this.dirtyIo = true;
+      }
+    }
+  }
+}
+
+function sameOutages(a: Outages, b: Outages): boolean {
+  return a.length === b.length && a.every((o, i) => o.from === b[i].from && o.to === b[i].to && o.error === b[i].error);
+}
+
+function countBefore(items: readonly { t: number }[], cutoff: number): number {
+  let n = 0;
+  while (n < items.length && items[n].t < cutoff) n++;
+  return n;
+}

@@ -1,0 +1,40 @@
+// Every enumeration the project uses, once: `as const` tuples, with the
+// unions derived where they are needed. Server, browser and tests import
+// them from here.
+
+export const TARGET_STATUSES = ["starting", "up", "down"] as const;
+
+/** The io_methods PostgreSQL 18 knows; a build offers a subset (enumvals). */
+export const IO_METHODS = ["sync", "worker", "io_uring"] as const;
+export type IoMethod = (typeof IO_METHODS)[number];
+
+/** io_workers as PostgreSQL accepts it (1 to 32). */
+export const IO_WORKERS_RANGE = { min: 1, max: 32 } as const;
+
+/** pg_aios states, in the order a handle passes through them. */
+export const AIO_STATES = ["HANDED_OUT", "DEFINED", "STAGED", "SUBMITTED", "COMPLETED_IO", "COMPLETED_SHARED", "COMPLETED_LOCAL"] as const;
+export type AioState = (typeof AIO_STATES)[number];
+
+/** pg_aios operations (PgAioOp), as the view names them. */
+export const AIO_OPERATIONS = ["readv", "writev"] as const;
+
+/** What a sampled backend was doing: aio = waiting on its async reads, read =
+ * a synchronous read (DataFileRead), io = another IO wait, cpu = no wait
+ * event, other = a non-IO wait (lock, LWLock, client ...). */
+export const RUN_STATES = ["aio", "read", "io", "cpu", "other"] as const;
+
+export const VERDICTS = ["async", "sync", "cpu"] as const;
+
+export const CHECK_STATUSES = ["pass", "warn", "fail", "unknown"] as const;
+
+/**
+ * Collection aspects: each statement family has its own health, so one
+ * that fails (pg_stat_io denied, a lock_timeout) shows as itself and never
+ * hides behind "up".
+ */
+export const ASPECTS = ["sampling", "aios", "stat_io", "settings", "statements", "relations"] as const;
+export type Aspect = (typeof ASPECTS)[number];
+
+/** ok: the last read worked. failing: it raised an error (lastError). unavailable:
+ * the server or the role does not offer it (note says why). waiting: not read yet. */
+export const ASPECT_STATES = ["ok", "failing", "unavailable", "waiting"] as const;

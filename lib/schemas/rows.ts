@@ -1,0 +1,100 @@
+// What PostgreSQL returns: the rows of the statements in sql/, as zod
+// schemas. lib/server/pg/queries.ts ties each file to its schema and the
+// runner parses every row with it; the window derives its figures from the
+// parsed rows.
+import { z } from "zod";
+
+const num = z.coerce.number();
+/** A column PostgreSQL may return NULL in: NULL stays null, a number stays a number. */
+const numOrNull = z.union([z.null(), num]);
+
+/** [state, operation, length, f_sync, target_desc] of one pg_aios row. Any
+ * column may be NULL (a handle handed out but not yet defined has no
+ * operation): a NULL is a value, never a reason to drop the sample. */
+export const AioHandle = z.tuple([z.string().nullable(), z.string().nullable(), numOrNull, z.boolean().nullable(), z.string().nullable()]);
+export type AioHandle = z.infer<typeof AioHandle>;
+
+export const ActivityRow = z.object({
+  pid: z.number(),
+  leader_pid: z.number().nullable(),
+  backend_type: z.string().nullable(),
+  state: z.string().nullable(),
+  wait_event_type: z.string().nullable(),
+  wait_event: z.string().nullable(),
+  query_id: z.string().nullable(),
+  query_start_ms: z.number().nullable(),
+  datname: z.string().nullable(),
+  usename: z.string().nullable(),
+  query: z.string().nullable(),
+  handles: z.array(AioHandle).nullable(),
+});
+export type ActivityRow = z.infer<typeof ActivityRow>;
+
+export const StatIoRow = z.object({
+  backend_type: z.string(),
+  object: z.string(),
+  context: z.string(),
+  reads: num,
+  read_bytes: num,
+  read_time: num,
+  hits: num,
+  writes: num,
+  write_bytes: num,
+  extends: num,
+  evictions: num,
+});
+export type StatIoRow = z.infer<typeof StatIoRow>;
+
+export const SettingRow = z.object({
+  name: z.string(),
+  setting: z.string(),
+  unit: z.string().nullable(),
+  source: z.string(),
+  pending_restart: z.boolean(),
+  enumvals: z.array(z.string()).nullable(),
+  vartype: z.string(),
+});
+export type SettingRow = z.infer<typeof SettingRow>;
+
+export const ServerInfoRow = z.object({
+  server_version: z.string(),
+  server_version_num: z.number(),
+  postmaster_start_ms: z.number(),
+});
+export type ServerInfoRow = z.infer<typeof ServerInfoRow>;
+
+export const CapabilitiesRow = z.object({
+  server_version: z.string(),
+  server_version_num: z.number(),
+  aios: z.boolean(),
+  aios_allowed: z.boolean(),
+  stat_io: z.boolean(),
+  stat_io_bytes: z.boolean(),
+  stat_statements: z.string().nullable(),
+  stat_statements_schema: z.string().nullable(),
+  read_all_stats: z.boolean(),
+  role_name: z.string(),
+  database: z.string(),
+  database_oid: num,
+});
+export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
+
+export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });
+export type RelationRow = z.infer<typeof RelationRow>;
+
+export const DatabaseRow = z.object({ oid: num, datname: z.string() });
+export type DatabaseRow = z.infer<typeof DatabaseRow>;
+
+/** pg_stat_statements counters of one queryid (top-level and nested summed). */
+export const StatStatementsRow = z.object({
+  queryid: z.string(),
+  calls: z.number(),
+  total_exec_time: z.number(),
+  read_time: z.number(),
+  shared_blks_read: z.number(),
+  shared_blks_hit: z.number(),
+});
+export type StatStatementsRow = z.infer<typeof StatStatementsRow>;
+
+export const StatStatementsTextRow = z.object({ queryid: z.string(), query: z.string() });
+export type StatStatementsTextRow = z.infer<typeof StatStatementsTextRow>;

@@ -1,0 +1,77 @@
+// Query runs (a backend's statement, sampled) and pg_stat_statements figures
+// (exact, counted when each statement ends).
+import { z } from "zod";
+import { VERDICTS } from "./enums";
+
+export const Verdict = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof Verdict>;
+
+export const Relation = z.object({
+  /** schema.table when resolvable, else `<database>: file <filenode>` */
+  name: z.string(),
+  filenode: z.number(),
+  dbOid: z.number(),
+  /** size in blocks when known */
+  blocks: z.number().nullable(),
+  /** how the run read it: async handles (f_sync = false), synchronous handles
+   * (f_sync = true, e.g. index pages), or both; absent from older servers */
+  read: z.enum(["async", "sync", "both"]).optional(),
+});
+export type Relation = z.infer<typeof Relation>;
+
+export const QueryRun = z.object({
+  id: z.string(),
+  pid: z.number(),
+  /** pids of parallel workers seen in the run */
+  workerPids: z.array(z.number()),
+  query: z.string(),
+  queryId: z.string().nullable(),
+  database: z.string().nullable(),
+  user: z.string().nullable(),
+  backendType: z.string(),
+  startedAt: z.number(),
+  /** ms when first sampled; startedAt may be earlier */
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  endedAt: z.number().nullable(),
+  samples: z.number(),
+  /** samples waiting on IO of any kind */
+  ioWaitSamples: z.number(),
+  /** split of the IO waits */
+  aioWaitSamples: z.number(),
+  readWaitSamples: z.number(),
+  otherIoWaitSamples: z.number(),
+  cpuSamples: z.number(),
+  /** samples with async handles in flight */
+  aioSamples: z.number(),
+  /** samples reading synchronously (DataFileRead wait or f_sync handles) */
+  syncSamples: z.number(),
+  inFlightNow: z.number(),
+  maxInFlight: z.number(),
+  sumInFlight: z.number(),
+  bytesInFlight: z.number(),
+  verdict: Verdict,
+  relations: z.array(Relation),
+  /** sequential progress, 0..1, from async reads only: the share of the
+   * relation's blocks covered since the first block seen in flight (from
+   * block 0 when that is in the first 10%), so a synchronized scan that
+   * begins mid-table and wraps still rises steadily */
+  progress: z.number().nullable(),
+  progressRelation: z.string().nullable(),
+});
+export type QueryRun = z.infer<typeof QueryRun>;
+
+/** One pg_stat_statements entry's deltas over the window. */
+export const StatementStat = z.object({
+  queryId: z.string(),
+  query: z.string(),
+  calls: z.number(),
+  totalExecTime: z.number(),
+  /** ms; null when track_io_timing is off (unknown, not zero) */
+  readTime: z.number().nullable(),
+  sharedBlksRead: z.number(),
+  sharedBlksHit: z.number(),
+  /** readTime / totalExecTime; null when unknown */
+  readShare: z.number().nullable(),
+});
+export type StatementStat = z.infer<typeof StatementStat>;

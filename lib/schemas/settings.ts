@@ -1,0 +1,43 @@
+// pg_settings as the page shows them, restarts, and the checks of whether
+// the settings in force are the intended ones.
+import { z } from "zod";
+import { CHECK_STATUSES } from "./enums";
+
+export const Setting = z.object({
+  setting: z.string(),
+  unit: z.string().nullable(),
+  source: z.string(),
+  pendingRestart: z.boolean(),
+  /** the value in human units, e.g. "128 kB" for io_combine_limit 16 */
+  display: z.string(),
+  enumvals: z.array(z.string()).nullable(),
+});
+export type Setting = z.infer<typeof Setting>;
+export const Settings = z.record(z.string(), Setting);
+export type Settings = z.infer<typeof Settings>;
+
+export const SettingChange = z.object({
+  name: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type SettingChange = z.infer<typeof SettingChange>;
+
+export const Restart = z.object({
+  /** ms: the new pg_postmaster_start_time() */
+  at: z.number(),
+  /** ms: when inflight noticed it */
+  seenAt: z.number(),
+  changes: z.array(SettingChange),
+});
+export type Restart = z.infer<typeof Restart>;
+
+export const CheckStatus = z.enum(CHECK_STATUSES);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+export const Check = z.object({
+  id: z.string(),
+  status: CheckStatus,
+  title: z.string(),
+  message: z.string(),
+});
+export type Check = z.infer<typeof Check>;

@@ -1,0 +1,81 @@
+// What one sample of a target holds (a tick), and pg_stat_io deltas.
+import { z } from "zod";
+import { RUN_STATES } from "./enums";
+
+export const RunState = z.enum(RUN_STATES);
+export type RunState = z.infer<typeof RunState>;
+
+/** Per-tick state of one running query run, as sampled. */
+export const RunSample = z.object({
+  /** run id: `${pid}:${queryStartMs}` of the leader */
+  id: z.string(),
+  state: RunState,
+  /** async handles (f_sync = false) in flight, workers folded in */
+  inFlight: z.number(),
+  /** synchronous handles (f_sync = true) */
+  syncInFlight: z.number(),
+});
+export type RunSample = z.infer<typeof RunSample>;
+
+export const Tick = z.object({
+  seq: z.number(),
+  /** ms since the epoch, when the sample was taken */
+  t: z.number(),
+  aio: z.object({
+    /** async handles only (f_sync = false) */
+    inFlight: z.number(),
+    /** bytes of the async handles */
+    bytes: z.number(),
+    byState: z.record(z.string(), z.number()),
+    byOperation: z.record(z.string(), z.number()),
+    /** "SUBMITTED/readv" -> async handles in that state doing that operation */
+    byStateOperation: z.record(z.string(), z.number()),
+    /** synchronous handles (f_sync = true): reads the backend does itself */
+    sync: z.number(),
+    syncBytes: z.number(),
+  }),
+  workers: z.object({
+    /** io_workers when io_method = worker, else 0; null before settings are known */
+    configured: z.number().nullable(),
+    alive: z.number(),
+    busy: z.number(),
+  }),
+  /** wait events of active backends: "IO:AioIoCompletion", "CPU", ... */
+  waits: z.record(z.string(), z.number()),
+  /** active client backends (parallel workers not counted) */
+  active: z.number(),
+  runs: z.array(RunSample),
+});
+export type Tick = z.infer<typeof Tick>;
+
+export const IoRow = z.object({
+  backendType: z.string(),
+  object: z.string(),
+  context: z.string(),
+  reads: z.number(),
+  readBytes: z.number(),
+  /** ms; 0 unless track_io_timing = on */
+  readTime: z.number(),
+  hits: z.number(),
+  writes: z.number(),
+  writeBytes: z.number(),
+  extends: z.number(),
+  evictions: z.number(),
+});
+export type IoRow = z.infer<typeof IoRow>;
+
+/** pg_stat_io deltas over one interval (non-zero rows only). */
+export const IoSample = z.object({
+  seq: z.number(),
+  t: z.number(),
+  intervalMs: z.number(),
+  rows: z.array(IoRow),
+  /** sums over all rows */
+  totals: z.object({
+    reads: z.number(),
+    readBytes: z.number(),
+    readTime: z.number(),
+    hits: z.number(),
+  }),
+});
+export type IoSample = z.infer<typeof IoSample>;

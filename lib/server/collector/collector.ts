@@ -1,0 +1,264 @@
+import "server-only";
+import type pg from "pg";
+import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
+import { TargetWindow } from "../../window/window";
+import { Feed } from "../payloads/feed";
+import type { PayloadSource } from "../payloads/source";
+import { outagesPayload, queriesPayload } from "../payloads/window";
+import { runQuery } from "../pg/run";
+import { Connection } from "./connection";
+import { isStatementError } from "./errors";
+import { HealthBoard } from "./health";
+import { ThrottledLog } from "./log";
+import { Schedule } from "./schedule";
+import { Session } from "./session";
+import { CollectorStats } from "./stats";
+import { RelationsStep } from "./steps/relations";
+import { SamplingStep } from "./steps/sampling";
+import { ServerStateStep } from "./steps/server-state";
+import { StatIoStep } from "./steps/stat-io";
+import { StatStatementsStep } from "./steps/stat-statements";
+import type { Step, StepContext } from "./steps/step";
+
+export interface CollectorOptions {
+  id: string;
+  name: string;
+  demo: boolean;
+  /** fast cadence while someone watches */
+  sampleMs: number;
+  /** cadence while nobody watches */
+  idleSampleMs: number;
+  windowMs: number;
+  /** client-side limit on one statement; the server's statement_timeout matches */
+  statementTimeoutMs?: number;
+  /** INFLIGHT_REDACT: literals replaced in query text that leaves the process */
+  redact?: boolean;
+  log?: (line: string) => void;
+}
+
+const PUBLISH_EVERY_MS = 1000;
+/** While reads are in flight a scan's progress moves faster than once a second. */
+const PUBLISH_BUSY_MS = 500;
+
+/**
+ * Watches one target: a connection (connect, retry, port watch), a schedule
+ * (the cadence, one tick at a time) and one step per collection aspect,
+ * feeding the window and publishing what changed. At most one statement is
+ * in flight on the connection.
+ */
+export class Collector implements PayloadSource {
+  readonly window: TargetWindow;
+  readonly feed = new Feed();
+  readonly stats = new CollectorStats();
+  readonly health: HealthBoard;
+  private readonly connection: Connection;
+  private readonly schedule: Schedule;
+  private readonly log: ThrottledLog;
+  private readonly sampling: SamplingStep;
+  private readonly serverState: ServerStateStep;
+  /** after sampling, in this order, each when due */
+  private readonly steps: Step[];
+  private session: Session | null = null;
+  private capabilities: Capabilities | null = null;
+  private serverVersion: { text: string; num: number } | null = null;
+  private status: TargetStatus = "starting";
+  private statusSince = Date.now();
+  private lastError: string | null = null;
+  private lastPublishAt = 0;
+  private lastQueriesAt = 0;
+
+  constructor(readonly options: CollectorOptions) {
+    this.window = new TargetWindow(options.windowMs);
+    this.health = new HealthBoard(Date.now());
+    this.log = new ThrottledLog((line) => options.log?.(line));
+    const ctx: StepContext = { target: options.name, window: this.window, feed: this.feed, health: this.health, log: this.log, stats: this.stats, redact: this.redact };
+    this.sampling = new SamplingStep(ctx);
+    this.serverState = new ServerStateStep(ctx);
+    this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
+    this.connection = new Connection({
+      statementTimeoutMs: this.statementTimeoutMs,
+      events: { open: (client) => this.open(client), up: () => this.up(), down: (error, wasUp) => this.down(error, wasUp) },
+    });
+    this.schedule = new Schedule(
+      () => this.intervalMs,
+      (now) => this.tick(now),
+      (n) => this.stats.miss(n),
+    );
+    this.feed.onViewersChange = () => {
+      this.schedule.reset();
+      this.publishState(Date.now());
+    };
+    this.publishState(Date.now());
+  }
+
+  get id(): string {
+    return this.options.id;
+  }
+
+  get redact(): boolean {
+    return this.options.redact ?? false;
+  }
+
+  private get statementTimeoutMs(): number {
+    return this.options.statementTimeoutMs ?? 1000;
+  }
+
+  /** The interval in force: fast while someone watches, slow otherwise. */
+  get intervalMs(): number {
+    return this.feed.viewers > 0 ? this.options.sampleMs : this.options.idleSampleMs;
+  }
+
+  start(url: string): void {
+    this.connection.start(url);
+    this.schedule.start();
+  }
+
+  /** The target is known but not reachable yet (the demo server is starting). */
+  setStarting(message: string): void {
+    this.lastError = message;
+    this.publishTarget();
+  }
+
+  setFailed(message: string): void {
+    this.setStatus("down", message);
+  }
+
+  async stop(): Promise<void> {
+    this.schedule.stop();
+    this.session = null;
+    await this.connection.stop();
+  }
+
+  info(): TargetInfo {
+    const now = Date.now();
+    return {
+      id: this.options.id,
+      name: this.options.name,
+      status: this.status,
+      statusSince: this.statusSince,
+      lastError: this.lastError,
+      serverVersion: this.serverVersion?.text ?? null,
+      serverVersionNum: this.serverVersion?.num ?? null,
+      ioMethod: this.window.settings.io_method?.setting ?? null,
+      demo: this.options.demo,
+      sampleMs: this.intervalMs,
+      achievedHz: this.stats.achievedHz(now),
+      samples: this.stats.samples,
+      missed: this.stats.missed,
+      postmasterStart: this.window.serverStart,
+      capabilities: this.capabilities,
+      windowMs: this.options.windowMs,
+      viewers: this.feed.viewers,
+      aspects: this.health.list(),
+    };
+  }
+
+  // ---- connection ----------------------------------------------------------
+
+  /** A new session: what the server offers, then its settings and start time,
+   * before anything samples on it (a sample would use the old settings). */
+  private async open(client: pg.Client): Promise<void> {
+    const [caps] = await runQuery(client, "capabilities");
+    const session = new Session(client, caps, {
+      statementTimeoutMs: this.statementTimeoutMs,
+      timed: (name, ms) => {
+        this.stats.statement(name, ms);
+        if (name === "activity" || name === "activity_aios") this.stats.sampleDuration(ms / 1000);
+      },
+      hung: (err) => this.connection.lose(client, err),
+    });
+    this.capabilities = session.capabilities;
+    this.serverVersion = { text: caps.server_version, num: caps.server_version_num };
+    this.health.waiting(Date.now());
+    for (const step of [this.sampling as Step, ...this.steps]) step.reset?.(session);
+    await this.serverState.read(session, Date.now());
+    this.session = session;
+  }
+
+  private up(): void {
+    this.setStatus("up", null);
+    this.window.markUp(Date.now());
+  }
+
+  private down(error: string, wasUp: boolean): void {
+    this.session = null;
+    if (wasUp) this.window.markDown(Date.now(), error);
+    this.setStatus("down", error);
+  }
+
+  private setStatus(status: TargetStatus, error: string | null): void {
+    if (status !== this.status) {
+      this.status = status;
+      this.statusSince = Date.now();
+      if (status === "down" && error) this.log.once(`target ${this.options.name} is down: ${error}`);
+      if (status === "up") this.log.once(`target ${this.options.name} is up (${this.serverVersion?.text ?? "?"})`);
+    }
+    this.lastError = error;
+    this.publishTarget();
+  }
+
+  // ---- one tick --------------------------------------------------------------
+
+  /** Sampling, then every step that is due; false when no sample was taken (a miss). */
+  private async tick(now: number): Promise<boolean> {
+    const session = this.session;
+    if (!session) return false;
+    try {
+      const sampled = await this.runStep(this.sampling, session, now);
+      for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
+      this.publish(now);
+      return sampled;
+    } catch (err) {
+      // The connection is gone (or no longer trusted): reconnect.
+      if (this.session === session) this.connection.lose(session.client, err);
+      return false;
+    }
+  }
+
+  /** Runs one step and records its aspect's health; a statement error stays
+   * with its aspect, a lost connection ends the tick. */
+  private async runStep(step: Step, session: Session, now: number): Promise<boolean> {
+    try {
+      const outcome = await step.run(session, now);
+      const changed = "unavailable" in outcome ? this.health.unavailable(step.aspect, outcome.unavailable, now) : this.health.ok(step.aspect, now, outcome.note ?? null);
+      if (changed) this.publishTarget();
+      return "ok" in outcome;
+    } catch (err) {
+      if (!isStatementError(err)) throw err;
+      const text = this.connection.describe(err);
+      // The session still works: reconnecting would not cure the statement,
+      // it would only loop. The next tick tries again at the usual cadence.
+      if (this.health.fail(step.aspect, text, now)) this.publishTarget();
+      this.log.once(`target ${this.options.name}: ${step.aspect}: ${text}`);
+      return false;
+    }
+  }
+
+  // ---- publishing ------------------------------------------------------------
+
+  private publish(now: number): void {
+    const readsInFlight = (this.window.lastTick()?.aio.inFlight ?? 0) > 0;
+    if (this.feed.viewers > 0 && now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
+      this.lastQueriesAt = now;
+      this.feed.publish("queries", queriesPayload(this));
+    }
+    if (now - this.lastPublishAt >= PUBLISH_EVERY_MS) {
+      this.lastPublishAt = now;
+      this.feed.publish("outages", outagesPayload(this.window));
+      this.publishTarget();
+    }
+  }
+
+  /** Every state event afresh: at start, and when a first viewer arrives. */
+  private publishState(now: number): void {
+    this.lastQueriesAt = now;
+    this.feed.publish("queries", queriesPayload(this));
+    this.feed.publish("outages", outagesPayload(this.window));
+    this.serverState.publishNow();
+    this.publishTarget();
+  }
+
+  private publishTarget(): void {
+    this.feed.publish("target", this.info());
+  }
+}

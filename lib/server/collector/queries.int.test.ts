@@ -1,0 +1,208 @@
+// Issue 3: which queries use async reads, and how much of their time is read
+// wait. Real statements against the run's PostgreSQL 18 (io_method worker,
+// track_io_timing on, pg_stat_statements), watched through a Collector.
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { QueryRun } from "../../schemas/runs";
+import { snapshotPayload } from "../payloads/window";
+import { connect, evictFromPageCache, testPg, waitFor } from "../../../test/support/pg";
+
+import { backendPid, runsOf, sampledRun, watching, PARALLEL, SLOW_SCAN, type Watch } from "../../../test/support/watch";
+
+const PG = testPg();
+
+describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
+  let admin: pg.Client;
+  let w: Watch;
+  beforeAll(async () => {
+    admin = await connect(PG.superuserUrl);
+    w = await watching(PG.monitorUrl, 20);
+  });
+  afterAll(async () => {
+    await w?.stop();
+    await admin?.end();
+  });
+
+  /** Runs the slow scan cold, reading the run's progress from the window while it runs. */
+  async function scanWatchingProgress(scanner: pg.Client, pid: number): Promise<{ progress: number[]; runs: QueryRun[] }> {
+    await evictFromPageCache(admin, PG.dataDir, PG.table);
+    const from = Date.now();
+    let running = true;
+    const scan = scanner.query(SLOW_SCAN).finally(() => (running = false));
+    const progress: number[] = [];
+    while (running) {
+      const run = runsOf(w, pid, from).find((r) => r.endedAt === null);
+      if (run?.progress != null && run.progress !== progress.at(-1)) progress.push(run.progress);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await scan;
+    await waitFor("the run ended", () => runsOf(w, pid, from).every((r) => r.endedAt !== null));
+    return { progress, runs: runsOf(w, pid, from) };
+  }
+
+  function expectRising(progress: number[]): void {
+    for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
+  }
+
+  it("a cold sequential scan: one async run of public.readings, its progress rising while it runs", async () => {
+    const scanner = await connect(PG.superuserUrl, "queries-seqscan");
+    try {
+      // A synchronized scan may begin mid-table; this one begins at block 0.
+      await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+      const pid = await backendPid(scanner);
+      let seen = { progress: [] as number[], runs: [] as QueryRun[] };
+      for (let attempt = 0; attempt < 3 && seen.progress.length < 5; attempt++) {
+        seen = await scanWatchingProgress(scanner, pid);
+        expect(seen.runs).toHaveLength(1);
+        expect(seen.runs[0].verdict).toBe("async");
+      }
+      expect(seen.progress.length).toBeGreaterThanOrEqual(5);
+      expectRising(seen.progress);
+      expect(seen.progress.at(-1)! - seen.progress[0]).toBeGreaterThan(0.3);
+
+      const run = seen.runs[0];
+      expect(run).toMatchObject({ verdict: "async", progressRelation: PG.table, workerPids: [] });
+      expect(run.aioSamples).toBeGreaterThan(0);
+      expect(run.relations.find((r) => r.name === PG.table)).toMatchObject({ read: "async" });
+      expect(run.relations.find((r) => r.name === PG.table)!.blocks).toBeGreaterThan(10_000);
+    } finally {
+      await scanner.end();
+    }
+  });
+
+  it("a synchronized scan that begins mid-table and wraps: progress still rises from near 0", async () => {
+    const scanner = await connect(PG.superuserUrl, "queries-syncscan");
+    try {
+      await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = on; SET enable_indexscan = off; SET enable_bitmapscan = off");
+      const pid = await backendPid(scanner);
+      let seen = { progress: [] as number[], runs: [] as QueryRun[] };
+      for (let attempt = 0; attempt < 3 && seen.progress.length < 5; attempt++) {
+        // A scan that stops past the middle leaves the table's scan position there.
+        await scanner.query(`SELECT id FROM ${PG.table} WHERE id > 300000 LIMIT 1`);
+        seen = await scanWatchingProgress(scanner, pid);
+      }
+      expect(seen.progress.length).toBeGreaterThanOrEqual(5);
+      expectRising(seen.progress);
+      // Read as a position, the first figure would be past 0.5.
+      expect(seen.progress[0]).toBeLessThan(0.3);
+      expect(seen.progress.at(-1)!).toBeGreaterThan(0.5);
+    } finally {
+      // Leave the table's scan position near block 0, as other tests found it.
+      await scanner.query(`SELECT id FROM ${PG.table} WHERE id = 1 LIMIT 1`).catch(() => undefined);
+      await scanner.end();
+    }
+  });
+
+  it("a loop of index point lookups on a cold index: sync, never async, the index named", async () => {
+    const looker = await connect(PG.superuserUrl, "queries-lookups");
+    try {
+      // A nested loop: one index probe per key, the way an OLTP join reads.
+      await looker.query("SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET enable_seqscan = off; SET max_parallel_workers_per_gather = 0");
+      const { rows } = await looker.query<{ max: string }>(`SELECT max(id) AS max FROM ${PG.table}`);
+      const ids = Array.from({ length: 3000 }, () => 1 + Math.floor(Math.random() * Number(rows[0].max)));
+      const sql = `SELECT sum(r.reading) FROM unnest('{${ids.join(",")}}'::bigint[]) AS k(id) JOIN ${PG.table} r ON r.id = k.id`;
+      const run = await sampledRun(w, looker, sql, (r) => r.syncSamples > 1, () => evictFromPageCache(admin, PG.dataDir, PG.table));
+      expect(run).toMatchObject({ verdict: "sync", aioSamples: 0, maxInFlight: 0, progress: null });
+      expect(run.readWaitSamples).toBeGreaterThan(0);
+      await waitFor("the index named", () => w.collector.window.run(run.id)?.relations.some((r) => r.name === `${PG.table}_pkey` && r.read === "sync"));
+    } finally {
+      await looker.end();
+    }
+  });
+
+  it("a parallel sequential scan: one run, its workers folded in", async () => {
+    const scanner = await connect(PG.superuserUrl, "queries-parallel");
+    try {
+      await scanner.query(PARALLEL);
+      const { rows } = await scanner.query<{ "QUERY PLAN": string }>(`EXPLAIN ${SLOW_SCAN}`);
+      expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Workers Planned: 2/);
+      const pid = await backendPid(scanner);
+      const run = await sampledRun(w, scanner, SLOW_SCAN, (r) => r.workerPids.length > 0 && r.aioSamples > 0, () => evictFromPageCache(admin, PG.dataDir, PG.table));
+      expect(run.verdict).toBe("async");
+      expect(run.pid).toBe(pid);
+      // No run of its own for any worker, and one run for the leader's statement.
+      const all = w.collector.window.queries();
+      expect(all.filter((q) => run.workerPids.includes(q.pid) && q.startedAt >= run.startedAt)).toEqual([]);
+      expect(all.filter((q) => q.pid === pid && q.startedAt === run.startedAt)).toHaveLength(1);
+      expect(run.relations.map((r) => r.name)).toContain(PG.table);
+    } finally {
+      await scanner.end();
+    }
+  });
+
+  it("a bitmap heap scan of a clustered range reads async; the index it probes, synchronously", async () => {
+    const scanner = await connect(PG.superuserUrl, "queries-bitmap");
+    try {
+      await scanner.query("SET enable_seqscan = off; SET enable_indexscan = off; SET max_parallel_workers_per_gather = 0");
+      const sql = `SELECT count(*), avg(reading) FROM ${PG.table} WHERE id BETWEEN 1 AND 260000`;
+      const { rows } = await scanner.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`);
+      expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Heap Scan/);
+      const run = await sampledRun(w, scanner, sql, (r) => r.aioSamples > 0, () => evictFromPageCache(admin, PG.dataDir, PG.table), 6);
+      expect(run.verdict).toBe("async");
+      await waitFor("the heap named", () => w.collector.window.run(run.id)?.relations.some((r) => r.name === PG.table && r.read !== "sync"));
+    } finally {
+      await scanner.end();
+    }
+  });
+
+  it("VACUUM after updating rows reads async", async () => {
+    const table = "public.vacuum_probe";
+    const vacuumer = await connect(PG.superuserUrl, "queries-vacuum");
+    try {
+      await vacuumer.query(`DROP TABLE IF EXISTS ${table}`);
+      await vacuumer.query(`CREATE TABLE ${table} WITH (autovacuum_enabled = off) AS SELECT * FROM ${PG.table}`);
+      const run = await sampledRun(
+        w,
+        vacuumer,
+        `VACUUM ${table}`,
+        (r) => r.aioSamples > 0,
+        async () => {
+          await vacuumer.query(`UPDATE ${table} SET reading = reading + 1 WHERE id % 5 = 0`);
+          await evictFromPageCache(admin, PG.dataDir, table);
+        },
+      );
+      expect(run.verdict).toBe("async");
+      expect(run.query).toMatch(/^VACUUM/);
+      await waitFor("the table named", () => w.collector.window.run(run.id)?.relations.some((r) => r.name === table));
+    } finally {
+      await vacuumer.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+      await vacuumer.end();
+    }
+  });
+
+  it("redacts a run's literals with pg_stat_statements' normalised text", async () => {
+    const client = await connect(PG.superuserUrl, "queries-redact");
+    try {
+      await client.query("SET max_parallel_workers_per_gather = 0");
+      const secret = "s3cr3t-4a1f";
+      const sql = `SELECT count(*) FROM ${PG.table} WHERE md5(payload) = '${secret}'`;
+      const run = await sampledRun(w, client, sql, (r) => r.queryId !== null, async () => undefined);
+      expect(run.query).toContain(secret);
+      await waitFor("the statement in pg_stat_statements", () => w.collector.window.statements.some((s) => s.queryId === run.queryId), 6_000);
+      const redacted = snapshotPayload({ info: () => w.collector.info(), window: w.collector.window, redact: true }).queries.find((q) => q.id === run.id)!;
+      expect(redacted.query).not.toContain(secret);
+      expect(redacted.query).toBe(`SELECT count(*) FROM ${PG.table} WHERE md5(payload) = $1`);
+      expect(snapshotPayload(w.collector).queries.find((q) => q.id === run.id)!.query).toContain(secret);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("shows neither its own statements nor another inflight's as the workload", async () => {
+    // A second inflight watching the same server, sampling fast.
+    const other = await watching(PG.monitorUrl, 5);
+    try {
+      // Something of the workload to list: pg_stat_statements has been read since.
+      await admin.query(`SELECT count(*) AS workload_marker FROM ${PG.table} WHERE id < 100`);
+      const listed = (watch: Watch) => watch.collector.window.statements.some((s) => s.query.includes("workload_marker"));
+      await waitFor("both list the workload", () => listed(w) && listed(other), 6_000);
+      for (const watch of [w, other]) {
+        const own = watch.collector.window.statements.filter((s) => /pg_aios|pg_stat_io|pg_settings|pg_postmaster_start_time|pg_stat_statements\(/.test(s.query));
+        expect(own).toEqual([]);
+        expect(watch.collector.window.queries().filter((q) => q.query.includes("/* inflight */"))).toEqual([]);
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+});

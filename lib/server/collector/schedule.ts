@@ -1,0 +1,73 @@
+import "server-only";
+
+/**
+ * The tick clock of one collector: calls `tick` every `interval()` ms, on
+ * absolute slots so that a late tick does not drift the ones after it. At
+ * most one tick runs at a time: a slot that falls due while one runs, or
+ * while the event loop was held up past it, is counted as missed, never
+ * queued.
+ */
+export class Schedule {
+  private timer: NodeJS.Timeout | null = null;
+  private nextDue = 0;
+  private running = false;
+  private stopped = true;
+
+  constructor(
+    private readonly interval: () => number,
+    /** false: the tick could not run (no session): it counts as missed */
+    private readonly tick: (now: number) => Promise<boolean> | boolean,
+    private readonly missed: (n: number) => void,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.nextDue = Date.now();
+    this.arm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The interval changed: the next tick is due now. */
+  reset(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.nextDue = Date.now();
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.onDue(), Math.max(0, this.nextDue - Date.now()));
+  }
+
+  private onDue(): void {
+    const now = Date.now();
+    const interval = this.interval();
+    // Slots that passed while the event loop was held up count as missed.
+    const late = Math.floor((now - this.nextDue) / interval);
+    if (late > 0) {
+      this.missed(late);
+      this.nextDue += late * interval;
+    }
+    this.nextDue += interval;
+    this.arm();
+    if (this.running) {
+      this.missed(1);
+      return;
+    }
+    this.running = true;
+    void Promise.resolve()
+      .then(() => this.tick(now))
+      .then((ran) => {
+        if (!ran) this.missed(1);
+      })
+      .finally(() => {
+        this.running = false;
+      });
+  }
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import type pg from "pg";
+import type { Capabilities } from "../../schemas/target";
+import type { CapabilitiesRow } from "../../schemas/rows";
+import type { QueryName, RowOf } from "../pg/queries";
+import { runQuery, type RunOptions } from "../pg/run";
+
+/** Past its statement_timeout, the server has ended a statement itself; this
+ * much more without an answer and the network is taken to hang. */
+const HANG_GRACE_MS = 500;
+/** A guard timer that fires this late was held up by our own event loop, not the target. */
+const LOOP_LAG_MS = 250;
+
+export interface SessionOptions {
+  statementTimeoutMs: number;
+  /** every statement's name and round trip, for the cost and the stats */
+  timed: (name: QueryName, ms: number) => void;
+  /** no answer at all: the connection is to be dropped */
+  hung: (err: Error) => void;
+}
+
+/**
+ * An open connection to a target with what it offers. Every statement the
+ * collector runs goes through `run`, which times it (what watching costs is
+ * counted in one place) and guards it against a network that never answers.
+ */
+export class Session {
+  readonly capabilities: Capabilities;
+
+  constructor(
+    readonly client: pg.Client,
+    readonly caps: CapabilitiesRow,
+    private readonly options: SessionOptions,
+  ) {
+    this.capabilities = {
+      aios: caps.aios,
+      aiosDenied: caps.aios && !caps.aios_allowed,
+      statIo: caps.stat_io,
+      statStatements: caps.stat_statements,
+      readAllStats: caps.read_all_stats,
+      role: caps.role_name,
+    };
+  }
+
+  /** pg_aios exists and this role may read it. */
+  get canReadAios(): boolean {
+    return this.caps.aios && this.caps.aios_allowed;
+  }
+
+  async run<N extends QueryName>(name: N, options?: RunOptions): Promise<RowOf<N>[]> {
+    const started = performance.now();
+    const disarm = this.guard(name);
+    try {
+      return await runQuery(this.client, name, options);
+    } finally {
+      disarm();
+      this.options.timed(name, performance.now() - started);
+    }
+  }
+
+  /**
+   * The server ends a slow statement itself (statement_timeout); the guard
+   * ends the connection when no answer comes back at all. It never reads
+   * its own process's lag as the target's silence: a timer that fired late
+   * was held up here, and the decision waits until pending socket data has
+   * been read (setImmediate runs after the poll phase).
+   */
+  private guard(name: QueryName): () => void {
+    const limit = this.options.statementTimeoutMs + HANG_GRACE_MS;
+    let armed = true;
+    let timer: NodeJS.Timeout | null = null;
+    const arm = (ms: number) => {
+      const due = performance.now() + ms;
+      timer = setTimeout(() => {
+        const lag = performance.now() - due;
+        if (!armed) return;
+        if (lag > LOOP_LAG_MS) return arm(limit);
+        setImmediate(() => armed && this.options.hung(new Error(`no answer from the target to ${name}.sql within ${limit} ms`)));
+      }, ms);
+    };
+    arm(limit);
+    return () => {
+      armed = false;
+      if (timer) clearTimeout(timer);
+    };
+  }
+}

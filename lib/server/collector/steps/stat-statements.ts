@@ -1,0 +1,89 @@
+import "server-only";
+import type { StatStatementsRow } from "../../../schemas/rows";
+import { countersStatement, isOwn, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import { sqlState } from "../errors";
+import type { Session } from "../session";
+import { OK, type Step, type StepContext, type StepOutcome } from "./step";
+
+const EVERY_MS = 2000;
+const SNAPSHOT_EVERY_MS = 10_000;
+const MAX_TEXTS = 5000;
+/** After pg_stat_statements failed, try again this much later: each failure is an ERROR line in the server's log. */
+const RETRY_FAILED_MS = 60_000;
+/** Errors that say pg_stat_statements cannot be read here; the session itself is fine. */
+const UNREADABLE = new Set(["42883", "42703", "42P01", "42501", "55000", "3F000"]);
+
+/**
+ * pg_stat_statements deltas over the window: exact figures for statements
+ * that finished, where the sampled live view can only estimate.
+ */
+export class StatStatementsStep implements Step {
+  readonly aspect = "statements" as const;
+  private lastAt = 0;
+  private version: string | null = null;
+  private failure: { message: string; at: number } | null = null;
+  private snapshots: { t: number; rows: Map<string, StatStatementsRow> }[] = [];
+  private texts = new Map<string, string>();
+
+  constructor(private readonly ctx: StepContext) {}
+
+  reset(session: Session): void {
+    if (session.caps.stat_statements !== this.version) this.snapshots = [];
+    this.version = session.caps.stat_statements;
+    // A new connection tries again: the extension may have been fixed.
+    this.failure = null;
+  }
+
+  due(now: number): boolean {
+    return now - this.lastAt >= EVERY_MS;
+  }
+
+  async run(session: Session, now: number): Promise<StepOutcome> {
+    this.lastAt = now;
+    const { window } = this.ctx;
+    const unavailable = this.unavailable(session, now);
+    if (unavailable) {
+      window.setStatements([], unavailable);
+      return { unavailable };
+    }
+    const extSchema = session.caps.stat_statements_schema!;
+    let rows: StatStatementsRow[];
+    try {
+      rows = await session.run(countersStatement(this.version!)!, { extSchema });
+      await this.loadTexts(session, rows, extSchema);
+      this.failure = null;
+    } catch (err) {
+      const code = sqlState(err);
+      if (!code || !UNREADABLE.has(code)) throw err;
+      this.failure = { message: (err as Error).message.split("\n")[0], at: now };
+      const why = this.unavailable(session, now)!;
+      window.setStatements([], why);
+      return { unavailable: why };
+    }
+    const latest = new Map(rows.map((r) => [r.queryid, r]));
+    const last = this.snapshots.at(-1);
+    if (!last || now - last.t >= SNAPSHOT_EVERY_MS) this.snapshots.push({ t: now, rows: latest });
+    while (this.snapshots.length > 1 && this.snapshots[0].t < now - window.spanMs) this.snapshots.shift();
+    const serverTiming = window.settings.track_io_timing?.setting === "on";
+    const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
+    window.setStatements(stats, statementsNote(serverTiming, stats));
+    return OK;
+  }
+
+  private unavailable(session: Session, now: number): string | null {
+    if (!this.version || !session.caps.stat_statements_schema) {
+      return "pg_stat_statements is not installed in this database: add it to shared_preload_libraries, restart, and CREATE EXTENSION pg_stat_statements.";
+    }
+    if (!countersStatement(this.version)) return `pg_stat_statements ${this.version} is older than 1.8 (PostgreSQL 13): inflight does not read it. ALTER EXTENSION pg_stat_statements UPDATE;`;
+    if (this.failure && now - this.failure.at < RETRY_FAILED_MS) return `pg_stat_statements ${this.version} cannot be read: ${this.failure.message}`;
+    return null;
+  }
+
+  private async loadTexts(session: Session, rows: StatStatementsRow[], extSchema: string): Promise<void> {
+    const missing = rows.filter((r) => !this.texts.has(r.queryid)).map((r) => r.queryid);
+    if (missing.length === 0) return;
+    for (const row of await session.run("stat_statements_texts", { values: [missing], extSchema })) this.texts.set(row.queryid, row.query);
+    for (const id of missing) if (!this.texts.has(id)) this.texts.set(id, "");
+    if (this.texts.size > MAX_TEXTS) this.texts.clear();
+  }
+}

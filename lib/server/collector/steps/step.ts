@@ -1,0 +1,38 @@
+import "server-only";
+import type { Aspect } from "../../../schemas/enums";
+import type { TargetWindow } from "../../../window/window";
+import type { Feed } from "../../payloads/feed";
+import type { HealthBoard } from "../health";
+import type { ThrottledLog } from "../log";
+import type { Session } from "../session";
+import type { CollectorStats } from "../stats";
+
+/** What every collection step may use: the window it feeds, the feed it
+ * publishes to, and the board it reports its health on. */
+export interface StepContext {
+  readonly target: string;
+  readonly window: TargetWindow;
+  readonly feed: Feed;
+  readonly health: HealthBoard;
+  readonly log: ThrottledLog;
+  readonly stats: CollectorStats;
+  /** INFLIGHT_REDACT */
+  readonly redact: boolean;
+}
+
+/** What a step's run says of its aspect: read, or not offered here (and why). */
+export type StepOutcome = { ok: true; note?: string } | { unavailable: string };
+export const OK: StepOutcome = { ok: true };
+
+/**
+ * One collection aspect: a statement family with its own cadence and its
+ * own health. A step that fails (a statement error) never skips another;
+ * one whose connection is lost ends the tick.
+ */
+export interface Step {
+  readonly aspect: Aspect;
+  due(now: number, session: Session): boolean;
+  run(session: Session, now: number): Promise<StepOutcome>;
+  /** a new session: forget what was per connection */
+  reset?(session: Session): void;
+}

@@ -1,0 +1,163 @@
+import "server-only";
+import { Registry, collectDefaultMetrics } from "prom-client";
+import { AIO_OPERATIONS, AIO_STATES, ASPECTS } from "../../schemas/enums";
+import { IO_SETTINGS, settingBytes } from "../../window/settings";
+import { waitLabels } from "../../window/totals";
+import type { Collector } from "../collector/collector";
+import { SAMPLE_DURATION_BUCKETS } from "../collector/stats";
+import { getRuntime } from "../runtime/runtime";
+
+// Every figure on /metrics for Prometheus, read from the collectors at
+// scrape time: their stats, health and window. Counters accumulate every
+// sample (ASH style), so rate() over any scrape interval gives sub-second
+// averages. Label sets are fixed where they can be (every pg_aios state,
+// every io setting), emitted with zeros. No per-pid label, no query text.
+// deploy/README.md lists every family and its cardinality.
+
+type Labels = Record<string, string>;
+interface Value {
+  labels: Labels;
+  value: number;
+  metricName?: string;
+}
+type Type = "gauge" | "counter" | "histogram";
+
+/** A metric family read at scrape time (prom-client calls get() and formats the values). */
+function family(registry: Registry, name: string, help: string, type: Type, values: (c: Collector) => Value[]) {
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: "sum",
+    get: () => ({ name, help, type, aggregator: "sum", values: collectors().flatMap(values) }),
+    reset: () => undefined,
+  };
+  registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
+}
+
+const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const;
+
+function collectors(): Collector[] {
+  return [...(getRuntime()?.collectors.values() ?? [])];
+}
+
+/** A setting as a plain number: sizes in bytes, counts as they are. */
+function settingValue(setting: string, unit: string | null): number | null {
+  const bytes = settingBytes(setting, unit);
+  if (bytes !== null) return bytes;
+  const n = Number(setting);
+  return Number.isFinite(n) ? n : null;
+}
+
+const one = (c: Collector, value: number, labels: Labels = {}): Value => ({ labels: { target: c.id, ...labels }, value });
+
+function targetFamilies(r: Registry): void {
+  family(r, "inflight_target_up", "1 when inflight is connected to the target", "gauge", (c) => [one(c, c.info().status === "up" ? 1 : 0)]);
+  family(r, "inflight_collection_ok", "1 while a collection aspect's last read worked (0: failing, unavailable or not read yet)", "gauge", (c) =>
+    ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "ok" ? 1 : 0, { aspect })),
+  );
+  family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
+  family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
+  family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [one(c, c.intervalMs / 1000)]);
+  family(r, "inflight_viewers", "SSE viewers of the target", "gauge", (c) => [one(c, c.feed.viewers)]);
+  family(r, "inflight_sample_duration_seconds", "Round trip of the sampling statement", "histogram", (c) => [
+    ...[...SAMPLE_DURATION_BUCKETS, "+Inf" as const].map((le, i) => ({ ...one(c, c.stats.durationBuckets[i], { le: String(le) }), metricName: "inflight_sample_duration_seconds_bucket" })),
+    { ...one(c, c.stats.durationSum), metricName: "inflight_sample_duration_seconds_sum" },
+    { ...one(c, c.stats.durationCount), metricName: "inflight_sample_duration_seconds_count" },
+  ]);
+}
+
+function sampledFamilies(r: Registry): void {
+  family(r, "inflight_aio_samples_total", "Samples in which pg_aios was read (the denominator of the handle counters)", "counter", (c) => [one(c, c.window.totals.aioSamples)]);
+  family(r, "inflight_backend_wait_samples_total", "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions", "counter", (c) =>
+    [...c.window.totals.waits].map(([key, n]) => one(c, n, waitLabels(key))),
+  );
+  family(r, "inflight_aio_handles_sampled_total", "pg_aios handles summed over the samples that read it: async (f_sync = false) and sync", "counter", (c) => [
+    one(c, c.window.totals.asyncHandles, { kind: "async" }),
+    one(c, c.window.totals.syncHandles, { kind: "sync" }),
+  ]);
+  family(r, "inflight_aio_bytes_sampled_total", "Bytes of async handles in flight, summed over the samples that read pg_aios", "counter", (c) => [one(c, c.window.totals.asyncBytes)]);
+  family(r, "inflight_io_workers_busy_sampled_total", "io workers executing a read, summed over samples", "counter", (c) => [one(c, c.window.totals.workersBusy)]);
+  family(r, "inflight_io_workers_alive_sampled_total", "io worker processes, summed over samples", "counter", (c) => [one(c, c.window.totals.workersAlive)]);
+  family(r, "inflight_read_wait_samples_total", "Samples in which at least one backend waited on a read: async (IO:Aio*) or sync (IO:DataFileRead)", "counter", (c) => [
+    one(c, c.window.totals.asyncReadWaitSamples, { mode: "async" }),
+    one(c, c.window.totals.syncReadWaitSamples, { mode: "sync" }),
+  ]);
+}
+
+function lastSampleFamilies(r: Registry): void {
+  family(r, "inflight_aio_handles", "Async I/O handles in flight (pg_aios, f_sync = false) at the last sample, by state and operation", "gauge", (c) => {
+    const tick = c.window.lastTick();
+    if (!tick) return [];
+    return AIO_STATES.flatMap((state) => AIO_OPERATIONS.map((operation) => one(c, tick.aio.byStateOperation[`${state}/${operation}`] ?? 0, { state, operation })));
+  });
+  family(r, "inflight_aio_sync_handles", "Synchronous handles (pg_aios, f_sync = true) at the last sample", "gauge", (c) => {
+    const tick = c.window.lastTick();
+    return tick ? [one(c, tick.aio.sync)] : [];
+  });
+  family(r, "inflight_aio_bytes", "Bytes of the async handles in flight at the last sample", "gauge", (c) => {
+    const tick = c.window.lastTick();
+    return tick ? [one(c, tick.aio.bytes)] : [];
+  });
+  family(r, "inflight_io_workers", "io worker processes: configured (io_workers), alive, busy, at the last sample", "gauge", (c) => {
+    const tick = c.window.lastTick();
+    if (!tick) return [];
+    return [
+      ...(tick.workers.configured !== null ? [one(c, tick.workers.configured, { kind: "configured" })] : []),
+      one(c, tick.workers.alive, { kind: "alive" }),
+      one(c, tick.workers.busy, { kind: "busy" }),
+    ];
+  });
+}
+
+function settingFamilies(r: Registry): void {
+  family(r, "inflight_setting", "Numeric io settings in force (sizes in bytes)", "gauge", (c) =>
+    NUMERIC_SETTINGS.flatMap((name) => {
+      const s = c.window.settings[name];
+      const v = s ? settingValue(s.setting, s.unit) : null;
+      return v === null ? [] : [one(c, v, { name })];
+    }),
+  );
+  family(r, "inflight_io_method", "1 for the io_method in force, 0 for the others this build offers", "gauge", (c) => {
+    const s = c.window.settings.io_method;
+    return s ? (s.enumvals ?? [s.setting]).map((method) => one(c, method === s.setting ? 1 : 0, { method })) : [];
+  });
+  family(r, "inflight_pending_restart", "1 for an io setting changed since the server started, waiting for a restart", "gauge", (c) => {
+    const settings = c.window.settings;
+    if (!Object.keys(settings).length) return [];
+    return IO_SETTINGS.filter((name) => settings[name]).map((name) => one(c, settings[name].pendingRestart ? 1 : 0, { name }));
+  });
+  family(r, "inflight_restarts_total", "Server restarts seen (a new pg_postmaster_start_time()) since inflight started", "counter", (c) => [one(c, c.window.restartsSeen)]);
+}
+
+function statIoFamilies(r: Registry): void {
+  const io = (name: string, help: string, pick: (row: { reads: number; read_bytes: number; read_time: number }) => number) =>
+    family(r, name, help, "counter", (c) =>
+      c.window.ioCounters().map((row) => one(c, pick(row), { backend_type: row.backend_type, object: row.object, context: row.context })),
+    );
+  io("inflight_io_reads_total", "pg_stat_io reads", (row) => row.reads);
+  io("inflight_io_read_bytes_total", "pg_stat_io read_bytes", (row) => row.read_bytes);
+  io("inflight_io_read_seconds_total", "pg_stat_io read_time (0 unless track_io_timing = on)", (row) => row.read_time / 1000);
+}
+
+function build(): Registry {
+  const registry = new Registry();
+  // The server's own heap, RSS and event loop: how memory grows can be told
+  // from heap sizing (the bench's memory figure needs it).
+  collectDefaultMetrics({ register: registry });
+  targetFamilies(registry);
+  sampledFamilies(registry);
+  lastSampleFamilies(registry);
+  settingFamilies(registry);
+  statIoFamilies(registry);
+  return registry;
+}
+
+const KEY = Symbol.for("inflight.metrics");
+type Holder = { [KEY]?: Registry };
+
+export async function metricsText(): Promise<{ body: string; contentType: string }> {
+  const holder = globalThis as Holder;
+  const registry = (holder[KEY] ??= build());
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}

@@ -1,0 +1,45 @@
+import "server-only";
+// The window's ticks as CSV, one row a tick (pure). States and wait events
+// become columns of their own, named from what the window holds.
+import type { Tick } from "../../schemas/tick";
+
+const BASE_COLUMNS = ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
+
+function csvCell(value: string | number | null): string {
+  if (value === null) return "";
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function ticksToCsv(ticks: Tick[]): string {
+  const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio.byState)))].sort();
+  const waits = [...new Set(ticks.flatMap((t) => Object.keys(t.waits)))].sort();
+  const header = [...BASE_COLUMNS, ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
+  const lines = [header.map(csvCell).join(",")];
+  for (const t of ticks) {
+    const row: (string | number | null)[] = [
+      t.seq,
+      t.t,
+      new Date(t.t).toISOString(),
+      t.aio.inFlight,
+      t.aio.bytes,
+      t.aio.sync,
+      t.aio.syncBytes,
+      t.workers.configured,
+      t.workers.alive,
+      t.workers.busy,
+      t.active,
+      ...states.map((s) => t.aio.byState[s] ?? 0),
+      ...waits.map((w) => t.waits[w] ?? 0),
+    ];
+    lines.push(row.map(csvCell).join(","));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A file name safe for Content-Disposition: target, range, extension. */
+export function exportFileName(target: string, from: number | undefined, to: number | undefined, ext: "json" | "csv"): string {
+  const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, "-");
+  const range = from !== undefined || to !== undefined ? `-${from !== undefined ? stamp(from) : "start"}_${to !== undefined ? stamp(to) : "now"}` : `-${stamp(Date.now())}`;
+  return `inflight-${target.replace(/[^a-z0-9_.-]/gi, "_")}${range}.${ext}`;
+}

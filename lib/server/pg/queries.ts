@@ -1,0 +1,26 @@
+import "server-only";
+import type { z } from "zod";
+import { ActivityRow, CapabilitiesRow, DatabaseRow, RelationRow, ServerInfoRow, SettingRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
+
+// Every statement inflight runs is a file under sql/; this table is the one
+// place that ties each file to the schema of its rows (lib/schemas/rows.ts).
+// The runner (run.ts) parses every row with it.
+
+/** sql/<name>.sql -> the schema of its rows. */
+export const QUERIES = {
+  capabilities: CapabilitiesRow,
+  activity_aios: ActivityRow,
+  activity: ActivityRow,
+  stat_io: StatIoRow,
+  stat_io_op_bytes: StatIoRow,
+  settings: SettingRow,
+  server_info: ServerInfoRow,
+  relation: RelationRow,
+  databases: DatabaseRow,
+  stat_statements: StatStatementsRow,
+  stat_statements_legacy: StatStatementsRow,
+  stat_statements_texts: StatStatementsTextRow,
+} as const satisfies Record<string, z.ZodType>;
+export type QueryName = keyof typeof QUERIES;
+export type RowOf<N extends QueryName> = z.infer<(typeof QUERIES)[N]>;
+export const QUERY_NAMES = Object.keys(QUERIES) as QueryName[];

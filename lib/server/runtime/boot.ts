@@ -1,0 +1,114 @@
+import "server-only";
+import { Collector } from "../collector/collector";
+import { loadConfigOrExit, type Config } from "./config";
+import { createRuntime, type DemoControl, type Runtime } from "./runtime";
+
+function makeLog(config: Config) {
+  return (line: string) => {
+    if (config.log) console.log(`[inflight] ${line}`);
+  };
+}
+
+/** Starts everything once per process; safe to call again. */
+export function boot(): Runtime {
+  const { runtime, created } = createRuntime(() => {
+    const config = loadConfigOrExit();
+    const log = makeLog(config);
+    const collectors = new Map<string, Collector>();
+    for (const target of config.targets) {
+      collectors.set(
+        target.id,
+        new Collector({
+          id: target.id,
+          name: target.name,
+          demo: target.demo,
+          sampleMs: config.sampleMs,
+          idleSampleMs: config.idleSampleMs,
+          windowMs: config.windowMs,
+          redact: config.redact,
+          log,
+        }),
+      );
+    }
+    return { config, collectors, demo: null, startedAt: Date.now() };
+  });
+  if (!created) return runtime;
+
+  const { config } = runtime;
+  const log = makeLog(config);
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
+  if (config.demo) {
+    log(`no target configured: starting the embedded PostgreSQL 18 demo; dashboard on ${url}`);
+    void startDemo(runtime, log);
+  } else {
+    for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
+    log(`watching ${config.targets.map((t) => t.name).join(", ")}; dashboard on ${url}`);
+  }
+  installShutdown(runtime, log);
+  return runtime;
+}
+
+let stopDemo: (() => Promise<void>) | null = null;
+
+async function startDemo(runtime: Runtime, log: (line: string) => void): Promise<void> {
+  const collector = runtime.collectors.get("demo")!;
+  const { config } = runtime;
+  try {
+    const { startEmbedded } = await import("../demo/embedded");
+    const { ensureDemoDatabase } = await import("../demo/seed");
+    const { startWorkload } = await import("../demo/workload");
+    collector.setStarting("starting the embedded PostgreSQL 18");
+    const server = await startEmbedded({ dataDir: `${config.demoDir}/demo-pg`, log });
+    collector.setStarting("making the demo database (first run only)");
+    const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
+    collector.start(server.monitorUrl(database));
+    let workload = config.demoWorkload ? startWorkload(server, { database, table, log }) : null;
+    log(`watching the demo target: embedded PostgreSQL 18 on 127.0.0.1:${server.port}, database ${database}`);
+
+    let busy = false;
+    const control: DemoControl = {
+      get busy() {
+        return busy;
+      },
+      async restartWith(settings) {
+        if (busy) throw new Error("a restart is already under way");
+        busy = true;
+        try {
+          const { alterSystem } = await import("../demo/admin");
+          await alterSystem(server, settings);
+          log(`demo: restarting the embedded server with ${JSON.stringify(settings)}`);
+          await server.restart();
+        } finally {
+          busy = false;
+        }
+      },
+    };
+    runtime.demo = control;
+    stopDemo = async () => {
+      await workload?.stop();
+      workload = null;
+      await collector.stop();
+      await server.stop("fast");
+    };
+  } catch (err) {
+    const message = (err as Error).message?.split("\n")[0] ?? String(err);
+    log(`the demo could not start: ${message}`);
+    collector.setFailed(`the embedded PostgreSQL could not start: ${message}`);
+  }
+}
+
+function installShutdown(runtime: Runtime, log: (line: string) => void): void {
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    const all = [...runtime.collectors.values()].map((c) => c.stop());
+    const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
+    void Promise.race([Promise.all([...all, stopDemo?.()]), timeout])
+      .catch((err) => log(`while stopping: ${(err as Error).message}`))
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig, parseDuration } from "./config";
+
+const parse = (env: Record<string, string>) => parseConfig(env, "/proj");
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    parse(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error("no error");
+}
+
+describe("parseConfig", () => {
+  it("defaults to the demo target on loopback", () => {
+    const c = parse({});
+    expect(c).toMatchObject({ demo: true, sampleMs: 100, windowMs: 900_000, host: "127.0.0.1", port: 3000, authToken: null });
+    expect(c.targets).toEqual([{ id: "demo", name: "demo", url: "", demo: true }]);
+  });
+
+  it("reads targets from DATABASE_URL and INFLIGHT_TARGETS", () => {
+    const c = parse({ DATABASE_URL: "postgres://u:p@db1.example:5432/app", INFLIGHT_TARGETS: "east=postgres://u:p@h2/x, west=postgresql://h3/y" });
+    expect(c.targets.map((t) => [t.id, t.name])).toEqual([
+      ["db1.example", "db1.example"],
+      ["east", "east"],
+      ["west", "west"],
+    ]);
+    expect(c.demo).toBe(false);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "not a url secretpw" }, "DATABASE_URL", /not a valid URL/],
+    [{ DATABASE_URL: "mysql://u:pw@h/db" }, "DATABASE_URL", /scheme/],
+    [{ INFLIGHT_TARGETS: "a=postgres://h/x,a=postgres://h/y" }, "INFLIGHT_TARGETS", /duplicate target name "a"/],
+    [{ INFLIGHT_TARGETS: "postgres://h/x" }, "INFLIGHT_TARGETS", /name=url/],
+    [{ INFLIGHT_SAMPLE_MS: "5" }, "INFLIGHT_SAMPLE_MS", /between 10 and/],
+    [{ INFLIGHT_SAMPLE_MS: "fast" }, "INFLIGHT_SAMPLE_MS", /whole number/],
+    [{ INFLIGHT_WINDOW: "forever" }, "INFLIGHT_WINDOW", /duration/],
+    [{ INFLIGHT_WINDW: "15m" }, "INFLIGHT_WINDW", /not a setting/],
+    [{ HOST: "0.0.0.0" }, "HOST", /INFLIGHT_AUTH_TOKEN/],
+    [{ PORT: "70000" }, "PORT", /between 1 and 65535/],
+    [{ INFLIGHT_AUTH_TOKEN: "short" }, "INFLIGHT_AUTH_TOKEN", /16 characters/],
+    // A URL pasted without a name splits at its "=": the "name" holds the password.
+    [{ INFLIGHT_TARGETS: "postgres://u:secretpw@h/db?sslmode=require" }, "INFLIGHT_TARGETS", /target 1: its name must be/],
+  ])("%o -> names %s", (env, setting, problem) => {
+    const err = errorOf(env as Record<string, string>);
+    expect(err.setting).toBe(setting);
+    expect(err.message).toMatch(problem);
+    expect(err.message).not.toMatch(/secretpw|:pw@|:p@/);
+  });
+
+  it("serves beyond loopback only with a token", () => {
+    expect(parse({ HOST: "0.0.0.0", INFLIGHT_AUTH_TOKEN: "0123456789abcdef0" }).host).toBe("0.0.0.0");
+  });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["15m", 900_000],
+    ["90s", 90_000],
+    ["1h", 3_600_000],
+    ["250ms", 250],
+    ["15", null],
+    ["m", null],
+    ["-1m", null],
+  ])("%s -> %s", (text, want) => {
+    expect(parseDuration(text)).toBe(want);
+  });
+});
+

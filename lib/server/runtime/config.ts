@@ -1,0 +1,258 @@
+import "server-only";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { isLoopback, isLoopbackAddress, ownListenAddresses } from "./addresses";
+
+
+// The only module that reads process.env. Parsed once at start; a bad value
+// stops the process with one line naming the setting (never its secret).
+
+export const KNOWN_SETTINGS = [
+  "DATABASE_URL",
+  "INFLIGHT_TARGETS",
+  "INFLIGHT_CONFIG",
+  "INFLIGHT_SAMPLE_MS",
+  "INFLIGHT_IDLE_SAMPLE_MS",
+  "INFLIGHT_WINDOW",
+  "INFLIGHT_AUTH_TOKEN",
+  "INFLIGHT_REDACT",
+  "INFLIGHT_DEMO_DIR",
+  "INFLIGHT_DEMO_TABLE_MB",
+  "INFLIGHT_DEMO_WORKLOAD",
+  "INFLIGHT_LOG",
+  "HOST",
+  "PORT",
+] as const;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`${setting}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface TargetConfig {
+  id: string;
+  name: string;
+  url: string;
+  demo: boolean;
+}
+
+export interface Config {
+  targets: TargetConfig[];
+  /** true when no target is configured: an embedded PostgreSQL 18 is watched */
+  demo: boolean;
+  sampleMs: number;
+  idleSampleMs: number;
+  windowMs: number;
+  host: string;
+  port: number;
+  authToken: string | null;
+  redact: boolean;
+  demoDir: string;
+  demoTableMb: number;
+  demoWorkload: boolean;
+  log: boolean;
+}
+
+const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** "15m", "90s", "1h", "500ms" -> ms; null when not a duration. */
+export function parseDuration(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
+  if (!match) return null;
+  const ms = Number(match[1]) * DURATION_UNITS[match[2] as keyof typeof DURATION_UNITS];
+  return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+}
+
+const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+/** Parses a postgres URL without ever echoing it (it may hold a password). */
+function checkUrl(setting: string, name: string, url: string): string {
+  const which = setting === "DATABASE_URL" ? "" : `target ${name}: `;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(setting, `${which}is not a valid URL (expected postgres://user:password@host:port/database)`);
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new ConfigError(setting, `${which}has scheme "${parsed.protocol}"; expected postgres:// or postgresql://`);
+  }
+  if (!parsed.hostname && !parsed.searchParams.get("host")) {
+    throw new ConfigError(setting, `${which}has no host`);
+  }
+  return url;
+}
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
+}
+
+function addTarget(out: TargetConfig[], setting: string, name: string, url: string) {
+  if (!TARGET_NAME.test(name)) {
+    // Not echoed: a URL pasted where the name goes ("postgres://u:pw@h/db?sslmode=require"
+    // splits at its "=") would print its password.
+    throw new ConfigError(setting, `target ${out.length + 1}: its name must be letters, digits, "_", "-" or "." (up to 63 characters)`);
+  }
+  const id = slug(name);
+  if (out.some((t) => t.id === id)) throw new ConfigError(setting, `duplicate target name "${name}"`);
+  out.push({ id, name, url: checkUrl(setting, name, url), demo: false });
+}
+
+const FileConfig = z.strictObject({
+  targets: z
+    .array(z.strictObject({ name: z.string(), url: z.string() }))
+    .min(1, "needs at least one target"),
+});
+
+function parseTargets(env: Record<string, string | undefined>): TargetConfig[] {
+  const targets: TargetConfig[] = [];
+  if (env.DATABASE_URL) addTarget(targets, "DATABASE_URL", hostName(env.DATABASE_URL), env.DATABASE_URL);
+  if (env.INFLIGHT_TARGETS) {
+    for (const part of env.INFLIGHT_TARGETS.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const eq = part.indexOf("=");
+      if (eq <= 0) throw new ConfigError("INFLIGHT_TARGETS", "expected name=url pairs separated by commas");
+      addTarget(targets, "INFLIGHT_TARGETS", part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+    }
+  }
+  if (env.INFLIGHT_CONFIG) {
+    let text: string;
+    try {
+      text = readFileSync(env.INFLIGHT_CONFIG, "utf8");
+    } catch (err) {
+      throw new ConfigError("INFLIGHT_CONFIG", `cannot read the file (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // JSON.parse's message quotes the text, which may hold a password.
+      throw new ConfigError("INFLIGHT_CONFIG", "is not valid JSON");
+    }
+    const parsed = FileConfig.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigError("INFLIGHT_CONFIG", `${issue.path.join(".") || "file"}: ${issue.message}`);
+    }
+    for (const t of parsed.data.targets) addTarget(targets, "INFLIGHT_CONFIG", t.name, t.url);
+  }
+  return targets;
+}
+
+/** A name for a DATABASE_URL target: its host (never the password). */
+function hostName(url: string): string {
+  try {
+    const host = new URL(url).hostname || "target";
+    return host.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "target";
+  } catch {
+    return "target";
+  }
+}
+
+function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number) {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw.slice(0, 40)}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolSetting(env: Record<string, string | undefined>, name: string, fallback: boolean) {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|on|yes)$/i.test(raw)) return true;
+  if (/^(0|false|off|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be 1 or 0, got "${raw.slice(0, 20)}"`);
+}
+
+
+export function parseConfig(env: Record<string, string | undefined>, cwd: string): Config {
+  for (const key of Object.keys(env)) {
+    if (key.startsWith("INFLIGHT_") && !(KNOWN_SETTINGS as readonly string[]).includes(key)) {
+      throw new ConfigError(key, `is not a setting inflight knows (known: ${KNOWN_SETTINGS.filter((k) => k.startsWith("INFLIGHT_")).join(", ")})`);
+    }
+  }
+  const sampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", 100, 10, 60_000);
+  const idleSampleMs = intSetting(env, "INFLIGHT_IDLE_SAMPLE_MS", Math.max(1000, sampleMs), sampleMs, 60_000);
+  let windowMs = 15 * 60_000;
+  if (env.INFLIGHT_WINDOW) {
+    const parsed = parseDuration(env.INFLIGHT_WINDOW);
+    if (parsed === null) throw new ConfigError("INFLIGHT_WINDOW", `must be a duration such as 15m, 90s or 1h, got "${env.INFLIGHT_WINDOW.slice(0, 40)}"`);
+    if (parsed < 10_000 || parsed > 24 * 3_600_000) throw new ConfigError("INFLIGHT_WINDOW", "must be between 10s and 24h");
+    windowMs = parsed;
+  }
+  const host = (env.HOST ?? "127.0.0.1").trim() || "127.0.0.1";
+  const port = intSetting(env, "PORT", 3000, 1, 65535);
+  const authToken = env.INFLIGHT_AUTH_TOKEN ? env.INFLIGHT_AUTH_TOKEN : null;
+  if (authToken !== null && authToken.length < 16) throw new ConfigError("INFLIGHT_AUTH_TOKEN", "must be at least 16 characters");
+  if (!isLoopback(host) && authToken === null) {
+    throw new ConfigError("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
+  }
+
+  const targets = parseTargets(env);
+  const demo = targets.length === 0;
+  if (demo) targets.push({ id: "demo", name: "demo", url: "", demo: true });
+  return {
+    targets,
+    demo,
+    sampleMs,
+    idleSampleMs,
+    windowMs,
+    host,
+    port,
+    authToken,
+    redact: boolSetting(env, "INFLIGHT_REDACT", false),
+    demoDir: env.INFLIGHT_DEMO_DIR || `${cwd}/.inflight`,
+    demoTableMb: intSetting(env, "INFLIGHT_DEMO_TABLE_MB", 256, 16, 65536),
+    demoWorkload: boolSetting(env, "INFLIGHT_DEMO_WORKLOAD", true),
+    log: boolSetting(env, "INFLIGHT_LOG", true),
+  };
+}
+
+/**
+ * A copy of this process's environment for a child process, less the
+ * variables `drop` names. Children get the environment; inflight's own
+ * settings are read from it only here.
+ */
+export function childEnv(drop: (key: string) => boolean): NodeJS.ProcessEnv {
+  // A copy, not a fresh object: Next's types make NODE_ENV a required key of ProcessEnv.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) if (drop(key)) delete env[key];
+  return env;
+}
+
+/**
+ * HOST is what inflight was told; `next start -H` (or no -H: every
+ * interface) is what it bound. Checked once the server listens, so a
+ * `npx next start` that skipped scripts/start.mjs cannot serve the network
+ * without a token either. Outside production (next dev) it only warns.
+ */
+function checkBound(config: Config, production: boolean): void {
+  if (config.authToken) return;
+  const exposed = (ownListenAddresses(config.port) ?? []).filter((a) => !isLoopbackAddress(a));
+  if (exposed.length === 0) return;
+  const problem = `the server listens on ${exposed[0]}, not a loopback address: start it with -H 127.0.0.1 (npm start does) or set INFLIGHT_AUTH_TOKEN`;
+  if (production) throw new ConfigError("HOST", problem);
+  console.warn(`inflight: warning: HOST: ${problem}`);
+}
+
+
+/** The process's configuration, or exit(1) with one line naming the setting. */
+export function loadConfigOrExit(): Config {
+  try {
+    const config = parseConfig(process.env, process.cwd());
+    checkBound(config, process.env.NODE_ENV === "production");
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`inflight: bad configuration: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

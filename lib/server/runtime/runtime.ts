@@ -1,0 +1,36 @@
+import "server-only";
+import type { Config } from "./config";
+import type { Collector } from "../collector/collector";
+
+/** What the demo target offers beyond a configured one: a restart control. */
+export interface DemoControl {
+  /** ALTER SYSTEM the given io settings, then restart the embedded server. */
+  restartWith(settings: { io_method?: string; io_workers?: number }): Promise<void>;
+  readonly busy: boolean;
+}
+
+export interface Runtime {
+  config: Config;
+  collectors: Map<string, Collector>;
+  demo: DemoControl | null;
+  startedAt: number;
+}
+
+// Next builds instrumentation and route handlers as separate module graphs:
+// the state they share lives on globalThis under one Symbol.for key.
+const KEY = Symbol.for("inflight.runtime");
+type Holder = { [KEY]?: Runtime };
+
+export function getRuntime(): Runtime | null {
+  return (globalThis as Holder)[KEY] ?? null;
+}
+
+/** Creates the runtime once; a second call returns the first. */
+export function createRuntime(make: () => Runtime): { runtime: Runtime; created: boolean } {
+  const holder = globalThis as Holder;
+  const existing = holder[KEY];
+  if (existing) return { runtime: existing, created: false };
+  const runtime = make();
+  holder[KEY] = runtime;
+  return { runtime, created: true };
+}

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { countersStatement, isOwn, OWN_MARKER, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
+
+const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
+  queryid,
+  calls,
+  total_exec_time: exec,
+  read_time: read,
+  shared_blks_read: blks,
+  shared_blks_hit: 0,
+});
+
+describe("pg_stat_statements versions", () => {
+  it.each([
+    ["1.12", "stat_statements"],
+    ["1.11", "stat_statements"],
+    ["1.10", "stat_statements_legacy"],
+    ["1.8", "stat_statements_legacy"],
+    ["1.7", null],
+  ])("%s -> %s", (version, want) => {
+    expect(countersStatement(version)).toBe(want);
+  });
+
+  it("compares versions part by part", () => {
+    expect(versionAtLeast("1.10", "1.9")).toBe(true);
+    expect(versionAtLeast("1.9", "1.10")).toBe(false);
+  });
+});
+
+describe("statementDeltas", () => {
+  const texts = new Map([["1", "SELECT $1"]]);
+
+  it("gives the read share over the window", () => {
+    const [s] = statementDeltas(new Map([["1", row("1", 2, 100, 40, 10)]]), new Map([["1", row("1", 4, 300, 140, 30)]]), texts, true);
+    expect(s).toMatchObject({ queryId: "1", calls: 2, totalExecTime: 200, readTime: 100, sharedBlksRead: 20, readShare: 0.5 });
+  });
+
+  it("says unknown, not zero, when track_io_timing is off on the server", () => {
+    const [s] = statementDeltas(new Map(), new Map([["1", row("1", 1, 100, 0, 10)]]), texts, false);
+    expect(s.readTime).toBeNull();
+    expect(s.readShare).toBeNull();
+  });
+
+  it("says unknown when blocks were read in no time (timing off in that session)", () => {
+    const [untimed] = statementDeltas(new Map(), new Map([["1", row("1", 1, 100, 0, 10)]]), texts, true);
+    expect(untimed.readTime).toBeNull();
+    const [cached] = statementDeltas(new Map(), new Map([["1", row("1", 1, 100, 0, 0)]]), texts, true);
+    expect(cached.readTime).toBe(0);
+  });
+});
+
+describe("statementsNote", () => {
+  it("says how to turn timing on", () => {
+    expect(statementsNote(false, [])).toMatch(/track_io_timing is off.*ALTER SYSTEM SET track_io_timing = on/);
+    const stat = { queryId: "1", query: "", calls: 1, totalExecTime: 1, readTime: null, sharedBlksRead: 1, sharedBlksHit: 0, readShare: null };
+    expect(statementsNote(true, [stat])).toMatch(/1 statement read blocks with track_io_timing off in their session/);
+    expect(statementsNote(true, [{ ...stat, readTime: 1, readShare: 1 }])).toBeNull();
+  });
+});
+
+describe("the collector's own statements", () => {
+  const dir = path.resolve("sql");
+  it.each(readdirSync(dir).filter((f) => f.endsWith(".sql")))("%s carries the marker after its first token", (file) => {
+    const text = readFileSync(path.join(dir, file), "utf8");
+    // pg_stat_statements keeps the text from the first token on: the marker must be there.
+    const body = text.replace(/^(\s*--[^\n]*\n)*/, "");
+    expect(body.slice(0, 60)).toContain(OWN_MARKER);
+    expect(isOwn(body)).toBe(true);
+  });
+});

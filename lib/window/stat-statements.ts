@@ -1,0 +1,84 @@
+// pg_stat_statements over the window (pure): deltas of its cumulative
+// counters between the oldest snapshot kept and the newest, per queryid.
+import type { StatementStat } from "../schemas/runs";
+import type { StatStatementsRow } from "../schemas/rows";
+import { TRACK_IO_TIMING_SQL } from "./advice";
+
+/** Statements shown, slowest (total exec time) first. */
+export const TOP_STATEMENTS = 50;
+
+/**
+ * Every statement in sql/ carries this comment inside its text (not before
+ * it: pg_stat_statements drops what precedes the first token), so inflight's
+ * own statements, and those of any other inflight watching the same server,
+ * can be told from the workload in pg_stat_statements and pg_stat_activity.
+ */
+export const OWN_MARKER = "/* inflight */";
+
+/** The collector's own statements are not the target's workload. */
+export function isOwn(query: string): boolean {
+  return query.includes(OWN_MARKER);
+}
+
+/** "1.10" < "1.11": versions compared as numbers, part by part. */
+export function versionAtLeast(version: string, min: string): boolean {
+  const a = version.split(".").map(Number);
+  const b = min.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+/**
+ * The counters statement for an extension version: 1.11 (PostgreSQL 17)
+ * renamed blk_read_time to shared_blk_read_time; before 1.8 (PostgreSQL 13)
+ * total_exec_time was total_time, which inflight does not read.
+ */
+export function countersStatement(version: string): "stat_statements" | "stat_statements_legacy" | null {
+  if (versionAtLeast(version, "1.11")) return "stat_statements";
+  if (versionAtLeast(version, "1.8")) return "stat_statements_legacy";
+  return null;
+}
+
+export function statementDeltas(
+  oldest: Map<string, StatStatementsRow>,
+  latest: Map<string, StatStatementsRow>,
+  texts: Map<string, string>,
+  readTimeKnown: boolean,
+): StatementStat[] {
+  const out: StatementStat[] = [];
+  for (const [id, cur] of latest) {
+    const old = oldest.get(id);
+    const calls = cur.calls - (old?.calls ?? 0);
+    if (calls <= 0) continue;
+    const totalExecTime = cur.total_exec_time - (old?.total_exec_time ?? 0);
+    const sharedBlksRead = cur.shared_blks_read - (old?.shared_blks_read ?? 0);
+    const timed = cur.read_time - (old?.read_time ?? 0);
+    // With track_io_timing on, every read takes some time to issue: blocks
+    // read in no time were read with timing off (SET in that session).
+    const readTime = readTimeKnown && !(sharedBlksRead > 0 && timed <= 0) ? timed : null;
+    out.push({
+      queryId: id,
+      query: texts.get(id) ?? "",
+      calls,
+      totalExecTime,
+      readTime,
+      sharedBlksRead,
+      sharedBlksHit: cur.shared_blks_hit - (old?.shared_blks_hit ?? 0),
+      readShare: readTime !== null && totalExecTime > 0 ? Math.min(1, readTime / totalExecTime) : null,
+    });
+  }
+  return out.sort((a, b) => b.totalExecTime - a.totalExecTime).slice(0, TOP_STATEMENTS);
+}
+
+const TURN_ON = TRACK_IO_TIMING_SQL.replace("\n", " ");
+
+/** Why the figures may be incomplete, and what to do; null when they are not. */
+export function statementsNote(serverTiming: boolean, stats: StatementStat[]): string | null {
+  if (!serverTiming) return `track_io_timing is off: read time is unknown, not zero. Turn it on: ${TURN_ON}`;
+  const untimed = stats.filter((s) => s.readTime === null).length;
+  if (untimed === 0) return null;
+  return `${untimed} statement${untimed === 1 ? "" : "s"} read blocks with track_io_timing off in their session (SET track_io_timing = off): their read time is unknown, not zero. Keep it on: ${TURN_ON}`;
+}

@@ -1,0 +1,94 @@
+// Helpers for tests of query runs: a collector watching the run's (or a
+// test's own) PostgreSQL 18, runs made on purpose and found again, EXPLAIN's
+// own figures, and CPU pinning for the sampled-share comparison.
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import type pg from "pg";
+import { Collector } from "../../lib/server/collector/collector";
+import type { QueryRun } from "../../lib/schemas/runs";
+import { testPg, waitFor } from "./pg";
+
+const PG = testPg();
+/** No table in the demo has 'z' in its payload (hex only): these filters read everything, match nothing. */
+export const SCAN = `SELECT count(*) FROM ${PG.table} WHERE payload LIKE '%zz%'`;
+/** The same scan with a CPU-heavy filter: ~1 s cold, so progress can be sampled many times. */
+export const SLOW_SCAN = `SELECT count(*) FROM ${PG.table} WHERE md5(payload) LIKE '%zz%'`;
+export const PARALLEL = "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0";
+
+export interface Watch {
+  collector: Collector;
+  stop(): Promise<void>;
+}
+
+/** A collector with one viewer, so it samples at the given fast cadence. */
+export async function watching(url: string, sampleMs: number): Promise<Watch> {
+  const collector = new Collector({ id: "q", name: "q", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+  const unsubscribe = collector.feed.subscribe(() => undefined);
+  collector.start(url);
+  await waitFor("collector up", () => collector.info().status === "up" && collector.window.allTicks().length > 3);
+  return {
+    collector,
+    async stop() {
+      unsubscribe();
+      await collector.stop();
+    },
+  };
+}
+
+export async function backendPid(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  return rows[0].pid;
+}
+
+/** Runs of `pid` that started at or after `from` (ms). */
+export function runsOf(w: Watch, pid: number, from: number): QueryRun[] {
+  return w.collector.window.queries().filter((q) => q.pid === pid && q.startedAt >= from - 5);
+}
+
+/** Runs `sql` on `client` until `done(run)` holds for the run it made (a cold read can be too quick to sample). */
+export async function sampledRun(w: Watch, client: pg.Client, sql: string, done: (run: QueryRun) => boolean, prepare: () => Promise<void>, tries = 4): Promise<QueryRun> {
+  const pid = await backendPid(client);
+  let last: QueryRun | undefined;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    await prepare();
+    const from = Date.now();
+    await client.query(sql);
+    last = await waitFor("the run ended", () => runsOf(w, pid, from).find((r) => r.endedAt !== null), 3_000).catch(() => undefined);
+    if (last && done(last)) return last;
+  }
+  throw new Error(`no run of ${sql} met the condition in ${tries} tries; last: ${JSON.stringify(last)}`);
+}
+
+export interface Explained {
+  execMs: number;
+  readMs: number;
+}
+
+export function parseExplain(rows: { "QUERY PLAN": string }[]): Explained {
+  const text = rows.map((r) => r["QUERY PLAN"]).join("\n");
+  const exec = /Execution Time: ([\d.]+) ms/.exec(text);
+  if (!exec) throw new Error(`no Execution Time in:\n${text}`);
+  // The top node's I/O Timings include its children's.
+  const read = /I\/O Timings: shared read=([\d.]+)/.exec(text);
+  return { execMs: Number(exec[1]), readMs: read ? Number(read[1]) : 0 };
+}
+
+/** CPU affinity through taskset: the processes' masks before, to put back. */
+export function pin(pids: number[], cpus: string): Map<number, string> {
+  const before = new Map<number, string>();
+  for (const pid of pids) {
+    const current = spawnSync("taskset", ["-p", String(pid)], { encoding: "utf8" });
+    const mask = /mask: ([0-9a-f]+)/.exec(current.stdout)?.[1];
+    if (current.status !== 0 || !mask) throw new Error(`taskset -p ${pid}: ${current.stderr}`);
+    before.set(pid, mask);
+    const set = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { encoding: "utf8" });
+    if (set.status !== 0) throw new Error(`taskset -c ${cpus} ${pid}: ${set.stderr}`);
+  }
+  return before;
+}
+
+export function unpin(masks: Map<number, string>): void {
+  for (const [pid, mask] of masks) spawnSync("taskset", ["-a", "-p", mask, String(pid)]);
+}
+
+export const canPin = os.availableParallelism() >= 2 && spawnSync("taskset", ["-V"]).status === 0;
