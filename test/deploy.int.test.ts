@@ -24,7 +24,7 @@ import {
   substitute,
   type RuleTestFile,
 } from "../deploy/queries";
-import { startContractExporter, startPrometheus, type RunningPrometheus, type StandIn } from "./prometheus-harness";
+import { startContractExporter, startPrometheus, type RunningPrometheus, type StandIn } from "./support/prometheus";
 
 const PROMTOOL = process.env.PROMTOOL_BIN ?? "/usr/bin/promtool";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, evictFromPageCache, sizes, waitFor } from "../lib/test/pg";
+import { connect, evictFromPageCache, sizes, waitFor } from "./support/pg";
 import { ioUringAvailable, startIoUringPg, type IoUringPg } from "./support/iouring";
 
 const io = await ioUringAvailable();

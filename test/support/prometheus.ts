@@ -10,7 +10,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { CONTRACT, requiredSeries, type MetricSpec } from "../deploy/contract";
+import { CONTRACT, requiredSeries, type MetricSpec } from "../../deploy/contract";
 
 export const PROMETHEUS_BIN = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 
