@@ -1,23 +1,26 @@
--- Every 100 ms, for a server without pg_aios (before 18) or a role that may
--- not read it: the same rows as activity_aios.sql, with no handles.
-SELECT /* inflight */ a.pid,
-       a.leader_pid,
-       a.backend_type,
-       a.state,
-       a.wait_event_type,
-       a.wait_event,
-       a.query_id::text AS query_id,
-       (extract(epoch FROM a.query_start) * 1000)::float8 AS query_start_ms,
-       a.datname,
-       a.usename,
-       left(a.query, 2000) AS query,
-       NULL::json AS handles
-FROM pg_catalog.pg_stat_activity a
-WHERE a.pid <> pg_catalog.pg_backend_pid()
+-- Every tick: backends that are doing something, and every io worker, from
+-- pg_stat_get_activity(NULL), the function under pg_stat_activity, without
+-- the view's joins (database and role names come from names.sql, cached).
+-- Query text only for a run not seen before: $1 = the ids ("pid:query start
+-- ms") of the runs the window already holds. Cut at 2,000 characters.
+SELECT /* inflight:activity */ s.pid,
+       s.leader_pid,
+       s.backend_type,
+       s.state,
+       s.wait_event_type,
+       s.wait_event,
+       s.query_id::text AS query_id,
+       (extract(epoch FROM s.query_start) * 1000)::float8 AS query_start_ms,
+       s.datid::int8 AS datid,
+       s.usesysid::int8 AS usesysid,
+       CASE WHEN s.pid::text || ':' || round(extract(epoch FROM s.query_start) * 1000)::text = ANY($1::text[])
+            THEN NULL ELSE left(s.query, 2000) END AS query
+FROM pg_catalog.pg_stat_get_activity(NULL) s
+WHERE s.pid <> pg_catalog.pg_backend_pid()
   -- other roles' sessions, hidden from a role without pg_read_all_stats
-  AND a.backend_type IS NOT NULL
+  AND s.backend_type IS NOT NULL
   -- another inflight sampling the same server is not the workload either
-  AND coalesce(strpos(a.query, '/* inflight */'), 0) = 0
-  AND (a.backend_type = 'io worker'
-       OR a.state IN ('active', 'fastpath function call')
-       OR (a.state IS NULL AND a.wait_event_type IS DISTINCT FROM 'Activity'))
+  AND coalesce(strpos(s.query, '/* inflight'), 0) = 0
+  AND (s.backend_type = 'io worker'
+       OR s.state IN ('active', 'fastpath function call')
+       OR (s.state IS NULL AND s.wait_event_type IS DISTINCT FROM 'Activity'))

@@ -1,6 +1,6 @@
 -- What this server offers and this role may read, decided from the catalog
 -- (not the version string). Run once per connection.
-SELECT /* inflight */
+SELECT /* inflight:capabilities */
   current_setting('server_version') AS server_version,
   current_setting('server_version_num')::int AS server_version_num,
   to_regclass('pg_catalog.pg_aios') IS NOT NULL AS aios,

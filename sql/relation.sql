@@ -3,7 +3,7 @@
 -- The size is pg_class.relpages (as of the last VACUUM or ANALYZE), not
 -- pg_relation_size(): that takes a lock on the relation, and would queue
 -- behind a user's ACCESS EXCLUSIVE request. NULL when never counted.
-SELECT /* inflight */ n.nspname || '.' || c.relname AS name,
+SELECT /* inflight:relation */ n.nspname || '.' || c.relname AS name,
        CASE WHEN c.relpages > 0 THEN c.relpages::float8 END AS blocks
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace

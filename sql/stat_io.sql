@@ -1,6 +1,6 @@
 -- Every second: pg_stat_io counters (18: bytes are columns of their own).
 -- Cumulative; the collector turns them into deltas.
-SELECT /* inflight */ backend_type, object, context,
+SELECT /* inflight:stat_io */ backend_type, object, context,
        coalesce(reads, 0)::float8 AS reads,
        coalesce(read_bytes, 0)::float8 AS read_bytes,
        coalesce(read_time, 0)::float8 AS read_time,

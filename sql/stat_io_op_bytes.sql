@@ -1,5 +1,5 @@
 -- Every second, on 16 and 17: pg_stat_io had op_bytes instead of byte columns.
-SELECT /* inflight */ backend_type, object, context,
+SELECT /* inflight:stat_io_op_bytes */ backend_type, object, context,
        coalesce(reads, 0)::float8 AS reads,
        (coalesce(reads, 0) * op_bytes)::float8 AS read_bytes,
        coalesce(read_time, 0)::float8 AS read_time,

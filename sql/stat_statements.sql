@@ -1,17 +1,19 @@
--- Every 2 s when pg_stat_statements >= 1.11 is installed: cumulative
+-- Every 10 s when pg_stat_statements >= 1.11 is installed: cumulative
 -- counters of this database's statements, without their text (reading the
 -- text file on every call is what makes pg_stat_statements expensive).
 -- @extschema@: the extension's schema, quoted, written in by the runner.
 -- Top-level and nested entries of one queryid are summed.
-SELECT /* inflight */ queryid::text AS queryid,
+SELECT /* inflight:stat_statements */ queryid::text AS queryid,
        sum(calls)::float8 AS calls,
        sum(total_exec_time)::float8 AS total_exec_time,
        sum(shared_blk_read_time)::float8 AS read_time,
        sum(shared_blks_read)::float8 AS shared_blks_read,
-       sum(shared_blks_hit)::float8 AS shared_blks_hit
+       sum(shared_blks_hit)::float8 AS shared_blks_hit,
+       bool_or(userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)) AS own
 FROM @extschema@.pg_stat_statements(false)
 WHERE dbid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
   AND queryid IS NOT NULL
 GROUP BY queryid
-ORDER BY 3 DESC
+-- inflight's own entries first: what watching costs is read from them
+ORDER BY own DESC, 3 DESC
 LIMIT 500

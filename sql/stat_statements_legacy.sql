@@ -1,14 +1,16 @@
 -- pg_stat_statements 1.8 to 1.10 named the read time blk_read_time
--- (total_time before 1.8 is not read). @extschema@ as in statements.sql.
-SELECT /* inflight */ queryid::text AS queryid,
+-- (total_time before 1.8 is not read). @extschema@ as in stat_statements.sql.
+SELECT /* inflight:stat_statements_legacy */ queryid::text AS queryid,
        sum(calls)::float8 AS calls,
        sum(total_exec_time)::float8 AS total_exec_time,
        sum(blk_read_time)::float8 AS read_time,
        sum(shared_blks_read)::float8 AS shared_blks_read,
-       sum(shared_blks_hit)::float8 AS shared_blks_hit
+       sum(shared_blks_hit)::float8 AS shared_blks_hit,
+       bool_or(userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)) AS own
 FROM @extschema@.pg_stat_statements(false)
 WHERE dbid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
   AND queryid IS NOT NULL
 GROUP BY queryid
-ORDER BY 3 DESC
+-- inflight's own entries first: what watching costs is read from them
+ORDER BY own DESC, 3 DESC
 LIMIT 500

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TargetInfo } from "../lib/schemas/target";
 import type { TargetsResponse } from "../lib/schemas/api";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
-import { connect, waitFor } from "./support/pg";
+import { connect, ownStatementCalls, waitFor } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
 import { openSse, type SseClient } from "./support/sse";
 
@@ -21,12 +21,6 @@ async function target(): Promise<TargetInfo> {
   return body.targets[0];
 }
 
-async function activityCalls(): Promise<number> {
-  const { rows } = await admin.query<{ calls: string | null }>(
-    "SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE '%pg_catalog.pg_stat_activity a%' AND query LIKE '%a.backend_type = $%'",
-  );
-  return Number(rows[0].calls ?? 0);
-}
 
 async function inflightSessions(): Promise<number> {
   const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'inflight'");
@@ -40,10 +34,10 @@ function rssMb(pid: number): number {
 
 /** Statements sent vs samples taken over `ms`, read as close together as possible. */
 async function oneStatementPerTick(ms: number): Promise<{ calls: number; samples: number }> {
-  const c0 = await activityCalls();
+  const c0 = await ownStatementCalls(admin, "activity");
   const s0 = (await target()).samples;
   await new Promise((r) => setTimeout(r, ms));
-  const c1 = await activityCalls();
+  const c1 = await ownStatementCalls(admin, "activity");
   const s1 = (await target()).samples;
   return { calls: c1 - c0, samples: s1 - s0 };
 }

@@ -81,9 +81,9 @@ function NowFacts() {
   return (
     <>
       <Fact label="async in flight now">
-        <span data-testid="now-inflight">{latest.aio.inFlight}</span> <span className="text-slate-500">({formatBytes(latest.aio.bytes)})</span>
+        <span data-testid="now-inflight">{latest.aio ? latest.aio.inFlight : "–"}</span> {latest.aio ? <span className="text-slate-500">({formatBytes(latest.aio.bytes)})</span> : null}
       </Fact>
-      <Fact label="sync (f_sync) now">{latest.aio.sync}</Fact>
+      <Fact label="sync (f_sync) now">{latest.aio ? latest.aio.sync : "–"}</Fact>
       <Fact label="active / workers busy" title={`sampled at ${formatClock(latest.t)}`}>
         {latest.active} / {latest.workers.busy} of {latest.workers.alive}
       </Fact>

@@ -14,6 +14,7 @@ const numOrNull = z.union([z.null(), num]);
 export const AioHandle = z.tuple([z.string().nullable(), z.string().nullable(), numOrNull, z.boolean().nullable(), z.string().nullable()]);
 export type AioHandle = z.infer<typeof AioHandle>;
 
+/** A backend of activity.sql: oids, not names; query text only for a new run. */
 export const ActivityRow = z.object({
   pid: z.number(),
   leader_pid: z.number().nullable(),
@@ -23,12 +24,26 @@ export const ActivityRow = z.object({
   wait_event: z.string().nullable(),
   query_id: z.string().nullable(),
   query_start_ms: z.number().nullable(),
-  datname: z.string().nullable(),
-  usename: z.string().nullable(),
+  datid: numOrNull,
+  usesysid: numOrNull,
   query: z.string().nullable(),
-  handles: z.array(AioHandle).nullable(),
 });
 export type ActivityRow = z.infer<typeof ActivityRow>;
+
+/** The handles of aios.sql, per issuing pid. */
+export const AioRow = z.object({ pid: z.number(), handles: z.array(AioHandle) });
+export type AioRow = z.infer<typeof AioRow>;
+
+/**
+ * One backend as the window derives from it: its activity, names looked up
+ * from names.sql, and its AIO handles (null when pg_aios was not read in
+ * this sample).
+ */
+export type SampledBackend = Omit<ActivityRow, "datid" | "usesysid"> & {
+  datname: string | null;
+  usename: string | null;
+  handles: AioHandle[] | null;
+};
 
 export const StatIoRow = z.object({
   backend_type: z.string(),
@@ -82,8 +97,10 @@ export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
 export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });
 export type RelationRow = z.infer<typeof RelationRow>;
 
-export const DatabaseRow = z.object({ oid: num, datname: z.string() });
-export type DatabaseRow = z.infer<typeof DatabaseRow>;
+export const NameRow = z.object({ kind: z.enum(["database", "role"]), oid: num, name: z.string() });
+export type NameRow = z.infer<typeof NameRow>;
+
+export const PingRow = z.object({ one: z.number() });
 
 /** pg_stat_statements counters of one queryid (top-level and nested summed). */
 export const StatStatementsRow = z.object({
@@ -93,6 +110,8 @@ export const StatStatementsRow = z.object({
   read_time: z.number(),
   shared_blks_read: z.number(),
   shared_blks_hit: z.number(),
+  /** run by inflight's own role: what watching costs */
+  own: z.boolean(),
 });
 export type StatStatementsRow = z.infer<typeof StatStatementsRow>;
 

@@ -42,7 +42,9 @@ export const QueryRun = z.object({
   readWaitSamples: z.number(),
   otherIoWaitSamples: z.number(),
   cpuSamples: z.number(),
-  /** samples with async handles in flight */
+  /** samples in which pg_aios was read (the others know only the wait event) */
+  aioReadSamples: z.number(),
+  /** samples with async handles in flight (of aioReadSamples) */
   aioSamples: z.number(),
   /** samples reading synchronously (DataFileRead wait or f_sync handles) */
   syncSamples: z.number(),

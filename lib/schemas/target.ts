@@ -37,6 +37,38 @@ export const AspectHealth = z.object({
 });
 export type AspectHealth = z.infer<typeof AspectHealth>;
 
+/** What one of inflight's statements costs the target. */
+export const StatementCost = z.object({
+  /** the file in sql/, without .sql */
+  statement: z.string(),
+  /** server ms a call */
+  msPerCall: z.number(),
+  callsPerSecond: z.number(),
+  msPerSecond: z.number(),
+  /** exact (inflight's own pg_stat_statements entry) or estimated (round trip less a ping's) */
+  source: z.enum(["pg_stat_statements", "round trip"]),
+});
+export type StatementCost = z.infer<typeof StatementCost>;
+
+/** What watching costs this server, against the budget (INFLIGHT_BUDGET). */
+export const WatchCost = z.object({
+  budgetMsPerSecond: z.number(),
+  /** server time of all of inflight's statements, ms per second, over the last 10 s */
+  msPerSecond: z.number(),
+  statements: z.array(StatementCost),
+  aios: z.object({
+    /** server ms one read of pg_aios costs here; null before the first */
+    msPerRead: z.number().nullable(),
+    /** mean interval between pg_aios reads while a backend was active, over the last 10 s; null without one */
+    intervalMs: z.number().nullable(),
+    /** pg_aios reads the budget put off in the last 10 s (a backend was active) */
+    skipped: z.number(),
+  }),
+  /** why a cadence is slower than asked, in plain words; null when none is */
+  note: z.string().nullable(),
+});
+export type WatchCost = z.infer<typeof WatchCost>;
+
 export const TargetInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -63,5 +95,6 @@ export const TargetInfo = z.object({
   viewers: z.number(),
   /** one entry per collection aspect, in ASPECTS order */
   aspects: z.array(AspectHealth),
+  cost: WatchCost,
 });
 export type TargetInfo = z.infer<typeof TargetInfo>;

@@ -10,10 +10,11 @@ export const RunSample = z.object({
   /** run id: `${pid}:${queryStartMs}` of the leader */
   id: z.string(),
   state: RunState,
-  /** async handles (f_sync = false) in flight, workers folded in */
-  inFlight: z.number(),
-  /** synchronous handles (f_sync = true) */
-  syncInFlight: z.number(),
+  /** async handles (f_sync = false) in flight, workers folded in; null when
+   * pg_aios was not read in this sample */
+  inFlight: z.number().nullable(),
+  /** synchronous handles (f_sync = true); null likewise */
+  syncInFlight: z.number().nullable(),
 });
 export type RunSample = z.infer<typeof RunSample>;
 
@@ -21,7 +22,11 @@ export const Tick = z.object({
   seq: z.number(),
   /** ms since the epoch, when the sample was taken */
   t: z.number(),
-  aio: z.object({
+  /** pg_aios in this sample; null when it was not read (the budget spaced it
+   * out, or this server or role has no pg_aios). With no backend active it is
+   * not read either, and known to be empty. */
+  aio: z
+    .object({
     /** async handles only (f_sync = false) */
     inFlight: z.number(),
     /** bytes of the async handles */
@@ -33,7 +38,8 @@ export const Tick = z.object({
     /** synchronous handles (f_sync = true): reads the backend does itself */
     sync: z.number(),
     syncBytes: z.number(),
-  }),
+  })
+    .nullable(),
   workers: z.object({
     /** io_workers when io_method = worker, else 0; null before settings are known */
     configured: z.number().nullable(),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { classifyWait, deriveSample, parseTargetDesc } from "./derive";
-import type { ActivityRow } from "../schemas/rows";
+import type { SampledBackend } from "../schemas/rows";
 
-function row(partial: Partial<ActivityRow>): ActivityRow {
+function row(partial: Partial<SampledBackend>): SampledBackend {
   return {
     pid: 1,
     leader_pid: null,
@@ -47,7 +47,7 @@ describe("parseTargetDesc", () => {
 });
 
 describe("deriveSample", () => {
-  const rows: ActivityRow[] = [
+  const rows: SampledBackend[] = [
     row({
       pid: 10,
       wait_event_type: "IO",

@@ -1,6 +1,6 @@
 // From one sample of pg_stat_activity + pg_aios to the tick the window keeps.
 import type { Tick, RunSample, RunState } from "../schemas/tick";
-import type { ActivityRow, AioHandle } from "../schemas/rows";
+import type { AioHandle, SampledBackend } from "../schemas/rows";
 import { fileKey } from "./relations";
 
 const IO_WORKER = "io worker";
@@ -47,9 +47,10 @@ export function runId(pid: number, queryStartMs: number): string {
 /** What a run looked like in one sample: leader and its parallel workers. */
 export interface RunObservation {
   sample: RunSample;
-  leader: ActivityRow;
+  leader: SampledBackend;
   workerPids: number[];
-  bytesInFlight: number;
+  /** its handles, null when pg_aios was not read */
+  handles: HandleTotals | null;
   /** per `${dbOid}/${filenode}`, async handles: lowest first and highest last block in flight */
   blocks: Map<string, HandleBlocks>;
   /** files read through synchronous handles (index pages, mostly): named, never used for progress */
@@ -61,11 +62,21 @@ export interface DerivedSample {
   runs: RunObservation[];
 }
 
-function isActive(row: ActivityRow): boolean {
+function isActive(row: Pick<SampledBackend, "state">): boolean {
   return row.state === "active" || row.state === "fastpath function call";
 }
 
-interface HandleTotals {
+/**
+ * Whether pg_aios can hold anything worth reading: a backend is active (a
+ * client, a parallel or autovacuum worker) or an io worker is executing a
+ * read. An idle server has nothing in flight, and reading pg_aios costs the
+ * same whether or not it does.
+ */
+export function anyReading(rows: readonly Pick<SampledBackend, "backend_type" | "state" | "wait_event">[]): boolean {
+  return rows.some((r) => (r.backend_type === IO_WORKER ? r.wait_event !== "IoWorkerMain" : WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r)));
+}
+
+export interface HandleTotals {
   async: number;
   asyncBytes: number;
   sync: number;
@@ -106,7 +117,11 @@ function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: Ru
   }
 }
 
-export function deriveSample(t: number, rows: ActivityRow[], configuredWorkers: number | null): DerivedSample {
+/** How pg_aios stands in a sample: read; not read because no backend was
+ * active (nothing in flight, known); or not read (budget, no pg_aios). */
+export type AioReading = "read" | "idle" | "unknown";
+
+export function deriveSample(t: number, rows: SampledBackend[], configuredWorkers: number | null, reading: AioReading = "read"): DerivedSample {
   const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, byStateOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
   const workers = { configured: configuredWorkers, alive: 0, busy: 0 };
   const waits: Record<string, number> = {};
@@ -143,11 +158,11 @@ export function deriveSample(t: number, rows: ActivityRow[], configuredWorkers: 
     }
   }
 
-  const runs = deriveRuns(rows);
-  return { tick: { t, aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs };
+  const runs = deriveRuns(rows, reading !== "unknown");
+  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs };
 }
 
-function deriveRuns(rows: ActivityRow[]): RunObservation[] {
+function deriveRuns(rows: SampledBackend[], aioKnown: boolean): RunObservation[] {
   const byLeader = new Map<number, RunObservation & { totals: HandleTotals }>();
   for (const row of rows) {
     if (!RUN_BACKENDS.has(row.backend_type ?? "") || !isActive(row) || row.query_start_ms === null) continue;
@@ -155,10 +170,10 @@ function deriveRuns(rows: ActivityRow[]): RunObservation[] {
     const files: RunFiles = { blocks: new Map(), syncFiles: new Map() };
     addHandles(totals, row.handles, files);
     byLeader.set(row.pid, {
-      sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: 0, syncInFlight: 0 },
+      sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: null, syncInFlight: null },
       leader: row,
       workerPids: [],
-      bytesInFlight: 0,
+      handles: null,
       ...files,
       totals,
     });
@@ -172,9 +187,10 @@ function deriveRuns(rows: ActivityRow[]): RunObservation[] {
     addHandles(run.totals, row.handles, run);
   }
   return [...byLeader.values()].map(({ totals, ...run }) => {
+    if (!aioKnown) return run;
     run.sample.inFlight = totals.async;
     run.sample.syncInFlight = totals.sync;
-    run.bytesInFlight = totals.asyncBytes;
+    run.handles = totals;
     return run;
   });
 }

@@ -13,6 +13,7 @@ export class RelationNames {
   private entries = new Map<string, { relation: Relation; at: number }>();
   private wanted = new Set<string>();
   private databases = new Map<number, string>();
+  private roles = new Map<number, string>();
   private connectedOid = 0;
 
   /** The database the collector's connection is in: only its relations can be named. */
@@ -26,12 +27,22 @@ export class RelationNames {
     return this.connectedOid;
   }
 
-  setDatabases(rows: readonly { oid: number; datname: string }[]): void {
-    for (const row of rows) this.databases.set(row.oid, row.datname);
+  /** Database and role names by oid (names.sql). */
+  setNames(rows: readonly { kind: "database" | "role"; oid: number; name: string }[]): void {
+    for (const row of rows) (row.kind === "database" ? this.databases : this.roles).set(row.oid, row.name);
   }
 
-  get databasesKnown(): boolean {
-    return this.databases.size > 1;
+  database(oid: number | null): string | null {
+    return oid === null ? null : (this.databases.get(oid) ?? null);
+  }
+
+  role(oid: number | null): string | null {
+    return oid === null ? null : (this.roles.get(oid) ?? null);
+  }
+
+  /** Whether an oid is one names.sql has not answered for yet (0: none, as for io workers). */
+  unknown(kind: "database" | "role", oid: number | null): boolean {
+    return oid !== null && oid !== 0 && !(kind === "database" ? this.databases : this.roles).has(oid);
   }
 
   /** A file was read at `now`: wanted when never looked up, or looked up long ago. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
-import type { ActivityRow, AioHandle } from "../schemas/rows";
+import type { AioHandle, SampledBackend } from "../schemas/rows";
 import { advanceSpan, RunStore, spanProgress, verdictOf, type ScanSpan } from "./runs";
 
-function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): ActivityRow {
+function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): SampledBackend {
   return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
 }
 const asyncHandle = (last: number, file = 100): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/${file}"`];
@@ -14,7 +14,7 @@ describe("RunStore", () => {
 
   it("accumulates a scan's samples, progress and verdict, and ends it", () => {
     const store = new RunStore(lookup);
-    const samples: ActivityRow[][] = [
+    const samples: SampledBackend[][] = [
       [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99), asyncHandle(115)])],
       [scan(10, [null, null], [asyncHandle(499)])],
       [scan(10, ["IO", "AioIoCompletion"], null)],
@@ -43,7 +43,7 @@ describe("RunStore", () => {
   it("names relations read synchronously (index pages) without taking progress from them", () => {
     const names: Record<number, string> = { 100: "public.t", 200: "public.t_pkey" };
     const store = new RunStore((dbOid, filenode) => ({ name: names[filenode], dbOid, filenode, blocks: 1000 }));
-    const samples: ActivityRow[][] = [
+    const samples: SampledBackend[][] = [
       [scan(10, ["IO", "DataFileRead"], [syncHandle(990, 200)])],
       [scan(10, ["IO", "DataFileRead"], [syncHandle(3, 100)])],
     ];
@@ -59,7 +59,7 @@ describe("RunStore", () => {
 
   it("is async with the synchronous share visible when a run reads both ways", () => {
     const store = new RunStore(lookup);
-    const samples: ActivityRow[][] = [
+    const samples: SampledBackend[][] = [
       [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99)])],
       [scan(10, ["IO", "DataFileRead"], [syncHandle(7, 200)])],
       [scan(10, [null, null], [asyncHandle(115), syncHandle(8, 100)])],

@@ -104,6 +104,10 @@ export class RunStore {
     if (drop) this.ended.splice(0, drop);
   }
 
+  openIds(): string[] {
+    return [...this.open.keys()];
+  }
+
   /** Running first (newest first), then ended, newest first. */
   list(): QueryRun[] {
     const running = [...this.open.values()].sort((a, b) => b.startedAt - a.startedAt);
@@ -139,6 +143,7 @@ export class RunStore {
       cpuSamples: 0,
       aioSamples: 0,
       syncSamples: 0,
+      aioReadSamples: 0,
       inFlightNow: 0,
       maxInFlight: 0,
       sumInFlight: 0,
@@ -165,12 +170,16 @@ export class RunStore {
     else if (state === "io") run.otherIoWaitSamples++;
     else if (state === "cpu") run.cpuSamples++;
     if (state === "aio" || state === "read" || state === "io") run.ioWaitSamples++;
-    if (inFlight > 0) run.aioSamples++;
-    if (state === "read" || syncInFlight > 0) run.syncSamples++;
-    run.inFlightNow = inFlight;
-    run.maxInFlight = Math.max(run.maxInFlight, inFlight);
-    run.sumInFlight += inFlight;
-    run.bytesInFlight = obs.bytesInFlight;
+    if (state === "read" || (syncInFlight ?? 0) > 0) run.syncSamples++;
+    // Without a pg_aios read the handles are unknown: keep the last known.
+    if (obs.handles && inFlight !== null) {
+      run.aioReadSamples++;
+      if (inFlight > 0) run.aioSamples++;
+      run.inFlightNow = inFlight;
+      run.maxInFlight = Math.max(run.maxInFlight, inFlight);
+      run.sumInFlight += inFlight;
+      run.bytesInFlight = obs.handles.asyncBytes;
+    }
     for (const pid of obs.workerPids) if (!run.workerPids.includes(pid)) run.workerPids.push(pid);
     for (const [key, blocks] of obs.blocks) run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
     for (const blocks of obs.syncFiles.values()) mergeBlocks(run.syncFiles, blocks);

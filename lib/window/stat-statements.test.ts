@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { countersStatement, isOwn, OWN_MARKER, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
+import { countersStatement, isOwn, OWN_MARKER, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
 
 const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
+  own: false,
   queryid,
   calls,
   total_exec_time: exec,
@@ -66,7 +67,8 @@ describe("the collector's own statements", () => {
     const text = readFileSync(path.join(dir, file), "utf8");
     // pg_stat_statements keeps the text from the first token on: the marker must be there.
     const body = text.replace(/^(\s*--[^\n]*\n)*/, "");
-    expect(body.slice(0, 60)).toContain(OWN_MARKER);
+    expect(OWN_MARKER.exec(body.slice(0, 80))?.[1]).toBe(file.replace(/\.sql$/, ""));
     expect(isOwn(body)).toBe(true);
+    expect(ownStatement(body)).toBe(file.replace(/\.sql$/, ""));
   });
 });

@@ -8,16 +8,22 @@ import { TRACK_IO_TIMING_SQL } from "./advice";
 export const TOP_STATEMENTS = 50;
 
 /**
- * Every statement in sql/ carries this comment inside its text (not before
- * it: pg_stat_statements drops what precedes the first token), so inflight's
- * own statements, and those of any other inflight watching the same server,
- * can be told from the workload in pg_stat_statements and pg_stat_activity.
+ * Every statement in sql/ carries `/* inflight:<file> *\/` inside its text
+ * (not before it: pg_stat_statements drops what precedes the first token),
+ * so inflight's own statements, and those of any other inflight watching the
+ * same server, can be told from the workload in pg_stat_statements and
+ * pg_stat_activity, and each is known by its file's name.
  */
-export const OWN_MARKER = "/* inflight */";
+export const OWN_MARKER = /\/\* inflight:([a-z_]+) \*\//;
 
 /** The collector's own statements are not the target's workload. */
 export function isOwn(query: string): boolean {
-  return query.includes(OWN_MARKER);
+  return OWN_MARKER.test(query);
+}
+
+/** The sql/ file an own statement came from ("activity"), or null. */
+export function ownStatement(query: string): string | null {
+  return OWN_MARKER.exec(query)?.[1] ?? null;
 }
 
 /** "1.10" < "1.11": versions compared as numbers, part by part. */

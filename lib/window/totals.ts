@@ -33,7 +33,8 @@ export class SampleTotals {
   asyncReadWaitSamples = 0;
   syncReadWaitSamples = 0;
 
-  add(tick: Tick, aioRead: boolean): void {
+  /** A tick whose pg_aios was read, or known empty (no backend active), counts for the handles. */
+  add(tick: Tick): void {
     this.samples++;
     let asyncWait = false;
     let syncWait = false;
@@ -46,7 +47,7 @@ export class SampleTotals {
     if (syncWait) this.syncReadWaitSamples++;
     this.workersBusy += tick.workers.busy;
     this.workersAlive += tick.workers.alive;
-    if (aioRead) {
+    if (tick.aio) {
       this.aioSamples++;
       this.asyncHandles += tick.aio.inFlight;
       this.syncHandles += tick.aio.sync;

@@ -8,9 +8,9 @@ import type { QueryRun, StatementStat } from "../schemas/runs";
 import type { Check, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
-import type { ActivityRow, StatIoRow } from "../schemas/rows";
+import type { ActivityRow, AioHandle, NameRow, SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
-import { deriveSample } from "./derive";
+import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
 import { RelationNames } from "./relations";
 import { TimeRing } from "./ring";
@@ -55,6 +55,15 @@ export class TargetWindow {
 
   lastTick(): Tick | undefined {
     return this.tickRing.last();
+  }
+
+  /** The newest tick whose pg_aios was read (or known empty); undefined before one. */
+  lastAioTick(): (Tick & { aio: NonNullable<Tick["aio"]> }) | undefined {
+    for (let i = this.tickRing.length - 1; i >= 0; i--) {
+      const tick = this.tickRing.at(i)!;
+      if (tick.aio) return tick as Tick & { aio: NonNullable<Tick["aio"]> };
+    }
+    return undefined;
   }
 
   ticksSince(seq: number): Tick[] {
@@ -141,18 +150,18 @@ export class TargetWindow {
 
   // ---- samples -------------------------------------------------------------
 
-  /** `aioRead`: the rows carry pg_aios handles (the role may read pg_aios). */
-  addActivity(t: number, rows: ActivityRow[], aioRead: boolean): Tick {
-    const derived = deriveSample(t, rows, configuredWorkers(this.settingsNow));
+  /** `reading`: whether the backends carry pg_aios handles (see AioReading). */
+  addActivity(t: number, backends: SampledBackend[], reading: AioReading): Tick {
+    const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
     const tick: Tick = { seq: ++this.seq, ...derived.tick };
     this.tickRing.push(tick);
-    this.sampleTotals.add(tick, aioRead);
+    this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }
-    if (tick.aio.inFlight > 0) this.asyncSeenAt = t;
-    if (tick.aio.inFlight > 0 || tick.aio.sync > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
+    if ((tick.aio?.inFlight ?? 0) > 0) this.asyncSeenAt = t;
+    if ((tick.aio?.inFlight ?? 0) > 0 || (tick.aio?.sync ?? 0) > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
     this.evict(t);
     return tick;
   }
@@ -217,12 +226,26 @@ export class TargetWindow {
     this.names.setConnected(dbOid, name);
   }
 
-  setDatabases(rows: readonly { oid: number; datname: string }[]): void {
-    this.names.setDatabases(rows);
+  setNames(rows: readonly NameRow[]): void {
+    this.names.setNames(rows);
   }
 
-  get databasesKnown(): boolean {
-    return this.names.databasesKnown;
+  /** The sampled backends with database and role names from the cached oids; true
+   * in `unknown` when an oid names.sql has not answered for yet appeared. */
+  nameBackends(rows: readonly ActivityRow[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
+    let unknown = false;
+    const backends: SampledBackend[] = rows.map(({ datid, usesysid, ...row }) => {
+      if (this.names.unknown("database", datid) || this.names.unknown("role", usesysid)) unknown = true;
+      return { ...row, datname: this.names.database(datid), usename: this.names.role(usesysid), handles: handles ? (handles.get(row.pid) ?? []) : null };
+    });
+    // Handles of a process not among the sampled backends still count in the totals.
+    if (handles) for (const [pid, list] of handles) if (!rows.some((r) => r.pid === pid)) backends.push(strayHandles(pid, list));
+    return { backends, unknown };
+  }
+
+  /** Ids of the runs still open: their query text is not fetched again. */
+  openRunIds(): string[] {
+    return this.runs.openIds();
   }
 
   get connectedDatabase(): number {
@@ -264,4 +287,9 @@ export class TargetWindow {
     this.runs.evictBefore(cutoff);
     while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
   }
+}
+
+/** A process with handles in pg_aios but not among the sampled backends (it went idle meanwhile). */
+function strayHandles(pid: number, handles: AioHandle[]): SampledBackend {
+  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, datname: null, usename: null, query: null, handles };
 }

@@ -53,3 +53,19 @@ export async function sizes(client: pg.Client, table: string): Promise<{ sharedB
   );
   return { sharedBuffers: Number(rows[0].sb), table: Number(rows[0].t) };
 }
+
+/** Calls so far of one of inflight's statements (its text carries its file name in the inflight marker), every database and role. */
+export async function ownStatementCalls(admin: pg.Client, file: string): Promise<number> {
+  const { rows } = await admin.query<{ calls: string | null }>("SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE $1", [`%/* inflight:${file} */%`]);
+  return Number(rows[0].calls ?? 0);
+}
+
+/** Periodic reads sooner than in production (settings every 30 s, pg_stat_statements every 10 s), so tests wait seconds, not half minutes. */
+export const TEST_CADENCES = { settingsMs: 5000, statStatementsMs: 2000 } as const;
+
+/**
+ * Collector options for tests of what is seen rather than of what it costs:
+ * cadences as above and a budget that never spaces pg_aios out at the fast
+ * cadences they sample at (the budget's own tests use the default).
+ */
+export const TEST_COLLECTOR = { cadences: TEST_CADENCES, budgetMsPerSecond: 100 } as const;

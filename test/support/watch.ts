@@ -6,7 +6,7 @@ import os from "node:os";
 import type pg from "pg";
 import { Collector } from "../../lib/server/collector/collector";
 import type { QueryRun } from "../../lib/schemas/runs";
-import { testPg, waitFor } from "./pg";
+import { testPg, waitFor, TEST_COLLECTOR } from "./pg";
 
 const PG = testPg();
 /** No table in the demo has 'z' in its payload (hex only): these filters read everything, match nothing. */
@@ -22,7 +22,7 @@ export interface Watch {
 
 /** A collector with one viewer, so it samples at the given fast cadence. */
 export async function watching(url: string, sampleMs: number): Promise<Watch> {
-  const collector = new Collector({ id: "q", name: "q", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+  const collector = new Collector({ id: "q", name: "q", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(url);
   await waitFor("collector up", () => collector.info().status === "up" && collector.window.allTicks().length > 3);

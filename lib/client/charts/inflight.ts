@@ -1,7 +1,7 @@
 // Ticks -> rows of the in-flight chart: async handles stacked by state, bytes
 // in flight, and synchronous (f_sync) handles kept apart, never stacked.
 import type { Tick } from "@/lib/schemas/tick";
-import { shapeSeries, type Outage } from "./series";
+import { medianGap, shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
 
 /** pg_aios states in the order a handle passes through them. */
@@ -45,11 +45,19 @@ export function stateKey(state: string): AioStateKey {
   return KNOWN.has(state) ? (state as AioStateKey) : OTHER_STATE;
 }
 
+type AioTick = Tick & { aio: NonNullable<Tick["aio"]> };
+
+/**
+ * Only the ticks that read pg_aios (or knew it empty) are drawn: on a large
+ * server the budget reads it less often than the wait events, so the line
+ * breaks only where such reads are further apart than usual.
+ */
 export function inFlightChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = IN_FLIGHT_MAX_POINTS): InFlightChart {
   const seen = new Set<AioStateKey>();
+  const read = ticks.filter((t): t is AioTick => t.aio !== null);
   const rows = shapeSeries(
-    ticks,
-    { time: (t) => t.t, keys: [(t) => t.aio.inFlight, (t) => t.aio.sync], domain, cadenceMs, outages, maxPoints },
+    read,
+    { time: (t) => t.t, keys: [(t) => t.aio.inFlight, (t) => t.aio.sync], domain, cadenceMs: Math.max(cadenceMs, medianGap(read, domain)), outages, maxPoints },
     (tick): InFlightRow => {
       const row: InFlightRow = { t: tick.t, async: tick.aio.inFlight, kb: tick.aio.bytes / 1024, sync: tick.aio.sync };
       for (const [state, n] of Object.entries(tick.aio.byState)) {

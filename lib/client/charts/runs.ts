@@ -2,7 +2,7 @@
 // (its state in each sample, and its reads in flight) from the ticks.
 import type { QueryRun, Verdict } from "@/lib/schemas/runs";
 import type { RunState, Tick } from "@/lib/schemas/tick";
-import { gapFlags, shapeSeries, type Outage } from "./series";
+import { gapFlags, medianGap, shapeSeries, type Outage } from "./series";
 
 export const RUN_SORTS = ["readShare", "elapsed", "inFlight"] as const;
 export type RunSort = (typeof RUN_SORTS)[number];
@@ -71,8 +71,9 @@ export function verdictEvidence(run: QueryRun): string {
 export interface RunSampleRow {
   t: number;
   state: RunState;
-  inFlight: number;
-  syncInFlight: number;
+  /** null: pg_aios was not read in that sample */
+  inFlight: number | null;
+  syncInFlight: number | null;
 }
 
 /** The samples of one run, in time order. */
@@ -125,12 +126,14 @@ export interface RunLineRow {
   syncInFlight: number | null;
 }
 
-export function runLine(samples: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = 600): RunLineRow[] {
+/** The run's reads in flight, from the samples that read pg_aios. */
+export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = 600): RunLineRow[] {
+  const samples = all.filter((s): s is RunSampleRow & { inFlight: number; syncInFlight: number } => s.inFlight !== null && s.syncInFlight !== null);
   if (!samples.length) return [];
   const domain = { from: samples[0].t, to: samples[samples.length - 1].t };
   return shapeSeries(
     samples,
-    { time: (s) => s.t, keys: [(s) => s.inFlight, (s) => s.syncInFlight], domain, cadenceMs, outages, maxPoints },
+    { time: (s) => s.t, keys: [(s) => s.inFlight, (s) => s.syncInFlight], domain, cadenceMs: Math.max(cadenceMs, medianGap(samples, domain)), outages, maxPoints },
     (s): RunLineRow => ({ t: s.t, inFlight: s.inFlight, syncInFlight: s.syncInFlight }),
     (t): RunLineRow => ({ t, inFlight: null, syncInFlight: null }),
   );

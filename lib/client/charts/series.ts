@@ -34,6 +34,16 @@ export function lowerBound<T>(items: readonly T[], t: number, time: (item: T) =>
   return lo;
 }
 
+/** The median interval between consecutive items inside the domain (0 with fewer than two). */
+export function medianGap(items: readonly { t: number }[], domain: TimeDomain): number {
+  const start = lowerBound(items, domain.from, (i) => i.t);
+  const gaps: number[] = [];
+  for (let i = start + 1; i < items.length && items[i].t <= domain.to; i++) gaps.push(items[i].t - items[i - 1].t);
+  if (!gaps.length) return 0;
+  gaps.sort((a, b) => a - b);
+  return gaps[gaps.length >> 1];
+}
+
 export function inOutage(from: number, to: number, outages: readonly Outage[]): boolean {
   return outages.some((o) => o.from < to && (o.to ?? Infinity) > from);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
+import type { Capabilities, TargetInfo, TargetStatus, WatchCost } from "../../schemas/target";
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
@@ -12,13 +12,14 @@ import { HealthBoard } from "./health";
 import { ThrottledLog } from "./log";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
+import { Budget, CostMeter } from "./cost";
 import { CollectorStats } from "./stats";
 import { RelationsStep } from "./steps/relations";
 import { SamplingStep } from "./steps/sampling";
 import { ServerStateStep } from "./steps/server-state";
 import { StatIoStep } from "./steps/stat-io";
 import { StatStatementsStep } from "./steps/stat-statements";
-import type { Step, StepContext } from "./steps/step";
+import { DEFAULT_CADENCES, type Cadences, type Step, type StepContext } from "./steps/step";
 
 export interface CollectorOptions {
   id: string;
@@ -33,10 +34,18 @@ export interface CollectorOptions {
   statementTimeoutMs?: number;
   /** INFLIGHT_REDACT: literals replaced in query text that leaves the process */
   redact?: boolean;
+  /** INFLIGHT_BUDGET: server time watching may cost this target, ms per second */
+  budgetMsPerSecond?: number;
+  /** the periodic reads' intervals (tests shorten them) */
+  cadences?: Partial<Cadences>;
   log?: (line: string) => void;
 }
 
 const PUBLISH_EVERY_MS = 1000;
+/** 5 ms of server time per second: 0.5% of one core. */
+export const DEFAULT_BUDGET_MS = 5;
+/** The wait-event sample may take at most this share of the budget before its cadence is stretched. */
+const SAMPLING_SHARE = 0.5;
 /** While reads are in flight a scan's progress moves faster than once a second. */
 const PUBLISH_BUSY_MS = 500;
 
@@ -51,6 +60,9 @@ export class Collector implements PayloadSource {
   readonly feed = new Feed();
   readonly stats = new CollectorStats();
   readonly health: HealthBoard;
+  readonly cost = new CostMeter();
+  readonly budget: Budget;
+  private readonly startedAt = Date.now();
   private readonly connection: Connection;
   private readonly schedule: Schedule;
   private readonly log: ThrottledLog;
@@ -69,9 +81,21 @@ export class Collector implements PayloadSource {
 
   constructor(readonly options: CollectorOptions) {
     this.window = new TargetWindow(options.windowMs);
+    this.budget = new Budget(options.budgetMsPerSecond ?? DEFAULT_BUDGET_MS, Date.now());
     this.health = new HealthBoard(Date.now());
     this.log = new ThrottledLog((line) => options.log?.(line));
-    const ctx: StepContext = { target: options.name, window: this.window, feed: this.feed, health: this.health, log: this.log, stats: this.stats, redact: this.redact };
+    const ctx: StepContext = {
+      target: options.name,
+      window: this.window,
+      feed: this.feed,
+      health: this.health,
+      log: this.log,
+      stats: this.stats,
+      cadences: { ...DEFAULT_CADENCES, ...options.cadences },
+      cost: this.cost,
+      budget: this.budget,
+      describe: (err) => this.connection.describe(err),
+    };
     this.sampling = new SamplingStep(ctx);
     this.serverState = new ServerStateStep(ctx);
     this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
@@ -103,9 +127,15 @@ export class Collector implements PayloadSource {
     return this.options.statementTimeoutMs ?? 1000;
   }
 
-  /** The interval in force: fast while someone watches, slow otherwise. */
-  get intervalMs(): number {
+  /** The interval asked for: fast while someone watches, slow otherwise. */
+  private get askedMs(): number {
     return this.feed.viewers > 0 ? this.options.sampleMs : this.options.idleSampleMs;
+  }
+
+  /** The interval in force: the one asked for, stretched when the wait-event
+   * sample alone would take more than half the budget (a very large server). */
+  get intervalMs(): number {
+    return this.budget.interval(this.askedMs, this.cost.exact("activity", Date.now()), SAMPLING_SHARE);
   }
 
   start(url: string): void {
@@ -150,6 +180,24 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
+      cost: this.costPayload(now),
+    };
+  }
+
+  /** What watching costs now, and why a cadence is slower than asked. */
+  private costPayload(now: number): WatchCost {
+    const budget = this.budget.msPerSecond;
+    const aios = this.sampling.aiosCadence(now);
+    const aiosMs = this.cost.estimate("aios", now);
+    const notes: string[] = [];
+    if (this.intervalMs > this.askedMs) notes.push(`wait events every ${this.intervalMs} ms, not ${this.askedMs}: the sample alone costs ${fmt(this.cost.estimate("activity", now))} ms here`);
+    if (aios.skipped > 0) notes.push(`pg_aios read ${aios.intervalMs !== null ? `every ${aios.intervalMs} ms` : "rarely"} while backends run, not every sample: it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`);
+    return {
+      budgetMsPerSecond: budget,
+      msPerSecond: Math.round(this.cost.msPerSecond(now, this.startedAt) * 1000) / 1000,
+      statements: this.cost.statements(now, this.startedAt),
+      aios: { msPerRead: this.stats.statements.has("aios") ? aiosMs : null, intervalMs: aios.intervalMs, skipped: aios.skipped },
+      note: notes.length ? `Within the ${budget} ms/s budget (INFLIGHT_BUDGET): ${notes.join("; ")}.` : null,
     };
   }
 
@@ -162,8 +210,11 @@ export class Collector implements PayloadSource {
     const session = new Session(client, caps, {
       statementTimeoutMs: this.statementTimeoutMs,
       timed: (name, ms) => {
+        const now = Date.now();
         this.stats.statement(name, ms);
-        if (name === "activity" || name === "activity_aios") this.stats.sampleDuration(ms / 1000);
+        if (name === "activity") this.stats.sampleDuration(ms / 1000);
+        this.cost.observe(name, ms, now);
+        this.budget.spend(this.cost.estimate(name, now), now);
       },
       hung: (err) => this.connection.lose(client, err),
     });
@@ -237,7 +288,7 @@ export class Collector implements PayloadSource {
   // ---- publishing ------------------------------------------------------------
 
   private publish(now: number): void {
-    const readsInFlight = (this.window.lastTick()?.aio.inFlight ?? 0) > 0;
+    const readsInFlight = (this.window.lastTick()?.aio?.inFlight ?? 0) > 0;
     if (this.feed.viewers > 0 && now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
       this.lastQueriesAt = now;
       this.feed.publish("queries", queriesPayload(this));
@@ -262,3 +313,5 @@ export class Collector implements PayloadSource {
     this.feed.publish("target", this.info());
   }
 }
+
+const fmt = (ms: number) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));

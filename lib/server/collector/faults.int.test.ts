@@ -9,7 +9,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDelayProxy } from "../../../test/support/delay-proxy";
 import { startOwnPg, viaPort, type OwnPg } from "../../../test/support/own-pg";
-import { connect, waitFor } from "../../../test/support/pg";
+import { connect, ownStatementCalls, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { freePort } from "../../../test/support/server";
 import { Collector } from "./collector";
 import { RETRY_MS } from "./connection";
@@ -23,7 +23,7 @@ interface Watched {
 /** A collector with one viewer, so it samples at the fast cadence. */
 function watch(url: string, sampleMs = 50): Watched {
   const lines: string[] = [];
-  const c = new Collector({ id: "f", name: "f", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, log: (l) => lines.push(l) });
+  const c = new Collector({ id: "f", name: "f", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
   const unsubscribe = c.feed.subscribe(() => undefined);
   c.start(url);
   return {
@@ -43,13 +43,6 @@ async function inflightBackends(admin: pg.Client): Promise<{ pid: number; state:
   return rows;
 }
 
-/** Calls of the activity statement so far (pg_stat_statements, every database). */
-async function activityCalls(admin: pg.Client): Promise<number> {
-  const { rows } = await admin.query<{ calls: string | null }>(
-    "SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE '%pg_catalog.pg_stat_activity a%' AND query LIKE '%a.backend_type = $%'",
-  );
-  return Number(rows[0].calls ?? 0);
-}
 
 function heapAfterGc(): number {
   v8.setFlagsFromString("--expose-gc");
@@ -230,9 +223,9 @@ describe("a slow target (answers held back by a proxy)", () => {
       proxy.setDelay(350);
       await new Promise((r) => setTimeout(r, 500));
       const heapBefore = heapAfterGc();
-      const s0 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await activityCalls(db), at: Date.now() };
+      const s0 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await ownStatementCalls(db, "activity"), at: Date.now() };
       await new Promise((r) => setTimeout(r, 3000));
-      const s1 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await activityCalls(db), at: Date.now() };
+      const s1 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await ownStatementCalls(db, "activity"), at: Date.now() };
       expect(w.c.info().status).toBe("up");
       expect(proxy.connections).toBe(1);
       const samples = s1.samples - s0.samples;

@@ -178,7 +178,7 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       const sql = `SELECT count(*) FROM ${PG.table} WHERE md5(payload) = '${secret}'`;
       const run = await sampledRun(w, client, sql, (r) => r.queryId !== null, async () => undefined);
       expect(run.query).toContain(secret);
-      await waitFor("the statement in pg_stat_statements", () => w.collector.window.statements.some((s) => s.queryId === run.queryId), 6_000);
+      await waitFor("the statement in pg_stat_statements", () => w.collector.window.statements.some((s) => s.queryId === run.queryId), 15_000);
       const redacted = snapshotPayload({ info: () => w.collector.info(), window: w.collector.window, redact: true }).queries.find((q) => q.id === run.id)!;
       expect(redacted.query).not.toContain(secret);
       expect(redacted.query).toBe(`SELECT count(*) FROM ${PG.table} WHERE md5(payload) = $1`);
@@ -195,11 +195,11 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       // Something of the workload to list: pg_stat_statements has been read since.
       await admin.query(`SELECT count(*) AS workload_marker FROM ${PG.table} WHERE id < 100`);
       const listed = (watch: Watch) => watch.collector.window.statements.some((s) => s.query.includes("workload_marker"));
-      await waitFor("both list the workload", () => listed(w) && listed(other), 6_000);
+      await waitFor("both list the workload", () => listed(w) && listed(other), 25_000);
       for (const watch of [w, other]) {
         const own = watch.collector.window.statements.filter((s) => /pg_aios|pg_stat_io|pg_settings|pg_postmaster_start_time|pg_stat_statements\(/.test(s.query));
         expect(own).toEqual([]);
-        expect(watch.collector.window.queries().filter((q) => q.query.includes("/* inflight */"))).toEqual([]);
+        expect(watch.collector.window.queries().filter((q) => q.query.includes("/* inflight"))).toEqual([]);
       }
     } finally {
       await other.stop();

@@ -83,7 +83,7 @@ describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () =
 
       // Exact: pg_stat_statements counts the same executions EXPLAIN measured.
       const all = [...free.out, ...(pinned?.out ?? [])];
-      const stat = await waitFor("the statement's figures", () => w.collector.window.statements.find((s) => s.queryId === queryId && s.calls >= all.length), 6_000);
+      const stat = await waitFor("the statement's figures", () => w.collector.window.statements.find((s) => s.queryId === queryId && s.calls >= all.length), 15_000);
       const readMs = all.reduce((n, m) => n + m.explained.readMs, 0);
       const execMs = all.reduce((n, m) => n + m.explained.execMs, 0);
       expect(stat.calls).toBe(all.length);
@@ -115,7 +115,7 @@ describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () =
       await client.query("SET track_io_timing = off; SET max_parallel_workers_per_gather = 0");
       await evictFromPageCache(admin, PG.dataDir, PG.table);
       await client.query(sql);
-      const stat = await waitFor("the statement's figures", () => w.collector.window.statements.find((s) => s.queryId === queryId), 6_000);
+      const stat = await waitFor("the statement's figures", () => w.collector.window.statements.find((s) => s.queryId === queryId), 15_000);
       expect(stat.sharedBlksRead).toBeGreaterThan(0);
       expect(stat.readTime).toBeNull();
       expect(stat.readShare).toBeNull();

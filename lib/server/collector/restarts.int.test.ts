@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Check, Restart } from "../../schemas/settings";
 import { alterSystem } from "../demo/admin";
 import { startEmbedded, type EmbeddedServer } from "../demo/embedded";
-import { connect, evictFromPageCache, waitFor } from "../../../test/support/pg";
+import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
 
 const TABLE = "public.restart_probe";
@@ -53,7 +53,7 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 200000) AS g`);
       await c.query(`ANALYZE ${TABLE}`);
     });
-    collector = new Collector({ id: "own", name: "own", demo: true, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+    collector = new Collector({ id: "own", name: "own", demo: true, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     // One viewer: the collector samples at the fast cadence.
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.monitorUrl("postgres"));
@@ -114,7 +114,7 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
     try {
       await scanner.query("SET max_parallel_workers_per_gather = 0");
       const from = Date.now();
-      for (let attempt = 0; attempt < 5 && !w().allTicks().some((t) => t.t >= from && t.aio.inFlight > 0); attempt++) {
+      for (let attempt = 0; attempt < 5 && !w().allTicks().some((t) => t.t >= from && (t.aio?.inFlight ?? 0) > 0); attempt++) {
         await evictFromPageCache(scanner, server.dataDir, TABLE);
         await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
       }

@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withCredentials } from "../../../test/support/own-pg";
-import { connect, testPg, waitFor } from "../../../test/support/pg";
+import { connect, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
 
 const PG = testPg();
@@ -34,7 +34,7 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
 
   it("says what is denied, still records its own activity, pg_stat_io and its own statements, and logs no error", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "plain", name: "plain", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, log: (l) => lines.push(l) });
+    const c = new Collector({ id: "plain", name: "plain", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(plain);
     const mine = await connect(plain, "plain-sleeper");
@@ -63,7 +63,7 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
       // pg_stat_io is open to every role: deltas arrive.
       await waitFor("a pg_stat_io delta", () => c.window.allIo().length > 0, 5000);
       // pg_stat_statements shows its own statements only (others' have no queryid).
-      const sleep = await waitFor("its pg_sleep in the statements", () => c.window.statements.find((s) => s.query.includes("pg_sleep")), 8000);
+      const sleep = await waitFor("its pg_sleep in the statements", () => c.window.statements.find((s) => s.query.includes("pg_sleep")), 15_000);
       expect(sleep.calls).toBe(1);
       // Settings are readable.
       expect(c.window.settings.io_method?.setting).toBe("worker");

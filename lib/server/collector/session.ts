@@ -47,14 +47,16 @@ export class Session {
     return this.caps.aios && this.caps.aios_allowed;
   }
 
-  async run<N extends QueryName>(name: N, options?: RunOptions): Promise<RowOf<N>[]> {
-    const started = performance.now();
+  async run<N extends QueryName>(name: N, options: RunOptions = {}): Promise<RowOf<N>[]> {
     const disarm = this.guard(name);
+    const timed = (ms: number) => {
+      this.options.timed(name, ms);
+      options.timed?.(ms);
+    };
     try {
-      return await runQuery(this.client, name, options);
+      return await runQuery(this.client, name, { ...options, timed });
     } finally {
       disarm();
-      this.options.timed(name, performance.now() - started);
     }
   }
 

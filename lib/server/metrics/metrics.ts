@@ -35,6 +35,9 @@ function family(registry: Registry, name: string, help: string, type: Type, valu
   registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
 }
 
+/** Emitted with zeros from the first scrape: the alerts and panels name them. */
+const ALWAYS_WAITS = ["CPU", "IO:AioIoCompletion", "IO:DataFileRead", "LWLock:AioWorkerSubmissionQueue"];
+
 const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const;
 
 function collectors(): Collector[] {
@@ -53,9 +56,13 @@ const one = (c: Collector, value: number, labels: Labels = {}): Value => ({ labe
 
 function targetFamilies(r: Registry): void {
   family(r, "inflight_target_up", "1 when inflight is connected to the target", "gauge", (c) => [one(c, c.info().status === "up" ? 1 : 0)]);
-  family(r, "inflight_collection_ok", "1 while a collection aspect's last read worked (0: failing, unavailable or not read yet)", "gauge", (c) =>
-    ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "ok" ? 1 : 0, { aspect })),
+  family(r, "inflight_collection_ok", "0 while a collection aspect's reads fail (1: working, not read yet, or not offered by this server or role)", "gauge", (c) =>
+    ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "failing" ? 0 : 1, { aspect })),
   );
+  family(r, "inflight_target_cost_seconds_total", "Server time inflight's own statements spent on the target (pg_stat_statements where readable, else round trips less a ping's)", "counter", (c) =>
+    c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
+  );
+  family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
   family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
   family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [one(c, c.intervalMs / 1000)]);
@@ -69,9 +76,10 @@ function targetFamilies(r: Registry): void {
 
 function sampledFamilies(r: Registry): void {
   family(r, "inflight_aio_samples_total", "Samples in which pg_aios was read (the denominator of the handle counters)", "counter", (c) => [one(c, c.window.totals.aioSamples)]);
-  family(r, "inflight_backend_wait_samples_total", "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions", "counter", (c) =>
-    [...c.window.totals.waits].map(([key, n]) => one(c, n, waitLabels(key))),
-  );
+  family(r, "inflight_backend_wait_samples_total", "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions", "counter", (c) => {
+    const waits = new Map([...ALWAYS_WAITS.map((key) => [key, 0] as const), ...c.window.totals.waits]);
+    return [...waits].map(([key, n]) => one(c, n, waitLabels(key)));
+  });
   family(r, "inflight_aio_handles_sampled_total", "pg_aios handles summed over the samples that read it: async (f_sync = false) and sync", "counter", (c) => [
     one(c, c.window.totals.asyncHandles, { kind: "async" }),
     one(c, c.window.totals.syncHandles, { kind: "sync" }),
@@ -86,24 +94,24 @@ function sampledFamilies(r: Registry): void {
 }
 
 function lastSampleFamilies(r: Registry): void {
-  family(r, "inflight_aio_handles", "Async I/O handles in flight (pg_aios, f_sync = false) at the last sample, by state and operation", "gauge", (c) => {
-    const tick = c.window.lastTick();
+  family(r, "inflight_aio_handles", "Async I/O handles in flight (pg_aios, f_sync = false) at the last sample that read pg_aios, by state and operation", "gauge", (c) => {
+    const tick = c.window.lastAioTick();
     if (!tick) return [];
     return AIO_STATES.flatMap((state) => AIO_OPERATIONS.map((operation) => one(c, tick.aio.byStateOperation[`${state}/${operation}`] ?? 0, { state, operation })));
   });
-  family(r, "inflight_aio_sync_handles", "Synchronous handles (pg_aios, f_sync = true) at the last sample", "gauge", (c) => {
-    const tick = c.window.lastTick();
+  family(r, "inflight_aio_sync_handles", "Synchronous handles (pg_aios, f_sync = true) at the last sample that read pg_aios", "gauge", (c) => {
+    const tick = c.window.lastAioTick();
     return tick ? [one(c, tick.aio.sync)] : [];
   });
-  family(r, "inflight_aio_bytes", "Bytes of the async handles in flight at the last sample", "gauge", (c) => {
-    const tick = c.window.lastTick();
+  family(r, "inflight_aio_bytes", "Bytes of the async handles in flight at the last sample that read pg_aios", "gauge", (c) => {
+    const tick = c.window.lastAioTick();
     return tick ? [one(c, tick.aio.bytes)] : [];
   });
   family(r, "inflight_io_workers", "io worker processes: configured (io_workers), alive, busy, at the last sample", "gauge", (c) => {
     const tick = c.window.lastTick();
     if (!tick) return [];
     return [
-      ...(tick.workers.configured !== null ? [one(c, tick.workers.configured, { kind: "configured" })] : []),
+      one(c, tick.workers.configured ?? 0, { kind: "configured" }),
       one(c, tick.workers.alive, { kind: "alive" }),
       one(c, tick.workers.busy, { kind: "busy" }),
     ];
@@ -125,7 +133,7 @@ function settingFamilies(r: Registry): void {
   family(r, "inflight_pending_restart", "1 for an io setting changed since the server started, waiting for a restart", "gauge", (c) => {
     const settings = c.window.settings;
     if (!Object.keys(settings).length) return [];
-    return IO_SETTINGS.filter((name) => settings[name]).map((name) => one(c, settings[name].pendingRestart ? 1 : 0, { name }));
+    return IO_SETTINGS.map((name) => one(c, settings[name]?.pendingRestart ? 1 : 0, { name }));
   });
   family(r, "inflight_restarts_total", "Server restarts seen (a new pg_postmaster_start_time()) since inflight started", "counter", (c) => [one(c, c.window.restartsSeen)]);
 }

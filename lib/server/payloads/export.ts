@@ -1,18 +1,21 @@
 import "server-only";
-// The window's ticks as CSV, one row a tick (pure). States and wait events
+// The window's ticks as CSV, one row a tick. States and wait events
 // become columns of their own, named from what the window holds.
 import type { Tick } from "../../schemas/tick";
 
 const BASE_COLUMNS = ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
 
-function csvCell(value: string | number | null): string {
+/** One CSV cell. A text that a spreadsheet would run as a formula (=, +, -, @,
+ * tab, CR first) is prefixed with ', so a future text column cannot inject one. */
+export function csvCell(value: string | number | null): string {
   if (value === null) return "";
-  const text = String(value);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function ticksToCsv(ticks: Tick[]): string {
-  const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio.byState)))].sort();
+  const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio?.byState ?? {})))].sort();
   const waits = [...new Set(ticks.flatMap((t) => Object.keys(t.waits)))].sort();
   const header = [...BASE_COLUMNS, ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
   const lines = [header.map(csvCell).join(",")];
@@ -21,15 +24,16 @@ export function ticksToCsv(ticks: Tick[]): string {
       t.seq,
       t.t,
       new Date(t.t).toISOString(),
-      t.aio.inFlight,
-      t.aio.bytes,
-      t.aio.sync,
-      t.aio.syncBytes,
+      // Empty where pg_aios was not read in that sample (unknown, not zero).
+      t.aio?.inFlight ?? null,
+      t.aio?.bytes ?? null,
+      t.aio?.sync ?? null,
+      t.aio?.syncBytes ?? null,
       t.workers.configured,
       t.workers.alive,
       t.workers.busy,
       t.active,
-      ...states.map((s) => t.aio.byState[s] ?? 0),
+      ...states.map((s) => (t.aio ? (t.aio.byState[s] ?? 0) : null)),
       ...waits.map((w) => t.waits[w] ?? 0),
     ];
     lines.push(row.map(csvCell).join(","));

@@ -15,7 +15,8 @@ export function sparkline(ticks: Tick[], now: number, seconds = SPARK_SECONDS): 
     const slot = seconds - 1 - (end - Math.floor(ticks[i].t / 1000));
     if (slot < 0) break;
     if (slot >= seconds) continue;
-    out[slot] = Math.max(out[slot] ?? 0, ticks[i].aio.inFlight);
+    const aio = ticks[i].aio;
+    if (aio) out[slot] = Math.max(out[slot] ?? 0, aio.inFlight);
   }
   return out;
 }
@@ -30,7 +31,7 @@ export function busiest(runs: QueryRun[]): QueryRun | null {
 /** One target's row of the fleet page. */
 export function fleetEntry(source: PayloadSource, now: number): FleetEntry {
   const w = source.window;
-  const last = w.lastTick();
+  const last = w.lastAioTick();
   let top = busiest(w.queries());
   if (top && source.redact) [top] = redactRuns([top], w.statements);
   return {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { ActivityRow, CapabilitiesRow, DatabaseRow, RelationRow, ServerInfoRow, SettingRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
+import { ActivityRow, AioRow, CapabilitiesRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
 
 // Every statement inflight runs is a file under sql/; this table is the one
 // place that ties each file to the schema of its rows (lib/schemas/rows.ts).
@@ -9,14 +9,15 @@ import { ActivityRow, CapabilitiesRow, DatabaseRow, RelationRow, ServerInfoRow, 
 /** sql/<name>.sql -> the schema of its rows. */
 export const QUERIES = {
   capabilities: CapabilitiesRow,
-  activity_aios: ActivityRow,
   activity: ActivityRow,
+  aios: AioRow,
   stat_io: StatIoRow,
   stat_io_op_bytes: StatIoRow,
   settings: SettingRow,
   server_info: ServerInfoRow,
   relation: RelationRow,
-  databases: DatabaseRow,
+  names: NameRow,
+  ping: PingRow,
   stat_statements: StatStatementsRow,
   stat_statements_legacy: StatStatementsRow,
   stat_statements_texts: StatStatementsTextRow,

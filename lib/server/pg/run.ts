@@ -34,6 +34,8 @@ export interface RunOptions {
   /** the extension's schema, written in (quoted) where the text says @extschema@;
    * fixed for a connection, so the prepared statement's text is too */
   extSchema?: string;
+  /** the round trip in ms, from sending to the last row (parsing not included) */
+  timed?: (ms: number) => void;
 }
 
 export async function runQuery<N extends QueryName>(client: Client, name: N, options: RunOptions = {}): Promise<RowOf<N>[]> {
@@ -42,7 +44,13 @@ export async function runQuery<N extends QueryName>(client: Client, name: N, opt
     if (!options.extSchema) throw new Error(`${name}.sql needs the extension's schema`);
     text = text.split(EXT_SCHEMA).join(client.escapeIdentifier(options.extSchema));
   }
-  const result = await client.query({ name: `inflight_${name}`, text, values: options.values ?? [] });
+  const started = performance.now();
+  let result;
+  try {
+    result = await client.query({ name: `inflight_${name}`, text, values: options.values ?? [] });
+  } finally {
+    options.timed?.(performance.now() - started);
+  }
   const parsed = z.array(QUERIES[name]).safeParse(result.rows);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

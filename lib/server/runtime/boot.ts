@@ -26,6 +26,7 @@ export function boot(): Runtime {
           idleSampleMs: config.idleSampleMs,
           windowMs: config.windowMs,
           redact: config.redact,
+          budgetMsPerSecond: config.budgetMsPerSecond,
           log,
         }),
       );

@@ -39,6 +39,8 @@ describe("parseConfig", () => {
     [{ INFLIGHT_SAMPLE_MS: "fast" }, "INFLIGHT_SAMPLE_MS", /whole number/],
     [{ INFLIGHT_WINDOW: "forever" }, "INFLIGHT_WINDOW", /duration/],
     [{ INFLIGHT_WINDW: "15m" }, "INFLIGHT_WINDW", /not a setting/],
+    [{ INFLIGHT_BUDGET: "lots" }, "INFLIGHT_BUDGET", /milliseconds of server time per second/],
+    [{ INFLIGHT_BUDGET: "0.1" }, "INFLIGHT_BUDGET", /between 0.5 and 1000/],
     [{ HOST: "0.0.0.0" }, "HOST", /INFLIGHT_AUTH_TOKEN/],
     [{ PORT: "70000" }, "PORT", /between 1 and 65535/],
     [{ INFLIGHT_AUTH_TOKEN: "short" }, "INFLIGHT_AUTH_TOKEN", /16 characters/],
@@ -49,6 +51,14 @@ describe("parseConfig", () => {
     expect(err.setting).toBe(setting);
     expect(err.message).toMatch(problem);
     expect(err.message).not.toMatch(/secretpw|:pw@|:p@/);
+  });
+
+  it.each([
+    [undefined, 5],
+    ["2.5", 2.5],
+    ["10ms", 10],
+  ])("INFLIGHT_BUDGET %s -> %s ms/s", (raw, want) => {
+    expect(parse(raw === undefined ? {} : { INFLIGHT_BUDGET: raw }).budgetMsPerSecond).toBe(want);
   });
 
   it("serves beyond loopback only with a token", () => {

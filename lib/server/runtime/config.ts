@@ -14,6 +14,7 @@ export const KNOWN_SETTINGS = [
   "INFLIGHT_SAMPLE_MS",
   "INFLIGHT_IDLE_SAMPLE_MS",
   "INFLIGHT_WINDOW",
+  "INFLIGHT_BUDGET",
   "INFLIGHT_AUTH_TOKEN",
   "INFLIGHT_REDACT",
   "INFLIGHT_DEMO_DIR",
@@ -48,6 +49,8 @@ export interface Config {
   sampleMs: number;
   idleSampleMs: number;
   windowMs: number;
+  /** server time watching may cost each target, ms per second */
+  budgetMsPerSecond: number;
   host: string;
   port: number;
   authToken: string | null;
@@ -162,6 +165,16 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
   return value;
 }
 
+/** INFLIGHT_BUDGET: "5", "2.5" or "5ms": ms of server time per second of each target. */
+function budgetSetting(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return 5;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:ms)?\s*$/.exec(raw);
+  if (!m) throw new ConfigError("INFLIGHT_BUDGET", `must be milliseconds of server time per second, such as 5 or 2.5ms, got "${raw.slice(0, 40)}"`);
+  const value = Number(m[1]);
+  if (value < 0.5 || value > 1000) throw new ConfigError("INFLIGHT_BUDGET", `must be between 0.5 and 1000 ms per second, got ${value}`);
+  return value;
+}
+
 function boolSetting(env: Record<string, string | undefined>, name: string, fallback: boolean) {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -186,6 +199,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     if (parsed < 10_000 || parsed > 24 * 3_600_000) throw new ConfigError("INFLIGHT_WINDOW", "must be between 10s and 24h");
     windowMs = parsed;
   }
+  const budgetMsPerSecond = budgetSetting(env.INFLIGHT_BUDGET);
   const host = (env.HOST ?? "127.0.0.1").trim() || "127.0.0.1";
   const port = intSetting(env, "PORT", 3000, 1, 65535);
   const authToken = env.INFLIGHT_AUTH_TOKEN ? env.INFLIGHT_AUTH_TOKEN : null;
@@ -203,6 +217,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     sampleMs,
     idleSampleMs,
     windowMs,
+    budgetMsPerSecond,
     host,
     port,
     authToken,

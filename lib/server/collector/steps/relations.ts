@@ -9,12 +9,10 @@ import { OK, type Step, type StepContext, type StepOutcome } from "./step";
  */
 export class RelationsStep implements Step {
   readonly aspect = "relations" as const;
-  private databasesLoaded = false;
 
   constructor(private readonly ctx: StepContext) {}
 
   reset(session: Session): void {
-    this.databasesLoaded = false;
     this.ctx.window.setConnectedDatabase(Number(session.caps.database_oid), session.caps.database);
   }
 
@@ -27,11 +25,7 @@ export class RelationsStep implements Step {
     const file = window.nextWantedRelation();
     if (!file) return OK;
     if (file.dbOid !== window.connectedDatabase) {
-      // Only the connected database's catalog can name it: the other database's name will do.
-      if (!this.databasesLoaded) {
-        this.databasesLoaded = true;
-        window.setDatabases(await session.run("databases"));
-      }
+      // Only the connected database's catalog can name it: the database's name (names.sql) will do.
       window.setRelation(file.dbOid, file.filenode, null, now);
       return OK;
     }

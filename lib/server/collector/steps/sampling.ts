@@ -1,30 +1,97 @@
 import "server-only";
+import type { AioHandle } from "../../../schemas/rows";
+import { anyReading, type AioReading } from "../../../window/derive";
+import { isStatementError } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 
+/** Names are read again at most this often when an unknown oid appears. */
+const NAMES_EVERY_MS = 10_000;
+const RECENT_MS = 10_000;
+
 /**
- * Every tick: active backends, io workers and their wait events, with the
- * AIO handles in flight per issuing pid where pg_aios can be read. The one
- * step a tick cannot do without: when it fails, the tick is a miss.
+ * Every tick: active backends, io workers and their wait events (cheap, at
+ * the fast cadence), then, when a backend is active and the budget allows,
+ * the AIO handles in flight (pg_aios: its cost grows with the server's
+ * size, so it is the part the budget spaces out). The one step a tick
+ * cannot do without: when it fails, the tick is a miss.
  */
 export class SamplingStep implements Step {
   readonly aspect = "sampling" as const;
+  private namesAt = 0;
+  /** when pg_aios was read while a backend was active, and when the budget put a read off */
+  private aiosReads: number[] = [];
+  private aiosSkips: number[] = [];
 
   constructor(private readonly ctx: StepContext) {}
+
+  reset(): void {
+    this.namesAt = 0;
+  }
 
   due(): boolean {
     return true;
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
-    const { window, feed, health, stats } = this.ctx;
-    const aios = session.canReadAios;
-    const rows = await session.run(aios ? "activity_aios" : "activity");
-    const tick = window.addActivity(now, rows, aios);
+    const { window, feed, stats } = this.ctx;
+    if (this.namesAt === 0) await this.readNames(session, now);
+    const rows = await session.run("activity", { values: [window.openRunIds()] });
+    const { reading, handles } = await this.readAios(session, now, anyReading(rows));
+    let named = window.nameBackends(rows, handles);
+    if (named.unknown && now - this.namesAt >= NAMES_EVERY_MS) {
+      await this.readNames(session, now);
+      named = window.nameBackends(rows, handles);
+    }
+    const tick = window.addActivity(now, named.backends, reading);
     stats.sampled(now);
     feed.publish("tick", tick);
-    if (aios) health.ok("aios", now);
-    else health.unavailable("aios", session.caps.aios ? `pg_aios is denied to ${session.caps.role_name}: GRANT pg_monitor TO it` : `PostgreSQL ${session.caps.server_version} has no pg_aios (asynchronous I/O came in 18)`, now);
     return OK;
+  }
+
+  private async readNames(session: Session, now: number): Promise<void> {
+    this.namesAt = now;
+    this.ctx.window.setNames(await session.run("names"));
+  }
+
+  private async readAios(session: Session, now: number, reading: boolean): Promise<{ reading: AioReading; handles: Map<number, AioHandle[]> | null }> {
+    const { health, budget, cost } = this.ctx;
+    if (!session.canReadAios) {
+      const why = session.caps.aios ? `pg_aios is denied to ${session.caps.role_name}: GRANT pg_monitor TO it` : `PostgreSQL ${session.caps.server_version} has no pg_aios (asynchronous I/O came in 18)`;
+      health.unavailable("aios", why, now);
+      return { reading: "unknown", handles: null };
+    }
+    if (!reading) return { reading: "idle", handles: null };
+    if (!budget.affords(cost.estimate("aios", now), now)) {
+      this.aiosSkips.push(now);
+      this.trim(now);
+      return { reading: "unknown", handles: null };
+    }
+    try {
+      const rows = await session.run("aios");
+      health.ok("aios", now);
+      this.aiosReads.push(now);
+      this.trim(now);
+      return { reading: "read", handles: new Map(rows.map((r) => [r.pid, r.handles])) };
+    } catch (err) {
+      // pg_aios failing (a timeout on a huge server) is its own aspect: the wait events still count.
+      if (!isStatementError(err)) throw err;
+      health.fail("aios", this.ctx.describe(err), now);
+      return { reading: "unknown", handles: null };
+    }
+  }
+
+  private trim(now: number): void {
+    while (this.aiosReads.length && this.aiosReads[0] < now - RECENT_MS) this.aiosReads.shift();
+    while (this.aiosSkips.length && this.aiosSkips[0] < now - RECENT_MS) this.aiosSkips.shift();
+  }
+
+  /** pg_aios over the last 10 s: the mean interval between reads while a backend was active, and reads put off. */
+  aiosCadence(now: number): { intervalMs: number | null; skipped: number } {
+    this.trim(now);
+    // The median gap between reads: pauses with no backend active are not reads put off.
+    const gaps = this.aiosReads.slice(1).map((t, i) => t - this.aiosReads[i]).sort((a, b) => a - b);
+    const intervalMs = gaps.length ? gaps[Math.floor(gaps.length / 2)] : null;
+    return { intervalMs, skipped: this.aiosSkips.length };
   }
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
-import { countersStatement, isOwn, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import { QUERY_NAMES, type QueryName } from "../../pg/queries";
+import { countersStatement, isOwn, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 
-const EVERY_MS = 2000;
+const BUDGET_SHARE = 0.2;
 const SNAPSHOT_EVERY_MS = 10_000;
 const MAX_TEXTS = 5000;
 /** After pg_stat_statements failed, try again this much later: each failure is an ERROR line in the server's log. */
@@ -15,7 +16,10 @@ const UNREADABLE = new Set(["42883", "42703", "42P01", "42501", "55000", "3F000"
 
 /**
  * pg_stat_statements deltas over the window: exact figures for statements
- * that finished, where the sampled live view can only estimate.
+ * that finished, where the sampled live view can only estimate. Read every
+ * 10 s with pg_stat_statements(false), its counters without the texts (which
+ * can run to hundreds of MB on a busy server); a text is read once per new
+ * queryid.
  */
 export class StatStatementsStep implements Step {
   readonly aspect = "statements" as const;
@@ -24,18 +28,22 @@ export class StatStatementsStep implements Step {
   private failure: { message: string; at: number } | null = null;
   private snapshots: { t: number; rows: Map<string, StatStatementsRow> }[] = [];
   private texts = new Map<string, string>();
+  /** inflight's own entries at the last read: what each of its statements costs */
+  private own = new Map<string, StatStatementsRow>();
 
   constructor(private readonly ctx: StepContext) {}
 
   reset(session: Session): void {
     if (session.caps.stat_statements !== this.version) this.snapshots = [];
+    this.own.clear();
     this.version = session.caps.stat_statements;
     // A new connection tries again: the extension may have been fixed.
     this.failure = null;
   }
 
   due(now: number): boolean {
-    return now - this.lastAt >= EVERY_MS;
+    const { budget, cost } = this.ctx;
+    return now - this.lastAt >= budget.interval(this.ctx.cadences.statStatementsMs, cost.exact(this.version && countersStatement(this.version) ? countersStatement(this.version)! : "stat_statements", now), BUDGET_SHARE);
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
@@ -60,6 +68,7 @@ export class StatStatementsStep implements Step {
       window.setStatements([], why);
       return { unavailable: why };
     }
+    this.calibrate(rows, now);
     const latest = new Map(rows.map((r) => [r.queryid, r]));
     const last = this.snapshots.at(-1);
     if (!last || now - last.t >= SNAPSHOT_EVERY_MS) this.snapshots.push({ t: now, rows: latest });
@@ -68,6 +77,20 @@ export class StatStatementsStep implements Step {
     const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
     window.setStatements(stats, statementsNote(serverTiming, stats));
     return OK;
+  }
+
+  /** inflight's own statements: their server time since the last read, per call, is the exact cost. */
+  private calibrate(rows: StatStatementsRow[], now: number): void {
+    const names = new Set<string>(QUERY_NAMES);
+    for (const row of rows) {
+      if (!row.own) continue;
+      const name = ownStatement(this.texts.get(row.queryid) ?? "");
+      const before = this.own.get(row.queryid);
+      this.own.set(row.queryid, row);
+      if (!name || !names.has(name) || !before) continue;
+      const calls = row.calls - before.calls;
+      if (calls > 0) this.ctx.cost.calibrate(name as QueryName, Math.max(0, row.total_exec_time - before.total_exec_time) / calls, now);
+    }
   }
 
   private unavailable(session: Session, now: number): string | null {

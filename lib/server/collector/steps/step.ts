@@ -2,10 +2,20 @@ import "server-only";
 import type { Aspect } from "../../../schemas/enums";
 import type { TargetWindow } from "../../../window/window";
 import type { Feed } from "../../payloads/feed";
+import type { Budget, CostMeter } from "../cost";
 import type { HealthBoard } from "../health";
 import type { ThrottledLog } from "../log";
 import type { Session } from "../session";
 import type { CollectorStats } from "../stats";
+
+/** How often the periodic steps read, ms (CollectorOptions.cadences overrides them). */
+export interface Cadences {
+  /** pg_settings */
+  settingsMs: number;
+  /** pg_stat_statements */
+  statStatementsMs: number;
+}
+export const DEFAULT_CADENCES: Cadences = { settingsMs: 30_000, statStatementsMs: 10_000 };
 
 /** What every collection step may use: the window it feeds, the feed it
  * publishes to, and the board it reports its health on. */
@@ -16,8 +26,11 @@ export interface StepContext {
   readonly health: HealthBoard;
   readonly log: ThrottledLog;
   readonly stats: CollectorStats;
-  /** INFLIGHT_REDACT */
-  readonly redact: boolean;
+  readonly cadences: Cadences;
+  readonly cost: CostMeter;
+  readonly budget: Budget;
+  /** an error's first line, the target's password masked */
+  describe(err: unknown): string;
 }
 
 /** What a step's run says of its aspect: read, or not offered here (and why). */

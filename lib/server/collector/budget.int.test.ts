@@ -1,0 +1,101 @@
+// What watching costs a large server: on a PostgreSQL 18 started with
+// max_connections = 1000 and io_max_concurrency = 64 (pg_aios walks ~64,000
+// handle slots a read there), the collector keeps within its default budget
+// of 5 ms of server time a second, as the target's own pg_stat_statements
+// counts it, while the wait events are still sampled at the fast cadence.
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
+import { connect, evictFromPageCache, waitFor } from "../../../test/support/pg";
+import { Collector, DEFAULT_BUDGET_MS } from "./collector";
+
+const TABLE = "public.budget_probe";
+const MEASURE_MS = 20_000;
+
+/** Server time (ms) and calls of every statement of inflight's role so far, per statement file. */
+async function ownCost(admin: pg.Client, role: string): Promise<{ ms: number; byFile: Map<string, { calls: number; ms: number }> }> {
+  const { rows } = await admin.query<{ file: string | null; calls: string; ms: number }>(
+    `SELECT substring(s.query from '/\\* inflight:([a-z_]+) \\*/') AS file, sum(s.calls)::text AS calls, sum(s.total_exec_time) AS ms
+     FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid WHERE r.rolname = $1 GROUP BY 1`,
+    [role],
+  );
+  const byFile = new Map(rows.map((r) => [r.file ?? "?", { calls: Number(r.calls), ms: r.ms }]));
+  return { ms: rows.reduce((n, r) => n + r.ms, 0), byFile };
+}
+
+describe("the cost budget on a 1000-connection server with io_max_concurrency 64", () => {
+  let own: OwnPg;
+  let admin: pg.Client;
+  let collector: Collector;
+  let unsubscribe: () => void;
+
+  beforeAll(async () => {
+    own = await startOwnPg({ max_connections: "1000", io_max_concurrency: "64", shared_buffers: "32MB" });
+    admin = await connect(own.server.superuserUrl("postgres"));
+    // ~90 MB: a cold scan reads from the OS for a good part of a second.
+    await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 300000) AS g`);
+    await admin.query(`VACUUM ANALYZE ${TABLE}`);
+    collector = new Collector({ id: "big", name: "big", demo: false, sampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, cadences: { statStatementsMs: 2000 } });
+    unsubscribe = collector.feed.subscribe(() => undefined);
+    collector.start(own.server.monitorUrl("postgres"));
+    await waitFor("up", () => collector.info().status === "up", 15_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    unsubscribe?.();
+    await collector?.stop();
+    await admin?.end();
+    await own?.dispose();
+  });
+
+  it("keeps within 5 ms/s of server time during cold scans, pg_aios spaced out, wait events at 10/s", async () => {
+    expect(collector.budget.msPerSecond).toBe(DEFAULT_BUDGET_MS);
+    const role = collector.info().capabilities!.role;
+    const scanner = await connect(own.server.superuserUrl("postgres"), "budget-scanner");
+    await scanner.query("SET max_parallel_workers_per_gather = 0");
+    let scanning = true;
+    let scans = 0;
+    const loop = (async () => {
+      while (scanning) {
+        await evictFromPageCache(admin, own.server.dataDir, TABLE);
+        await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
+        scans++;
+      }
+    })();
+    // Its own pg_stat_statements entries say what pg_aios costs here (read only while a backend is active).
+    await waitFor("pg_aios's cost read from pg_stat_statements", () => collector.info().cost.statements.find((s) => s.statement === "aios" && s.source === "pg_stat_statements"), 30_000);
+    const before = await ownCost(admin, role);
+    const samplesBefore = collector.stats.samples;
+    const scansBefore = scans;
+    const from = Date.now();
+    await new Promise((r) => setTimeout(r, MEASURE_MS));
+    const elapsed = Date.now() - from;
+    const after = await ownCost(admin, role);
+    const samples = collector.stats.samples - samplesBefore;
+    scanning = false;
+    await loop;
+    await scanner.end();
+
+    const msPerSecond = ((after.ms - before.ms) / elapsed) * 1000;
+    const aiosCalls = (after.byFile.get("aios")?.calls ?? 0) - (before.byFile.get("aios")?.calls ?? 0);
+    const aiosMs = ((after.byFile.get("aios")?.ms ?? 0) - (before.byFile.get("aios")?.ms ?? 0)) / Math.max(1, aiosCalls);
+    const cost = collector.info().cost;
+    console.log(
+      `[budget] ${scans - scansBefore} scans in ${elapsed} ms: ${msPerSecond.toFixed(2)} ms/s of server time (pg_stat_statements), ` +
+        `${samples} samples (${((samples / elapsed) * 1000).toFixed(1)}/s), pg_aios ${aiosCalls} reads at ${aiosMs.toFixed(2)} ms; page says ${cost.msPerSecond} ms/s, ${cost.note}`,
+    );
+    // pg_aios is the expensive part here, and the budget spaced it out.
+    expect(aiosMs).toBeGreaterThan(0.5);
+    expect(aiosCalls).toBeGreaterThan(0);
+    expect(aiosCalls).toBeLessThan(samples / 2);
+    // Over budget for a moment is fine, on average it is not.
+    expect(msPerSecond).toBeLessThanOrEqual(DEFAULT_BUDGET_MS);
+    // The wait events kept the fast cadence.
+    expect(collector.intervalMs).toBe(100);
+    expect(samples).toBeGreaterThanOrEqual(Math.floor((elapsed / 100) * 0.9));
+    // The page says what watching costs and why pg_aios is read less often.
+    expect(cost.aios.msPerRead).toBeGreaterThan(0.5);
+    expect(cost.note).toMatch(/pg_aios read every \d+ ms while backends run/);
+    expect(Math.abs(cost.msPerSecond - msPerSecond)).toBeLessThan(Math.max(1.5, msPerSecond * 0.5));
+  });
+});

@@ -1,0 +1,170 @@
+import "server-only";
+import type { StatementCost } from "../../schemas/target";
+import type { QueryName } from "../pg/queries";
+
+/** A statement's cost is assumed this high until it has been measured once. */
+const UNMEASURED_MS = 0.2;
+/** Weight of the newest round trip in a statement's moving estimate. */
+const EWMA = 0.2;
+/** pg_stat_statements' figure for a statement is trusted this long after it was read. */
+const CALIBRATION_TTL_MS = 60_000;
+/** The baseline is the least of the last few pings: it follows a network that slows down within ~15 s. */
+const PINGS_KEPT = 3;
+const RATE_SPAN_MS = 10_000;
+
+interface Entry {
+  calls: number;
+  /** estimated server ms, summed since inflight started */
+  serverMs: number;
+  /** ms per call from round trips less the baseline */
+  roundTrip: number | null;
+  /** ms per call from inflight's own pg_stat_statements entry */
+  exact: { msPerCall: number; at: number } | null;
+}
+
+/**
+ * What watching costs the target: the server time of each statement
+ * inflight runs, from its own pg_stat_statements entries where they can be
+ * read, else from its round trip less that of a statement that costs the
+ * server nothing (ping.sql). Every statement's cost passes through here.
+ */
+export class CostMeter {
+  private entries = new Map<QueryName, Entry>();
+  private pings: number[] = [];
+  private recent: { t: number; statement: QueryName; ms: number }[] = [];
+
+  /** The round trip of ping.sql: the floor that is network and protocol, not server. */
+  ping(rttMs: number): void {
+    this.pings.push(rttMs);
+    if (this.pings.length > PINGS_KEPT) this.pings.shift();
+  }
+
+  private get baseline(): number {
+    return this.pings.length ? Math.min(...this.pings) : 0;
+  }
+
+  private entry(name: QueryName): Entry {
+    let e = this.entries.get(name);
+    if (!e) {
+      e = { calls: 0, serverMs: 0, roundTrip: null, exact: null };
+      this.entries.set(name, e);
+    }
+    return e;
+  }
+
+  /** One call of a statement, its round trip in ms. */
+  observe(name: QueryName, rttMs: number, now: number): void {
+    const e = this.entry(name);
+    const server = Math.max(0, rttMs - this.baseline);
+    e.roundTrip = e.roundTrip === null ? server : e.roundTrip + EWMA * (server - e.roundTrip);
+    const ms = this.estimate(name, now);
+    e.calls++;
+    e.serverMs += ms;
+    this.recent.push({ t: now, statement: name, ms });
+    while (this.recent.length && this.recent[0].t < now - RATE_SPAN_MS) this.recent.shift();
+  }
+
+  /** The exact figure from inflight's own pg_stat_statements entry. */
+  calibrate(name: QueryName, msPerCall: number, now: number): void {
+    this.entry(name).exact = { msPerCall, at: now };
+  }
+
+  /** ms per call from inflight's own pg_stat_statements entry, when recent; else null. */
+  exact(name: QueryName, now: number): number | null {
+    const e = this.entries.get(name)?.exact;
+    return e && now - e.at < CALIBRATION_TTL_MS ? e.msPerCall : null;
+  }
+
+  /** ms of server time one call costs, as best known now. */
+  estimate(name: QueryName, now: number): number {
+    return this.exact(name, now) ?? this.entries.get(name)?.roundTrip ?? UNMEASURED_MS;
+  }
+
+  /** Server ms per second over the last 10 s (over less right after the start). */
+  msPerSecond(now: number, since: number): number {
+    const span = Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
+    let ms = 0;
+    for (const r of this.recent) if (r.t > now - span) ms += r.ms;
+    return (ms / span) * 1000;
+  }
+
+  /** Estimated server seconds per statement since inflight started (for /metrics). */
+  totals(): { statement: QueryName; seconds: number }[] {
+    return [...this.entries].map(([statement, e]) => ({ statement, seconds: e.serverMs / 1000 }));
+  }
+
+  /** Each statement's cost over the last 10 s, costliest first. */
+  statements(now: number, since: number): StatementCost[] {
+    const span = Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
+    const calls = new Map<QueryName, { n: number; ms: number }>();
+    for (const r of this.recent) {
+      if (r.t <= now - span) continue;
+      const c = calls.get(r.statement) ?? { n: 0, ms: 0 };
+      c.n++;
+      c.ms += r.ms;
+      calls.set(r.statement, c);
+    }
+    return [...calls]
+      .map(([statement, c]) => {
+        const exact = this.exact(statement, now) !== null;
+        return {
+          statement,
+          msPerCall: round(this.estimate(statement, now)),
+          callsPerSecond: round((c.n / span) * 1000),
+          msPerSecond: round((c.ms / span) * 1000),
+          source: exact ? ("pg_stat_statements" as const) : ("round trip" as const),
+        };
+      })
+      .sort((a, b) => b.msPerSecond - a.msPerSecond);
+  }
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Costs are estimates (the newest exact figure is up to 10 s old): aim this far under the budget. */
+const HEADROOM = 0.9;
+
+/**
+ * A token bucket of server time: it fills at (a tenth under) the budget's
+ * rate and holds at most one second of it. The expensive reads (pg_aios
+ * first) run only when it holds their cost, so a moment over budget is fine
+ * and the average is not.
+ */
+export class Budget {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    readonly msPerSecond: number,
+    now: number,
+  ) {
+    this.tokens = msPerSecond;
+    this.at = now;
+  }
+
+  private refill(now: number): void {
+    this.tokens = Math.min(this.msPerSecond, this.tokens + ((now - this.at) / 1000) * this.msPerSecond * HEADROOM);
+    this.at = now;
+  }
+
+  affords(ms: number, now: number): boolean {
+    this.refill(now);
+    return this.tokens >= ms;
+  }
+
+  spend(ms: number, now: number): void {
+    this.refill(now);
+    this.tokens -= ms;
+  }
+
+  /**
+   * The interval at which a statement of this cost, run regularly, takes no
+   * more than `share` of the budget; never shorter than `baseMs`. Only an
+   * exact cost (inflight's own pg_stat_statements entry) stretches it: a
+   * round trip holds the network too, which costs the server nothing.
+   */
+  interval(baseMs: number, exactCostMs: number | null, share: number): number {
+    if (exactCostMs === null) return baseMs;
+    return Math.max(baseMs, Math.ceil((exactCostMs / (share * this.msPerSecond)) * 1000));
+  }
+}
