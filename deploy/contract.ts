@@ -1,8 +1,8 @@
 // The /metrics contract that deploy/ (Prometheus rules, alerts, the Grafana
 // dashboard) is written against: every metric name, its type, its labels and,
 // where the set is fixed, the label values. deploy/ may use no other name
-// (test/deploy.int.test.ts checks), and the app can test its /metrics output
-// against this list.
+// (test/deploy-contract.int.test.ts checks), and the app can test its
+// /metrics output against this list.
 //
 // "Fixed" label values are emitted for every target, zeros included, so a
 // series exists before anything happens (a rate() of it is 0, not no data).

@@ -12,3 +12,12 @@ export function mean(values: number[]): number | null {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A share as a percentage with two decimals: 0.98765 -> 98.77. */
+export const pct = (x: number) => Math.round(x * 10000) / 100;
+
+/** Three decimals (ms figures), null for no value. */
+export const r3 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1000) / 1000);
+
+/** Five decimals, for CPU shares: 0.00123 = 0.123% of a core; null for no value. */
+export const r5 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 100000) / 100000);

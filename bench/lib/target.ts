@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { startEmbedded, type EmbeddedServer } from "@/lib/server/demo/embedded";
 import { ensureDemoDatabase } from "@/lib/server/demo/seed";
+import { cpuSeconds } from "./proc";
 
 export interface BenchTarget {
   server: EmbeddedServer;
@@ -75,8 +76,11 @@ export interface StatementCounters {
   query: string;
 }
 
+/** pg_stat_statements counters by role, then queryid. */
+export type PgssSnapshot = Map<string, Map<string, StatementCounters>>;
+
 /** pg_stat_statements rows of the given roles, keyed role -> queryid. */
-export async function pgssSnapshot(admin: pg.Client, roles: string[]): Promise<Map<string, Map<string, StatementCounters>>> {
+export async function pgssSnapshot(admin: pg.Client, roles: string[]): Promise<PgssSnapshot> {
   const { rows } = await admin.query<{ rolname: string; queryid: string; calls: string; total: number; query: string; sampling: boolean }>(
     `SELECT r.rolname, s.queryid::text AS queryid, s.calls::text AS calls, s.total_exec_time AS total, left(s.query, 300) AS query,
             (s.query LIKE '%pg_aios%' AND s.query LIKE '%pg_stat_activity%' AND s.query LIKE '%json_agg%') AS sampling
@@ -109,7 +113,7 @@ export interface RoleDelta {
   statements: { query: string; calls: number; totalExecMs: number }[];
 }
 
-export function pgssDelta(before: Map<string, Map<string, StatementCounters>>, after: Map<string, Map<string, StatementCounters>>, role: string): RoleDelta {
+export function pgssDelta(before: PgssSnapshot, after: PgssSnapshot, role: string): RoleDelta {
   const b = before.get(role) ?? new Map();
   const a = after.get(role) ?? new Map();
   const out: RoleDelta = { calls: 0, totalExecMs: 0, samplingCalls: 0, samplingExecMs: 0, statements: [] };
@@ -137,6 +141,12 @@ export async function backendPid(admin: pg.Client, role: string, applicationName
     [role, applicationName ?? null],
   );
   return rows[0]?.pid ?? null;
+}
+
+/** A role's backend (see backendPid) and the CPU seconds it has used so far (null: no such backend). */
+export async function cpuOfRole(target: BenchTarget, role: string, app?: string) {
+  const pid = await backendPid(target.admin, role, app);
+  return { pid, cpu: pid ? cpuSeconds(pid) : null };
 }
 
 export const DEFAULT_DATA_DIR = path.resolve(".inflight/bench-pg");

@@ -1,0 +1,78 @@
+// Phase 3: B (50/s), then C (100/s), each on its own for a while during the
+// background scans (A at 10/s watching too) -> figure 2's faster rates, and
+// figure 1's CPU at those rates.
+import { startInflight, type Inflight } from "../lib/inflight";
+import { cpuSeconds } from "../lib/proc";
+import { pct, quantile, r3, r5, sleep } from "../lib/stats";
+import { cpuOfRole, pgssDelta, pgssSnapshot } from "../lib/target";
+import type { Json, PhaseContext } from "./context";
+
+export async function fasterRates(ctx: PhaseContext): Promise<void> {
+  const { cfg, roles, paths, target: tgt, running, results, log } = ctx;
+  for (const [name, role, sampleMs] of [
+    ["B (50/s)", roles.b, 20],
+    ["C (100/s)", roles.c, 10],
+  ] as const) {
+    const srv = await startInflight({ appDir: paths.app, name, role, url: tgt.urlFor(role), sampleMs, window: `${cfg.windowMin}m`, log });
+    running.servers.push(srv);
+    try {
+      await sleep(3000);
+      const p0 = await pgssSnapshot(tgt.admin, [role]);
+      const c0 = await cpuOfRole(tgt, role, "inflight");
+      const sc0 = cpuSeconds(srv.pid);
+      const m = await measureRate(srv, cfg.rateSeconds);
+      const c1 = c0.pid ? cpuSeconds(c0.pid) : null;
+      const sc1 = cpuSeconds(srv.pid);
+      const p1 = await pgssSnapshot(tgt.admin, [role]);
+      const d = pgssDelta(p0, p1, role);
+      const rate = {
+        ...m,
+        during: "cold scans in the background (A at 10/s watching too)",
+        backendCpu: c0.cpu !== null && c1 !== null ? r5((c1 - c0.cpu) / m.seconds) : null,
+        serverProcessCpu: sc0 !== null && sc1 !== null ? r5((sc1 - sc0) / m.seconds) : null,
+        serverMsPerSecond: r3(d.totalExecMs / m.seconds),
+        samplingMeanMs: d.samplingCalls ? r3(d.samplingExecMs / d.samplingCalls) : null,
+      };
+      ((results.fig2 as Json).rates as Json[]).push(rate);
+      log(`fig2 ${name}: ${pct(m.achievedShare)}% of ticks, backend CPU ${rate.backendCpu}`);
+    } finally {
+      await srv.stop();
+      running.servers.splice(running.servers.indexOf(srv), 1);
+    }
+  }
+}
+
+/** Ticks seen between two /api/targets readings, and over the SSE stream. */
+async function measureRate(srv: Inflight, seconds: number) {
+  const i0 = await srv.info();
+  const t0 = Date.now();
+  await sleep(seconds * 1000);
+  const i1 = await srv.info();
+  const t1 = Date.now();
+  const elapsed = t1 - t0;
+  const expected = elapsed / srv.sampleMs;
+  const samples = i1.samples - i0.samples;
+  const missed = i1.missed - i0.missed;
+  const ticks = srv.viewer.ticks.filter((k) => k.t >= t0 && k.t < t1);
+  const gaps: number[] = [];
+  for (let i = 1; i < ticks.length; i++) gaps.push(ticks[i].t - ticks[i - 1].t);
+  const fresh = ticks.map((k) => k.at - k.t);
+  return {
+    rate: 1000 / srv.sampleMs,
+    sampleMs: srv.sampleMs,
+    seconds: elapsed / 1000,
+    expected: Math.round(expected),
+    samples,
+    missed,
+    achievedShare: samples / expected,
+    sseTicks: ticks.length,
+    sseShare: ticks.length / expected,
+    gapP50: quantile(gaps, 0.5),
+    gapP99: quantile(gaps, 0.99),
+    gapMax: gaps.length ? Math.max(...gaps) : null,
+    freshnessP50: quantile(fresh, 0.5),
+    freshnessP95: quantile(fresh, 0.95),
+    from: t0,
+    to: t1,
+  };
+}
