@@ -1,12 +1,18 @@
-// What pgbench runs beside inflight: the sampling statement itself, and four
-// parts of it bare, for context. The statement and the two parts cut from it
-// (pg_aios alone, pg_stat_activity alone) come from sql/activity_aios.sql as
-// the server reads it, so they follow the statement when it changes.
+// What pgbench runs beside inflight: inflight's sampling statements, and
+// parts of them bare, for context. They come from sql/ as the server reads
+// them, so they follow the statements when they change.
 import { sqlText } from "@/lib/server/pg/run";
+
+/** activity.sql with its one parameter (the runs already held) empty, as a pgbench statement. */
+function activityStatement(): string {
+  const sql = withoutComments(sqlText("activity")).replace("$1::text[]", "'{}'::text[]");
+  if (sql.includes("$1")) throw new Error("sql/activity.sql has another parameter now: bench/lib/sampling-sql.ts must fill it in");
+  return sql;
+}
 
 /** The sampling statement, as a pgbench script wants it: one statement ending in ";". */
 export function samplingScript(): string {
-  const sql = sqlText("activity_aios").trimEnd();
+  const sql = activityStatement();
   return sql.endsWith(";") ? sql + "\n" : sql + ";\n";
 }
 
@@ -18,33 +24,25 @@ export const partMarker = (name: PartName) => `bench part: ${name} */`;
 
 /** The parts, each a pgbench script of one statement. */
 export function statementParts(): Record<PartName, string> {
-  const sql = sqlText("activity_aios");
   return {
-    // the function under the view, without its joins to pg_database and pg_authid (not in sql/: the view hides it)
-    activityFn: `SELECT /* bench part: activityFn */ s.pid, s.leader_pid, s.backend_type, s.state, s.wait_event_type, s.wait_event, s.query_id::text, s.query_start, s.datid, s.usesysid, left(s.query, 2000) FROM pg_catalog.pg_stat_get_activity(NULL::integer) s WHERE s.pid <> pg_catalog.pg_backend_pid();`,
-    activity: `SELECT /* bench part: activity */ ${activityColumns(sql).join(", ")} FROM pg_catalog.pg_stat_activity a WHERE a.pid <> pg_catalog.pg_backend_pid();`,
-    aios: `${oneLine(handlesCte(sql)).replace(/^SELECT /, "SELECT /* bench part: aios */ ")};`,
+    // activity.sql itself: pg_stat_get_activity(NULL), the function under the view
+    activityFn: `${oneLine(activityStatement()).replace(/^SELECT \/\* inflight:activity \*\//, "SELECT /* bench part: activityFn */")};`,
+    // the view, with the columns activity.sql reads of the function, for context
+    activity: `SELECT /* bench part: activity */ a.pid, a.leader_pid, a.backend_type, a.state, a.wait_event_type, a.wait_event, a.query_id::text, a.query_start, a.datname, a.usename, left(a.query, 2000) FROM pg_catalog.pg_stat_activity a WHERE a.pid <> pg_catalog.pg_backend_pid();`,
+    aios: `${oneLine(sqlText("aios")).replace(/^SELECT \/\* inflight:aios \*\//, "SELECT /* bench part: aios */")};`,
     select1: `SELECT /* bench part: select1 */ 1;`,
   };
 }
 
+/** The statement without the file's comment lines. */
+function withoutComments(sql: string): string {
+  return sql
+    .split("\n")
+    .filter((l) => !l.trim().startsWith("--"))
+    .join("\n")
+    .trim();
+}
+
 function oneLine(sql: string): string {
-  return sql.replace(/\s+/g, " ").trim();
-}
-
-/** The statement's `handles` CTE: its pg_aios aggregated per pid. */
-function handlesCte(sql: string): string {
-  const m = /\bhandles AS \(([\s\S]*?)\n\)/.exec(sql);
-  if (!m) throw new Error("sql/activity_aios.sql has no `handles AS (...)` CTE any more: bench/lib/sampling-sql.ts must cut its aios part anew");
-  return m[1];
-}
-
-/** The statement's columns of pg_stat_activity (its handles column left out). */
-function activityColumns(sql: string): string[] {
-  const m = /\)\s*SELECT ([\s\S]*?)\nFROM pg_catalog\.pg_stat_activity a\b/.exec(sql);
-  if (!m) throw new Error("sql/activity_aios.sql no longer selects from pg_catalog.pg_stat_activity a: bench/lib/sampling-sql.ts must cut its activity part anew");
-  return m[1]
-    .split(/,\s*\n/)
-    .map(oneLine)
-    .filter((column) => /\ba\./.test(column) && !/\bh\./.test(column));
+  return withoutComments(sql).replace(/\s+/g, " ");
 }

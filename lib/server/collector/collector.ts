@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import type { Capabilities, TargetInfo, TargetStatus, WatchCost } from "../../schemas/target";
+import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
@@ -12,7 +12,7 @@ import { HealthBoard } from "./health";
 import { ThrottledLog } from "./log";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
-import { Budget, CostMeter } from "./cost";
+import { Budget, CostMeter, watchCost } from "./cost";
 import { CollectorStats } from "./stats";
 import { RelationsStep } from "./steps/relations";
 import { SamplingStep } from "./steps/sampling";
@@ -180,24 +180,7 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      cost: this.costPayload(now),
-    };
-  }
-
-  /** What watching costs now, and why a cadence is slower than asked. */
-  private costPayload(now: number): WatchCost {
-    const budget = this.budget.msPerSecond;
-    const aios = this.sampling.aiosCadence(now);
-    const aiosMs = this.cost.estimate("aios", now);
-    const notes: string[] = [];
-    if (this.intervalMs > this.askedMs) notes.push(`wait events every ${this.intervalMs} ms, not ${this.askedMs}: the sample alone costs ${fmt(this.cost.estimate("activity", now))} ms here`);
-    if (aios.skipped > 0) notes.push(`pg_aios read ${aios.intervalMs !== null ? `every ${aios.intervalMs} ms` : "rarely"} while backends run, not every sample: it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`);
-    return {
-      budgetMsPerSecond: budget,
-      msPerSecond: Math.round(this.cost.msPerSecond(now, this.startedAt) * 1000) / 1000,
-      statements: this.cost.statements(now, this.startedAt),
-      aios: { msPerRead: this.stats.statements.has("aios") ? aiosMs : null, intervalMs: aios.intervalMs, skipped: aios.skipped },
-      note: notes.length ? `Within the ${budget} ms/s budget (INFLIGHT_BUDGET): ${notes.join("; ")}.` : null,
+      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios") }),
     };
   }
 
@@ -313,5 +296,3 @@ export class Collector implements PayloadSource {
     this.feed.publish("target", this.info());
   }
 }
-
-const fmt = (ms: number) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));

@@ -1,5 +1,5 @@
 import "server-only";
-import type { StatementCost } from "../../schemas/target";
+import type { StatementCost, WatchCost } from "../../schemas/target";
 import type { QueryName } from "../pg/queries";
 
 /** A statement's cost is assumed this high until it has been measured once. */
@@ -167,4 +167,40 @@ export class Budget {
     if (exactCostMs === null) return baseMs;
     return Math.max(baseMs, Math.ceil((exactCostMs / (share * this.msPerSecond)) * 1000));
   }
+}
+
+const fmt = (ms: number) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
+
+export interface CostFacts {
+  now: number;
+  /** when the collector started (rates over less than 10 s right after) */
+  since: number;
+  cost: CostMeter;
+  budget: Budget;
+  /** the sampling interval asked for, and the one in force */
+  asked: number;
+  interval: number;
+  aios: { intervalMs: number | null; skipped: number };
+  /** pg_aios has been read at least once */
+  aiosRead: boolean;
+}
+
+/** What watching costs now, and why a cadence is slower than asked (the target payload's cost). */
+export function watchCost(f: CostFacts): WatchCost {
+  const budget = f.budget.msPerSecond;
+  const aiosMs = f.cost.estimate("aios", f.now);
+  const notes: string[] = [];
+  if (f.interval > f.asked) notes.push(`wait events every ${f.interval} ms, not ${f.asked}: the sample alone costs ${fmt(f.cost.estimate("activity", f.now))} ms here`);
+  if (f.aios.skipped > 0) {
+    notes.push(
+      `pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`,
+    );
+  }
+  return {
+    budgetMsPerSecond: budget,
+    msPerSecond: round(f.cost.msPerSecond(f.now, f.since)),
+    statements: f.cost.statements(f.now, f.since),
+    aios: { msPerRead: f.aiosRead ? round(aiosMs) : null, intervalMs: f.aios.intervalMs, skipped: f.aios.skipped },
+    note: notes.length ? `Within the ${budget} ms/s budget (INFLIGHT_BUDGET): ${notes.join("; ")}.` : null,
+  };
 }
