@@ -93,8 +93,10 @@ function isExecutable(file) {
   }
 }
 
+// A non-root PATH on Debian has no sbin: debootstrap (/usr/sbin) is looked for there too.
 function onPath(command, env = process.env) {
-  return (env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":").some((dir) => dir && isExecutable(path.join(dir, command)));
+  const dirs = [...(env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":"), "/usr/local/sbin", "/usr/sbin", "/sbin"];
+  return dirs.some((dir) => dir && isExecutable(path.join(dir, command)));
 }
 
 function userExists(name) {
@@ -217,9 +219,11 @@ export function ensurePrereqs(needs, { label = "[inflight]", dryRun = false, env
   if (packages.length) {
     log(installLine(label, packages));
     const started = Date.now();
-    const update = aptUpdated ? { ok: true } : apt(["update", "-qq"], env);
+    // Another apt or dpkg at work (another engineer, unattended-upgrades): wait for its lock.
+    const lock = ["-o", "DPkg::Lock::Timeout=300"];
+    const update = aptUpdated ? { ok: true } : apt([...lock, "update", "-qq"], env);
     if (update.ok) aptUpdated = true;
-    const install = update.ok ? apt(["install", "-y", "-qq", ...packages.map((p) => p.name)], env) : update;
+    const install = update.ok ? apt([...lock, "install", "-y", "-qq", ...packages.map((p) => p.name)], env) : update;
     if (install.ok) log(`${label} installed ${packages.map((p) => p.name).join(", ")} in ${Math.round((Date.now() - started) / 1000)} s`);
     else aptFailed = `${label} apt-get ${update.ok ? "install" : "update"} failed (exit ${install.code ?? "none"}): ${install.last}`;
   }
