@@ -110,17 +110,23 @@ const app = next({ dev: false, dir: root, hostname: bindHost, port });
 await app.prepare();
 
 // register(): lib/boot runs here, and exits the process on a bad configuration.
-const { ensureInstrumentationRegistered } = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js");
+const RUNTIME = Symbol.for("inflight.runtime"); // where lib/runtime.ts keeps what boot() made
+let registration = null;
 try {
-  await ensureInstrumentationRegistered(root, ".next");
+  registration = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js").ensureInstrumentationRegistered;
+} catch {
+  // A later Next that moved it: wait below for boot() to have run instead.
+}
+try {
+  if (registration) await registration(root, ".next");
+  for (const until = Date.now() + 60_000; !globalThis[RUNTIME] && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
 } catch (err) {
   console.error(`inflight: could not start: ${String(err?.message ?? err).split("\n")[0]}`);
   process.exit(1);
 }
-// lib/runtime.ts keeps what boot() made under this key: its absence means
-// register() did not boot inflight (a build without instrumentation, say).
-if (!globalThis[Symbol.for("inflight.runtime")]) {
-  console.error("inflight: could not start: instrumentation's register() ran but inflight did not boot (is .next a build of this app?)");
+// Its absence means register() did not boot inflight (a build without instrumentation, say).
+if (!globalThis[RUNTIME]) {
+  console.error("inflight: could not start: instrumentation's register() did not boot inflight (is .next a build of this app?)");
   process.exit(1);
 }
 
