@@ -1,4 +1,5 @@
-// Starts the real, built HTTP server (`next start`) for a test, with the
+// Starts the real, built HTTP server for a test, as `npm start` runs it
+// (scripts/start.mjs: inflight boots, then the port is bound), with the
 // environment the test gives it. `npm test` builds before vitest runs.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -32,6 +33,7 @@ export async function freePort(): Promise<number> {
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const NEXT = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const START = path.join(ROOT, "scripts", "start.mjs");
 
 /** Environment with nothing inflight-related inherited from the caller. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -46,12 +48,18 @@ export interface SpawnedServer {
   exited: Promise<number | null>;
 }
 
-/** `bind`: the -H given to next start (default HOST or 127.0.0.1); null gives none (every interface). */
+/**
+ * `bind`: the HOST scripts/start.mjs binds (default HOST or 127.0.0.1).
+ * null: a bare `next start -p` with no -H (every interface), which only
+ * lib/config.ts's check of the bound address stops.
+ */
 export function spawnServer(env: Record<string, string>, port: number, bind: string | null = env.HOST ?? "127.0.0.1"): SpawnedServer {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("no build: run `npm run build` (npm test builds first)");
-  const child = spawn(process.execPath, [NEXT, "start", ...(bind === null ? [] : ["-H", bind]), "-p", String(port)], {
+  // --no-build: tests start several servers at once; they must not build concurrently.
+  const args = bind === null ? [NEXT, "start", "-p", String(port)] : [START, "--no-build"];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: cleanEnv({ NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true", PORT: String(port), ...env }),
+    env: cleanEnv({ NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true", PORT: String(port), ...(bind === null ? {} : { HOST: bind }), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

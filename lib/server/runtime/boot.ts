@@ -31,7 +31,7 @@ export function boot(): Runtime {
         }),
       );
     }
-    return { config, collectors, demo: null, startedAt: Date.now() };
+    return { config, collectors, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
   });
   if (!created) return runtime;
 
@@ -49,8 +49,6 @@ export function boot(): Runtime {
   return runtime;
 }
 
-let stopDemo: (() => Promise<void>) | null = null;
-
 async function startDemo(runtime: Runtime, log: (line: string) => void): Promise<void> {
   const collector = runtime.collectors.get("demo")!;
   const { config } = runtime;
@@ -59,7 +57,11 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { ensureDemoDatabase } = await import("../demo/seed");
     const { startWorkload } = await import("../demo/workload");
     collector.setStarting("starting the embedded PostgreSQL 18");
-    const server = await startEmbedded({ dataDir: `${config.demoDir}/demo-pg`, log });
+    // A shutdown during the first start (initdb, seeding) must still stop the server it started.
+    const starting = startEmbedded({ dataDir: `${config.demoDir}/demo-pg`, log });
+    runtime.demoStarting = starting;
+    const server = await starting;
+    runtime.stopDemo = () => server.stop("fast");
     collector.setStarting("making the demo database (first run only)");
     const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
     collector.start(server.monitorUrl(database));
@@ -85,7 +87,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       },
     };
     runtime.demo = control;
-    stopDemo = async () => {
+    runtime.stopDemo = async () => {
       await workload?.stop();
       workload = null;
       await collector.stop();
@@ -105,8 +107,13 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     stopping = true;
     log(`${signal}: stopping`);
     const all = [...runtime.collectors.values()].map((c) => c.stop());
+    // An embedded server still starting is waited for, then stopped like a running one.
+    const demo = (async () => {
+      await runtime.demoStarting?.catch(() => undefined);
+      await runtime.stopDemo?.();
+    })();
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
-    void Promise.race([Promise.all([...all, stopDemo?.()]), timeout])
+    void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
       .finally(() => process.exit(0));
   };

@@ -13,6 +13,10 @@ export interface Runtime {
   config: Config;
   collectors: Map<string, Collector>;
   demo: DemoControl | null;
+  /** the embedded server's start while it is under way (a shutdown waits for it) */
+  demoStarting: Promise<unknown> | null;
+  /** stops the embedded demo (and its workload) once it has started */
+  stopDemo: (() => Promise<void>) | null;
   startedAt: number;
 }
 
