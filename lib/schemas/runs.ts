@@ -54,12 +54,21 @@ export const QueryRun = z.object({
   bytesInFlight: z.number(),
   verdict: Verdict,
   relations: z.array(Relation),
-  /** sequential progress, 0..1, from async reads only: the share of the
-   * relation's blocks covered since the first block seen in flight (from
-   * block 0 when that is in the first 10%), so a synchronized scan that
-   * begins mid-table and wraps still rises steadily */
+  /** sequential progress, 0..1, from the block positions of reads of
+   * several blocks at once (async, or synchronous under io_method = sync):
+   * the share of the relation's blocks covered since the first block seen
+   * in flight (from block 0 when that is in the first 10%), so a
+   * synchronized scan that begins mid-table and wraps still rises steadily */
   progress: z.number().nullable(),
   progressRelation: z.string().nullable(),
+  /** blocks covered per second over the last few seconds; null without two positions */
+  readBlocksPerSec: z.number().nullable(),
+  /** ms left at that rate; null when the size or the rate is unknown */
+  etaMs: z.number().nullable(),
+  /** mean size of the async handles seen (bytes); null without one */
+  asyncReadBytes: z.number().nullable(),
+  /** mean size of the synchronous handles seen (bytes): 8 kB for index pages */
+  syncReadBytes: z.number().nullable(),
 });
 export type QueryRun = z.infer<typeof QueryRun>;
 

@@ -53,8 +53,12 @@ export interface RunObservation {
   handles: HandleTotals | null;
   /** per `${dbOid}/${filenode}`, async handles: lowest first and highest last block in flight */
   blocks: Map<string, HandleBlocks>;
-  /** files read through synchronous handles (index pages, mostly): named, never used for progress */
+  /** files read through synchronous handles (index pages, mostly): named */
   syncFiles: Map<string, HandleBlocks>;
+  /** of those, synchronous reads of several blocks at once: a scan reading
+   * without keeping reads in flight (io_method = sync shows these in pg_aios),
+   * whose positions give its progress as async ones do */
+  syncScans: Map<string, HandleBlocks>;
 }
 
 export interface DerivedSample {
@@ -96,6 +100,7 @@ export function mergeBlocks(into: Map<string, HandleBlocks>, b: HandleBlocks): v
 interface RunFiles {
   blocks: Map<string, HandleBlocks>;
   syncFiles: Map<string, HandleBlocks>;
+  syncScans: Map<string, HandleBlocks>;
 }
 
 /** A handle's operation as a label: a handle handed out but not yet defined has none. */
@@ -109,6 +114,7 @@ function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: Ru
       totals.sync++;
       totals.syncBytes += length;
       if (parsed) mergeBlocks(files.syncFiles, parsed);
+      if (parsed && parsed.last > parsed.first) mergeBlocks(files.syncScans, parsed);
       continue;
     }
     totals.async++;
@@ -167,7 +173,7 @@ function deriveRuns(rows: SampledBackend[], aioKnown: boolean): RunObservation[]
   for (const row of rows) {
     if (!RUN_BACKENDS.has(row.backend_type ?? "") || !isActive(row) || row.query_start_ms === null) continue;
     const totals = { async: 0, asyncBytes: 0, sync: 0, syncBytes: 0 };
-    const files: RunFiles = { blocks: new Map(), syncFiles: new Map() };
+    const files: RunFiles = { blocks: new Map(), syncFiles: new Map(), syncScans: new Map() };
     addHandles(totals, row.handles, files);
     byLeader.set(row.pid, {
       sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: null, syncInFlight: null },

@@ -62,10 +62,33 @@ export function spanProgress(span: ScanSpan, blocks: number): number {
   return Math.max(0, Math.min(1, done / blocks));
 }
 
-interface RunAccum extends QueryRun {
+/** Blocks covered so far: the span's length, from block 0 when it began near it. */
+export function spanCovered(span: ScanSpan, blocks: number | null): number {
+  const start = blocks !== null && span.start < blocks * FROM_ZERO_SHARE ? 0 : span.start;
+  return span.wrappedTo === null ? span.high - start + 1 : (blocks ?? span.high + 1) - start + span.wrappedTo + 1;
+}
+
+/** The read rate is judged over this long. */
+const RATE_SPAN_MS = 3000;
+/** ...and needs positions at least this far apart. */
+const RATE_MIN_MS = 500;
+
+interface Sums {
+  asyncHandles: number;
+  asyncBytes: number;
+  syncHandles: number;
+  syncBytes: number;
+}
+
+interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncReadBytes" | "syncReadBytes"> {
   scans: Map<string, ScanSpan>;
+  /** files read through async handles */
+  asyncFiles: Set<string>;
   /** files read through synchronous handles (some also through async ones) */
   syncFiles: Map<string, HandleBlocks>;
+  sums: Sums;
+  /** blocks covered of the furthest scan, at sample times (the last few seconds) */
+  coverage: { t: number; blocks: number }[];
 }
 
 export class RunStore {
@@ -153,7 +176,10 @@ export class RunStore {
       progress: null,
       progressRelation: null,
       scans: new Map(),
+      asyncFiles: new Set(),
       syncFiles: new Map(),
+      sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
+      coverage: [],
     };
     this.open.set(run.id, run);
     return run;
@@ -179,11 +205,36 @@ export class RunStore {
       run.maxInFlight = Math.max(run.maxInFlight, inFlight);
       run.sumInFlight += inFlight;
       run.bytesInFlight = obs.handles.asyncBytes;
+      run.sums.asyncHandles += obs.handles.async;
+      run.sums.asyncBytes += obs.handles.asyncBytes;
+      run.sums.syncHandles += obs.handles.sync;
+      run.sums.syncBytes += obs.handles.syncBytes;
     }
     for (const pid of obs.workerPids) if (!run.workerPids.includes(pid)) run.workerPids.push(pid);
-    for (const [key, blocks] of obs.blocks) run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
+    for (const [key, blocks] of obs.blocks) {
+      run.asyncFiles.add(key);
+      run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
+    }
+    // A file read async gives its progress from those; one read only synchronously, from its combined reads.
+    for (const [key, blocks] of obs.syncScans) if (!obs.blocks.has(key)) run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
     for (const blocks of obs.syncFiles.values()) mergeBlocks(run.syncFiles, blocks);
+    if (obs.blocks.size || obs.syncScans.size) this.noteCoverage(run, t);
     run.verdict = verdictOf(run);
+  }
+
+  private noteCoverage(run: RunAccum, t: number): void {
+    let blocks = 0;
+    for (const span of run.scans.values()) blocks = Math.max(blocks, spanCovered(span, this.relation(span.dbOid, span.filenode).blocks));
+    run.coverage.push({ t, blocks });
+    while (run.coverage.length > 2 && run.coverage[0].t < t - RATE_SPAN_MS) run.coverage.shift();
+  }
+
+  /** Blocks covered per second over the last few seconds, from the oldest position kept to the newest. */
+  private rate(run: RunAccum): number | null {
+    const first = run.coverage[0];
+    const last = run.coverage.at(-1);
+    if (!first || !last || last.t - first.t < RATE_MIN_MS) return null;
+    return ((last.blocks - first.blocks) / (last.t - first.t)) * 1000;
   }
 
   private relation(dbOid: number, filenode: number): Relation {
@@ -191,24 +242,38 @@ export class RunStore {
   }
 
   private view(run: RunAccum): QueryRun {
-    const { scans, syncFiles, ...rest } = run;
+    const { scans, asyncFiles, syncFiles, sums, coverage, ...rest } = run;
     const relations: Relation[] = [];
     let progress: number | null = null;
     let progressRelation: string | null = null;
+    let progressBlocks: number | null = null;
     for (const [key, span] of scans) {
       const rel = this.relation(span.dbOid, span.filenode);
-      relations.push({ ...rel, read: syncFiles.has(key) ? "both" : "async" });
+      relations.push({ ...rel, read: asyncFiles.has(key) ? (syncFiles.has(key) ? "both" : "async") : "sync" });
       // The relation covered furthest gives the scan's progress.
       if (rel.blocks && rel.blocks > 0) {
         const share = spanProgress(span, rel.blocks);
         if (progress === null || share > progress) {
           progress = share;
           progressRelation = rel.name;
+          progressBlocks = rel.blocks;
         }
       }
     }
-    // Synchronous reads (index pages in 18) name a relation, never a progress.
+    // Single-block synchronous reads (index pages in 18) name a relation, never a progress.
     for (const [key, b] of syncFiles) if (!scans.has(key)) relations.push({ ...this.relation(b.dbOid, b.filenode), read: "sync" });
-    return { ...rest, workerPids: [...rest.workerPids], relations, progress, progressRelation };
+    const rate = run.endedAt === null ? this.rate(run) : null;
+    const left = progress !== null && progressBlocks !== null ? (1 - progress) * progressBlocks : null;
+    return {
+      ...rest,
+      workerPids: [...rest.workerPids],
+      relations,
+      progress,
+      progressRelation,
+      readBlocksPerSec: rate === null ? null : Math.round(rate),
+      etaMs: rate !== null && rate > 0 && left !== null ? Math.round((left / rate) * 1000) : null,
+      asyncReadBytes: sums.asyncHandles ? Math.round(sums.asyncBytes / sums.asyncHandles) : null,
+      syncReadBytes: sums.syncHandles ? Math.round(sums.syncBytes / sums.syncHandles) : null,
+    };
   }
 }

@@ -85,6 +85,10 @@ export function run(over: Partial<QueryRun> = {}): QueryRun {
     relations: [],
     progress: null,
     progressRelation: null,
+    readBlocksPerSec: null,
+    etaMs: null,
+    asyncReadBytes: null,
+    syncReadBytes: null,
     ...over,
   };
 }

@@ -192,11 +192,11 @@ export class Collector implements PayloadSource {
     const [caps] = await runQuery(client, "capabilities");
     const session = new Session(client, caps, {
       statementTimeoutMs: this.statementTimeoutMs,
-      timed: (name, ms) => {
+      timed: (name, ms, first) => {
         const now = Date.now();
         this.stats.statement(name, ms);
         if (name === "activity") this.stats.sampleDuration(ms / 1000);
-        this.cost.observe(name, ms, now);
+        this.cost.observe(name, ms, now, first);
         this.budget.spend(this.cost.estimate(name, now), now);
       },
       hung: (err) => this.connection.lose(client, err),

@@ -18,6 +18,8 @@ interface Entry {
   serverMs: number;
   /** ms per call from round trips less the baseline */
   roundTrip: number | null;
+  /** the estimate is a first call's (parse and plan included): the next call replaces it */
+  roundTripFromFirst: boolean;
   /** ms per call from inflight's own pg_stat_statements entry */
   exact: { msPerCall: number; at: number } | null;
 }
@@ -46,17 +48,32 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrip: null, exact: null };
+      e = { calls: 0, serverMs: 0, roundTrip: null, roundTripFromFirst: false, exact: null };
       this.entries.set(name, e);
     }
     return e;
   }
 
-  /** One call of a statement, its round trip in ms. */
-  observe(name: QueryName, rttMs: number, now: number): void {
+  /**
+   * One call of a statement, its round trip in ms. `first`: the first call
+   * on a connection, which also parses and plans the prepared statement;
+   * pg_stat_statements' execution time leaves that out, and so does the
+   * estimate (unless nothing better is known yet).
+   */
+  observe(name: QueryName, rttMs: number, now: number, first = false): void {
     const e = this.entry(name);
     const server = Math.max(0, rttMs - this.baseline);
-    e.roundTrip = e.roundTrip === null ? server : e.roundTrip + EWMA * (server - e.roundTrip);
+    if (first) {
+      if (e.roundTrip === null) {
+        e.roundTrip = server;
+        e.roundTripFromFirst = true;
+      }
+    } else if (e.roundTrip === null || e.roundTripFromFirst) {
+      e.roundTrip = server;
+      e.roundTripFromFirst = false;
+    } else {
+      e.roundTrip += EWMA * (server - e.roundTrip);
+    }
     const ms = this.estimate(name, now);
     e.calls++;
     e.serverMs += ms;
@@ -147,9 +164,11 @@ export class Budget {
     this.at = now;
   }
 
+  /** A full bucket affords any one read, even one that costs more than a
+   * second of budget (a very large server): the debt is paid before the next. */
   affords(ms: number, now: number): boolean {
     this.refill(now);
-    return this.tokens >= ms;
+    return this.tokens >= Math.min(ms, this.msPerSecond);
   }
 
   spend(ms: number, now: number): void {

@@ -13,8 +13,9 @@ const LOOP_LAG_MS = 250;
 
 export interface SessionOptions {
   statementTimeoutMs: number;
-  /** every statement's name and round trip, for the cost and the stats */
-  timed: (name: QueryName, ms: number) => void;
+  /** every statement's name and round trip, for the cost and the stats;
+   * `first`: its first call on this connection (it was parsed and planned too) */
+  timed: (name: QueryName, ms: number, first: boolean) => void;
   /** no answer at all: the connection is to be dropped */
   hung: (err: Error) => void;
 }
@@ -26,6 +27,7 @@ export interface SessionOptions {
  */
 export class Session {
   readonly capabilities: Capabilities;
+  private prepared = new Set<QueryName>();
 
   constructor(
     readonly client: pg.Client,
@@ -49,8 +51,10 @@ export class Session {
 
   async run<N extends QueryName>(name: N, options: RunOptions = {}): Promise<RowOf<N>[]> {
     const disarm = this.guard(name);
+    const first = !this.prepared.has(name);
+    this.prepared.add(name);
     const timed = (ms: number) => {
-      this.options.timed(name, ms);
+      this.options.timed(name, ms, first);
       options.timed?.(ms);
     };
     try {

@@ -1,0 +1,55 @@
+// Findings: what the window means, in plain words, with the figures that
+// say so. Computed on the server (lib/window/findings) after every tick.
+import { z } from "zod";
+
+/** Every rule a finding can come from. The per-run ones name a run; the others the server. */
+export const FINDING_RULES = [
+  "target_down",
+  "collection_degraded",
+  "workers_queue",
+  "io_method_sync",
+  "readahead_depth",
+  "io_uring_submit",
+  "small_reads",
+  "sync_reads",
+  "reads_not_bottleneck",
+  "cached",
+  "too_short",
+  "restart_pending",
+  "restart_applied",
+  "combine_clamped",
+  "settings_unchanged",
+] as const;
+export const FindingRule = z.enum(FINDING_RULES);
+export type FindingRule = z.infer<typeof FindingRule>;
+
+/** act: a lever that would help, or something broken; warn: worth knowing now; info: what the figures mean. */
+export const FINDING_SEVERITIES = ["act", "warn", "info"] as const;
+export const FindingSeverity = z.enum(FINDING_SEVERITIES);
+export type FindingSeverity = z.infer<typeof FindingSeverity>;
+
+export const Finding = z.object({
+  /** stable while the finding holds: the rule, or `run:<run id>` for a run's */
+  id: z.string(),
+  rule: FindingRule,
+  severity: FindingSeverity,
+  /** one sentence, its figures in it */
+  text: z.string(),
+  /** the figures the sentence cites, by name */
+  evidence: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
+  pid: z.number().optional(),
+  /** the run the finding is about: its row and timeline on the page */
+  runId: z.string().optional(),
+  queryId: z.string().optional(),
+  /** ms since the epoch when it first held */
+  since: z.number(),
+});
+export type Finding = z.infer<typeof Finding>;
+
+export const FindingsPayload = z.object({
+  /** most severe first; at most MAX_RUN_FINDINGS about running queries */
+  findings: z.array(Finding),
+  /** running queries of at least a second beyond those with a finding */
+  moreRuns: z.number(),
+});
+export type FindingsPayload = z.infer<typeof FindingsPayload>;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { Budget, CostMeter } from "./cost";
+
+describe("CostMeter", () => {
+  it("estimates a statement's server time as its round trip less a ping's", () => {
+    const c = new CostMeter();
+    c.ping(0.1);
+    c.observe("activity", 0.4, 1000);
+    expect(c.estimate("activity", 1000)).toBeCloseTo(0.3);
+  });
+
+  it("does not let a first call (parse and plan) stand for the statement once a second one is known", () => {
+    const c = new CostMeter();
+    c.observe("aios", 5.5, 1000, true);
+    expect(c.estimate("aios", 1000)).toBeCloseTo(5.5);
+    c.observe("aios", 0.1, 1100);
+    expect(c.estimate("aios", 1100)).toBeCloseTo(0.1);
+  });
+
+  it("prefers inflight's own pg_stat_statements figure while it is recent", () => {
+    const c = new CostMeter();
+    c.observe("aios", 2, 1000);
+    c.calibrate("aios", 1.5, 1000);
+    expect(c.estimate("aios", 2000)).toBe(1.5);
+    expect(c.exact("aios", 2000)).toBe(1.5);
+    expect(c.exact("aios", 1000 + 61_000)).toBeNull();
+    expect(c.estimate("aios", 1000 + 61_000)).toBe(2);
+  });
+
+  it("says ms per second over the last 10 s, per statement, costliest first", () => {
+    const c = new CostMeter();
+    for (let t = 0; t < 10_000; t += 100) c.observe("activity", 0.1, t);
+    for (let t = 0; t < 10_000; t += 1000) c.observe("stat_io", 0.5, t);
+    expect(c.msPerSecond(10_000, 0)).toBeCloseTo(1.44, 2); // (0, 10 s]: 99 samples and 9 reads
+    expect(c.statements(10_000, 0).map((s) => s.statement)).toEqual(["activity", "stat_io"]);
+  });
+});
+
+describe("Budget", () => {
+  it("affords reads while it holds their cost and refills at (a tenth under) its rate", () => {
+    const b = new Budget(5, 0);
+    expect(b.affords(2, 0)).toBe(true);
+    b.spend(4, 0);
+    expect(b.affords(2, 0)).toBe(false);
+    expect(b.affords(2, 300)).toBe(true); // 1 + 0.3 s x 4.5 ms/s
+  });
+
+  it("affords one read costlier than a second of budget when full, then pays the debt first", () => {
+    const b = new Budget(5, 0);
+    expect(b.affords(17, 0)).toBe(true);
+    b.spend(17, 0);
+    expect(b.affords(17, 2000)).toBe(false);
+    expect(b.affords(17, 4000)).toBe(true);
+  });
+
+  it("stretches an interval only on an exact cost", () => {
+    const b = new Budget(5, 0);
+    expect(b.interval(1000, null, 0.15)).toBe(1000);
+    expect(b.interval(1000, 0.1, 0.15)).toBe(1000);
+    expect(b.interval(1000, 1.5, 0.15)).toBe(2000);
+  });
+});
