@@ -1,5 +1,6 @@
 // Responses of the JSON routes that are not a target's window.
 import { z } from "zod";
+import { Finding } from "./findings";
 import { Verdict } from "./runs";
 import { TargetInfo } from "./target";
 
@@ -25,6 +26,8 @@ export const FleetEntry = z.object({
   /** max async handles in flight per second over the last minute, oldest
    * first; null where no sample was taken */
   spark: z.array(z.number().nullable()),
+  /** the target's most severe finding; null when it has none */
+  topFinding: Finding.nullable(),
 });
 export type FleetEntry = z.infer<typeof FleetEntry>;
 export const FleetResponse = z.object({ targets: z.array(FleetEntry) });

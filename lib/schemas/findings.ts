@@ -13,6 +13,7 @@ export const FINDING_RULES = [
   "small_reads",
   "sync_reads",
   "reads_not_bottleneck",
+  "async_reads",
   "cached",
   "too_short",
   "restart_pending",

@@ -30,6 +30,8 @@ export const ExportQuery = z
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "must not be before from", path: ["to"] });
 
 export const StreamQuery = z.strictObject({ since: seq.optional() });
+/** A route that takes no query parameters: any one is named as unknown. */
+export const NoQuery = z.strictObject({});
 export const LastEventId = seq;
 
 export const DemoRestartBody = z.strictObject({

@@ -2,6 +2,7 @@
 // Built on the server (lib/server/payloads), parsed again in the browser with
 // the same schemas. Other tools rely on these shapes: extend, do not break.
 import { z } from "zod";
+import { FindingsPayload } from "./findings";
 import { StatementStat, QueryRun } from "./runs";
 import { Check, Restart, Settings } from "./settings";
 import { TargetInfo } from "./target";
@@ -35,6 +36,7 @@ export const WindowSnapshot = z.object({
   ...SettingsPayload.shape,
   ...QueriesPayload.shape,
   ...OutagesPayload.shape,
+  ...FindingsPayload.shape,
 });
 export type WindowSnapshot = z.infer<typeof WindowSnapshot>;
 
@@ -48,11 +50,12 @@ export const StreamEvents = {
   settings: SettingsPayload,
   queries: QueriesPayload,
   outages: OutagesPayload,
+  findings: FindingsPayload,
   /** the client's Last-Event-ID is from an earlier inflight process: refetch */
   reset: z.object({ lastSeq: z.number() }),
 } as const;
 export type StreamEventName = keyof typeof StreamEvents;
 export type StreamPayload<E extends StreamEventName> = z.infer<(typeof StreamEvents)[E]>;
 /** The events that carry the latest state of something (sent to a new viewer first). */
-export const STATE_EVENTS = ["target", "settings", "queries", "outages"] as const satisfies readonly StreamEventName[];
+export const STATE_EVENTS = ["target", "settings", "queries", "outages", "findings"] as const satisfies readonly StreamEventName[];
 export type StateEventName = (typeof STATE_EVENTS)[number];

@@ -1,6 +1,7 @@
 // Names and sizes of the relation files seen in pg_aios (pure). The window
 // notes each file as it is seen; the collector's relations step asks which
 // are unknown or stale, looks one up per tick, and hands the answer back.
+import type { ActivityRow, AioHandle, SampledBackend } from "../schemas/rows";
 import type { Relation } from "../schemas/runs";
 
 /** A name is looked up again after this long while the file is still read (its size grows). */
@@ -69,6 +70,19 @@ export class RelationNames {
     this.entries.set(fileKey(dbOid, filenode), { relation, at: now });
   }
 
+  /** The sampled backends with database and role names from the cached oids; `unknown`
+   * when an oid names.sql has not answered for yet appeared (time to read it again). */
+  nameBackends(rows: readonly ActivityRow[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
+    let unknown = false;
+    const backends: SampledBackend[] = rows.map(({ datid, usesysid, ...row }) => {
+      if (this.unknown("database", datid) || this.unknown("role", usesysid)) unknown = true;
+      return { ...row, datname: this.database(datid), usename: this.role(usesysid), handles: handles ? (handles.get(row.pid) ?? []) : null };
+    });
+    // Handles of a process not among the sampled backends still count in the totals.
+    if (handles) for (const [pid, list] of handles) if (!rows.some((r) => r.pid === pid)) backends.push(strayHandles(pid, list));
+    return { backends, unknown };
+  }
+
   get(dbOid: number, filenode: number): Relation {
     return this.entries.get(fileKey(dbOid, filenode))?.relation ?? this.fallback(dbOid, filenode);
   }
@@ -78,4 +92,9 @@ export class RelationNames {
     const db = dbOid === 0 ? "shared catalog" : this.databases.get(dbOid);
     return { name: db ? `${db}: file ${filenode}` : `database ${dbOid}: file ${filenode}`, dbOid, filenode, blocks: null };
   }
+}
+
+/** A process with handles in pg_aios but not among the sampled backends (it went idle meanwhile). */
+function strayHandles(pid: number, handles: AioHandle[]): SampledBackend {
+  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, datname: null, usename: null, query: null, handles };
 }

@@ -3,13 +3,16 @@
 // time. Pure: no timers, no I/O; the collector feeds it and says what time it
 // is, and the payload builders read it. Its state changes only through the
 // methods below.
-import type { Capabilities } from "../schemas/target";
+import type { Finding, FindingsPayload } from "../schemas/findings";
+import type { Capabilities, TargetInfo } from "../schemas/target";
 import type { QueryRun, StatementStat } from "../schemas/runs";
 import type { Check, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
-import type { ActivityRow, AioHandle, NameRow, SampledBackend, StatIoRow } from "../schemas/rows";
+import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
+import { computeFindings } from "./findings";
+import { WORKERS_SPAN_MS } from "./findings/thresholds";
 import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
 import { RelationNames } from "./relations";
@@ -25,7 +28,8 @@ export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
   private readonly ioRing: TimeRing<IoSample>;
   private readonly runs: RunStore;
-  private readonly names = new RelationNames();
+  /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
+  readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
@@ -33,6 +37,7 @@ export class TargetWindow {
   private outageList: Outage[] = [];
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
+  private findingList: FindingsPayload = { findings: [], moreRuns: 0 };
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
@@ -215,50 +220,40 @@ export class TargetWindow {
     return changed;
   }
 
+  get findings(): Readonly<FindingsPayload> {
+    return this.findingList;
+  }
+
+  /**
+   * Recomputes the findings from the window as it is now; each keeps the
+   * time it first held. True when the list changed (a sentence's figures
+   * moving counts as a change).
+   */
+  refreshFindings(t: number, target: FindingsTarget): boolean {
+    const { findings, moreRuns } = computeFindings({
+      now: t,
+      target,
+      settings: this.settingsNow,
+      restarts: this.restartList,
+      statements: this.stats.statements,
+      runs: this.runs.list(),
+      recent: this.ticksFrom(t - WORKERS_SPAN_MS),
+    });
+    const since = new Map(this.findingList.findings.map((f) => [f.id, f.since]));
+    const next: FindingsPayload = { findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
+    const changed = JSON.stringify(next) !== JSON.stringify(this.findingList);
+    this.findingList = next;
+    return changed;
+  }
+
   /** pg_stat_statements over the window, and why it may be incomplete. */
   setStatements(statements: StatementStat[], note: string | null): void {
     this.stats = { statements, note };
   }
 
-  // ---- relation names ------------------------------------------------------
-
-  setConnectedDatabase(dbOid: number, name: string): void {
-    this.names.setConnected(dbOid, name);
-  }
-
-  setNames(rows: readonly NameRow[]): void {
-    this.names.setNames(rows);
-  }
-
-  /** The sampled backends with database and role names from the cached oids; true
-   * in `unknown` when an oid names.sql has not answered for yet appeared. */
-  nameBackends(rows: readonly ActivityRow[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
-    let unknown = false;
-    const backends: SampledBackend[] = rows.map(({ datid, usesysid, ...row }) => {
-      if (this.names.unknown("database", datid) || this.names.unknown("role", usesysid)) unknown = true;
-      return { ...row, datname: this.names.database(datid), usename: this.names.role(usesysid), handles: handles ? (handles.get(row.pid) ?? []) : null };
-    });
-    // Handles of a process not among the sampled backends still count in the totals.
-    if (handles) for (const [pid, list] of handles) if (!rows.some((r) => r.pid === pid)) backends.push(strayHandles(pid, list));
-    return { backends, unknown };
-  }
-
   /** Ids of the runs still open: their query text is not fetched again. */
   openRunIds(): string[] {
     return this.runs.openIds();
-  }
-
-  get connectedDatabase(): number {
-    return this.names.connectedDatabase;
-  }
-
-  /** The next relation file to name (seen in pg_aios, unknown or stale). */
-  nextWantedRelation(): { dbOid: number; filenode: number } | null {
-    return this.names.nextWanted();
-  }
-
-  setRelation(dbOid: number, filenode: number, found: { name: string; blocks: number | null } | null, t: number): void {
-    this.names.set(dbOid, filenode, found, t);
   }
 
   // ---- outages -------------------------------------------------------------
@@ -289,7 +284,6 @@ export class TargetWindow {
   }
 }
 
-/** A process with handles in pg_aios but not among the sampled backends (it went idle meanwhile). */
-function strayHandles(pid: number, handles: AioHandle[]): SampledBackend {
-  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, datname: null, usename: null, query: null, handles };
-}
+
+/** What the findings need to know of the target beyond the window. */
+export type FindingsTarget = Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart" | "capabilities" | "serverVersionNum">;

@@ -108,6 +108,8 @@ export function snapshot(over: Partial<WindowSnapshot> = {}): WindowSnapshot {
     statements: [],
     statementsNote: null,
     outages: [],
+    findings: [],
+    moreRuns: 0,
     ...over,
   };
 }

@@ -3,7 +3,8 @@
 // figures read the newest tick on every one. Components subscribe to one
 // channel each with useSyncExternalStore.
 import type { IoSample, Tick } from "@/lib/schemas/tick";
-import type { Outage, QueriesPayload, SettingsPayload, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
+import type { FindingsPayload } from "@/lib/schemas/findings";
+import type { Outage, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
 import type { TargetInfo } from "@/lib/schemas/target";
 
 export const STREAM_STATES = ["connecting", "live", "reconnecting"] as const;
@@ -34,6 +35,7 @@ export interface Channels {
   settings: SettingsPayload;
   queries: QueriesPayload;
   outages: Outages;
+  findings: FindingsPayload;
 }
 export type Channel = keyof Channels;
 export type ChannelValue<C extends Channel> = Channels[C];
@@ -60,6 +62,7 @@ export class LiveStore {
     settings: { settings: {}, checks: [], restarts: [] },
     queries: { queries: [], statements: [], statementsNote: null },
     outages: [],
+    findings: { findings: [], moreRuns: 0 },
   };
   private listeners: { [C in Channel]: Set<() => void> } = {
     frame: new Set(),
@@ -69,6 +72,7 @@ export class LiveStore {
     settings: new Set(),
     queries: new Set(),
     outages: new Set(),
+    findings: new Set(),
   };
 
   /**
@@ -109,6 +113,7 @@ export class LiveStore {
     this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts });
     this.set("queries", { queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
     this.set("outages", snapshot.outages);
+    this.set("findings", { findings: snapshot.findings, moreRuns: snapshot.moreRuns });
     this.set("latest", this.ticks.at(-1) ?? null);
     this.dirtyTicks = this.dirtyIo = true;
     this.flush();
@@ -137,10 +142,11 @@ export class LiveStore {
     return true;
   }
 
-  apply<E extends "target" | "settings" | "queries" | "outages">(event: E, payload: StreamPayload<E>): void {
+  apply<E extends StateEventName>(event: E, payload: StreamPayload<E>): void {
     if (event === "target") this.set("target", payload as TargetInfo);
     else if (event === "settings") this.set("settings", payload as SettingsPayload);
     else if (event === "queries") this.set("queries", payload as QueriesPayload);
+    else if (event === "findings") this.set("findings", payload as FindingsPayload);
     else {
       // Sent with every queries event: keep the reference when nothing changed,
       // so charts that depend on it do not redraw for nothing.

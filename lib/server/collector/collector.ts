@@ -4,12 +4,12 @@ import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/targe
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
-import { outagesPayload, queriesPayload } from "../payloads/window";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
 import { isStatementError } from "./errors";
 import { HealthBoard } from "./health";
 import { ThrottledLog } from "./log";
+import { Publisher } from "./publisher";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
 import { Budget, CostMeter, watchCost } from "./cost";
@@ -41,13 +41,10 @@ export interface CollectorOptions {
   log?: (line: string) => void;
 }
 
-const PUBLISH_EVERY_MS = 1000;
 /** 5 ms of server time per second: 0.5% of one core. */
 export const DEFAULT_BUDGET_MS = 5;
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched. */
 const SAMPLING_SHARE = 0.5;
-/** While reads are in flight a scan's progress moves faster than once a second. */
-const PUBLISH_BUSY_MS = 500;
 
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
@@ -70,14 +67,13 @@ export class Collector implements PayloadSource {
   private readonly serverState: ServerStateStep;
   /** after sampling, in this order, each when due */
   private readonly steps: Step[];
+  private readonly publisher: Publisher;
   private session: Session | null = null;
   private capabilities: Capabilities | null = null;
   private serverVersion: { text: string; num: number } | null = null;
   private status: TargetStatus = "starting";
   private statusSince = Date.now();
   private lastError: string | null = null;
-  private lastPublishAt = 0;
-  private lastQueriesAt = 0;
 
   constructor(readonly options: CollectorOptions) {
     this.window = new TargetWindow(options.windowMs);
@@ -108,11 +104,12 @@ export class Collector implements PayloadSource {
       (now) => this.tick(now),
       (n) => this.stats.miss(n),
     );
+    this.publisher = new Publisher(this, () => this.serverState.publishNow());
     this.feed.onViewersChange = () => {
       this.schedule.reset();
-      this.publishState(Date.now());
+      this.publisher.everything(Date.now());
     };
-    this.publishState(Date.now());
+    this.publisher.everything(Date.now());
   }
 
   get id(): string {
@@ -146,7 +143,7 @@ export class Collector implements PayloadSource {
   /** The target is known but not reachable yet (the demo server is starting). */
   setStarting(message: string): void {
     this.lastError = message;
-    this.publishTarget();
+    this.publisher.target();
   }
 
   setFailed(message: string): void {
@@ -228,7 +225,8 @@ export class Collector implements PayloadSource {
       if (status === "up") this.log.once(`target ${this.options.name} is up (${this.serverVersion?.text ?? "?"})`);
     }
     this.lastError = error;
-    this.publishTarget();
+    this.publisher.target();
+    this.publisher.findings(Date.now(), true);
   }
 
   // ---- one tick --------------------------------------------------------------
@@ -240,7 +238,7 @@ export class Collector implements PayloadSource {
     try {
       const sampled = await this.runStep(this.sampling, session, now);
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
-      this.publish(now);
+      this.publisher.afterTick(now);
       return sampled;
     } catch (err) {
       // The connection is gone (or no longer trusted): reconnect.
@@ -255,44 +253,16 @@ export class Collector implements PayloadSource {
     try {
       const outcome = await step.run(session, now);
       const changed = "unavailable" in outcome ? this.health.unavailable(step.aspect, outcome.unavailable, now) : this.health.ok(step.aspect, now, outcome.note ?? null);
-      if (changed) this.publishTarget();
+      if (changed) this.publisher.target();
       return "ok" in outcome;
     } catch (err) {
       if (!isStatementError(err)) throw err;
       const text = this.connection.describe(err);
       // The session still works: reconnecting would not cure the statement,
       // it would only loop. The next tick tries again at the usual cadence.
-      if (this.health.fail(step.aspect, text, now)) this.publishTarget();
+      if (this.health.fail(step.aspect, text, now)) this.publisher.target();
       this.log.once(`target ${this.options.name}: ${step.aspect}: ${text}`);
       return false;
     }
-  }
-
-  // ---- publishing ------------------------------------------------------------
-
-  private publish(now: number): void {
-    const readsInFlight = (this.window.lastTick()?.aio?.inFlight ?? 0) > 0;
-    if (this.feed.viewers > 0 && now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
-      this.lastQueriesAt = now;
-      this.feed.publish("queries", queriesPayload(this));
-    }
-    if (now - this.lastPublishAt >= PUBLISH_EVERY_MS) {
-      this.lastPublishAt = now;
-      this.feed.publish("outages", outagesPayload(this.window));
-      this.publishTarget();
-    }
-  }
-
-  /** Every state event afresh: at start, and when a first viewer arrives. */
-  private publishState(now: number): void {
-    this.lastQueriesAt = now;
-    this.feed.publish("queries", queriesPayload(this));
-    this.feed.publish("outages", outagesPayload(this.window));
-    this.serverState.publishNow();
-    this.publishTarget();
-  }
-
-  private publishTarget(): void {
-    this.feed.publish("target", this.info());
   }
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { Registry, collectDefaultMetrics } from "prom-client";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS } from "../../schemas/enums";
+import { FINDING_RULES } from "../../schemas/findings";
 import { IO_SETTINGS, settingBytes } from "../../window/settings";
 import { waitLabels } from "../../window/totals";
 import type { Collector } from "../collector/collector";
@@ -59,6 +60,10 @@ function targetFamilies(r: Registry): void {
   family(r, "inflight_collection_ok", "0 while a collection aspect's reads fail (1: working, not read yet, or not offered by this server or role)", "gauge", (c) =>
     ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "failing" ? 0 : 1, { aspect })),
   );
+  family(r, "inflight_finding", "1 while a finding of the rule holds (the page's and /api/targets/{id}/findings' list), 0 otherwise", "gauge", (c) => {
+    const active = new Set(c.window.findings.findings.map((f) => f.rule));
+    return FINDING_RULES.map((rule) => one(c, active.has(rule) ? 1 : 0, { rule }));
+  });
   family(r, "inflight_target_cost_seconds_total", "Server time inflight's own statements spent on the target (pg_stat_statements where readable, else round trips less a ping's)", "counter", (c) =>
     c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
   );

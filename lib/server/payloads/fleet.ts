@@ -4,6 +4,7 @@ import type { QueryRun } from "../../schemas/runs";
 import type { Tick } from "../../schemas/tick";
 import { redactRuns } from "./redact";
 import type { PayloadSource } from "./source";
+import { findingsPayload } from "./window";
 
 const SPARK_SECONDS = 60;
 
@@ -42,5 +43,6 @@ export function fleetEntry(source: PayloadSource, now: number): FleetEntry {
     busiestQuery: top && { id: top.id, query: top.query, verdict: top.verdict, startedAt: top.startedAt, inFlight: top.inFlightNow },
     // Only the last minute, found by binary search: not a copy of the window.
     spark: sparkline(w.ticksFrom(now - SPARK_SECONDS * 1000), now),
+    topFinding: findingsPayload(source).findings[0] ?? null,
   };
 }

@@ -1,8 +1,9 @@
 import "server-only";
 import type { QueryRun } from "../../schemas/runs";
+import type { FindingsPayload } from "../../schemas/findings";
 import type { OutagesPayload, QueriesPayload, SettingsPayload, WindowSnapshot } from "../../schemas/window";
 import type { TargetWindow } from "../../window/window";
-import { redactRuns } from "./redact";
+import { redactLiterals, redactRuns } from "./redact";
 import type { PayloadSource } from "./source";
 
 // The one builder of each payload of a target's window: the SSE events and
@@ -14,6 +15,26 @@ export const STREAMED_ENDED_RUNS = 100;
 
 export function settingsPayload(w: TargetWindow): SettingsPayload {
   return { settings: { ...w.settings }, checks: [...w.checks], restarts: [...w.restarts] };
+}
+
+/** Findings cite query text: redacted like the runs when INFLIGHT_REDACT is on. */
+export function findingsPayload(source: PayloadSource): FindingsPayload {
+  const f = source.window.findings;
+  if (!source.redact) return { findings: [...f.findings], moreRuns: f.moreRuns };
+  const runs = new Map(redactRuns(source.window.queries(), source.window.statements).map((r) => [r.id, r]));
+  return {
+    findings: f.findings.map((x) => {
+      if (!x.runId) return x.queryId ? { ...x, text: redactBackticks(x.text, source.window.statements.find((s) => s.queryId === x.queryId)?.query) } : x;
+      const run = runs.get(x.runId);
+      return { ...x, text: redactBackticks(x.text, run?.query) };
+    }),
+    moreRuns: f.moreRuns,
+  };
+}
+
+/** The quoted query in a sentence, replaced by its redacted text. */
+function redactBackticks(text: string, redacted: string | undefined): string {
+  return text.replace(/`[^`]*`/, () => `\`${redactLiterals((redacted ?? "").replace(/\s+/g, " ").trim().slice(0, 59))}\``);
 }
 
 export function outagesPayload(w: TargetWindow): OutagesPayload {
@@ -59,5 +80,6 @@ export function snapshotPayload(source: PayloadSource, range: SnapshotRange = {}
     ...settingsPayload(w),
     ...queriesOf(w, runs, source.redact),
     ...outagesPayload(w),
+    ...findingsPayload(source),
   };
 }

@@ -13,7 +13,7 @@ export class RelationsStep implements Step {
   constructor(private readonly ctx: StepContext) {}
 
   reset(session: Session): void {
-    this.ctx.window.setConnectedDatabase(Number(session.caps.database_oid), session.caps.database);
+    this.ctx.window.names.setConnected(Number(session.caps.database_oid), session.caps.database);
   }
 
   due(): boolean {
@@ -22,15 +22,15 @@ export class RelationsStep implements Step {
 
   async run(session: Session, now: number): Promise<StepOutcome> {
     const { window } = this.ctx;
-    const file = window.nextWantedRelation();
+    const file = window.names.nextWanted();
     if (!file) return OK;
-    if (file.dbOid !== window.connectedDatabase) {
+    if (file.dbOid !== window.names.connectedDatabase) {
       // Only the connected database's catalog can name it: the database's name (names.sql) will do.
-      window.setRelation(file.dbOid, file.filenode, null, now);
+      window.names.set(file.dbOid, file.filenode, null, now);
       return OK;
     }
     const [row] = await session.run("relation", { values: [file.filenode] });
-    window.setRelation(file.dbOid, file.filenode, row?.name ? { name: row.name, blocks: row.blocks } : null, now);
+    window.names.set(file.dbOid, file.filenode, row?.name ? { name: row.name, blocks: row.blocks } : null, now);
     return OK;
   }
 }

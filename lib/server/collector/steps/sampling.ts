@@ -38,10 +38,10 @@ export class SamplingStep implements Step {
     if (this.namesAt === 0) await this.readNames(session, now);
     const rows = await session.run("activity", { values: [window.openRunIds()] });
     const { reading, handles } = await this.readAios(session, now, anyReading(rows));
-    let named = window.nameBackends(rows, handles);
+    let named = window.names.nameBackends(rows, handles);
     if (named.unknown && now - this.namesAt >= NAMES_EVERY_MS) {
       await this.readNames(session, now);
-      named = window.nameBackends(rows, handles);
+      named = window.names.nameBackends(rows, handles);
     }
     const tick = window.addActivity(now, named.backends, reading);
     stats.sampled(now);
@@ -51,7 +51,7 @@ export class SamplingStep implements Step {
 
   private async readNames(session: Session, now: number): Promise<void> {
     this.namesAt = now;
-    this.ctx.window.setNames(await session.run("names"));
+    this.ctx.window.names.setNames(await session.run("names"));
   }
 
   private async readAios(session: Session, now: number, reading: boolean): Promise<{ reading: AioReading; handles: Map<number, AioHandle[]> | null }> {

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { run, target, tick } from "../../../test/support/fixtures";
+import type { QueryRun } from "../../schemas/runs";
+import type { Settings } from "../../schemas/settings";
+import type { Tick } from "../../schemas/tick";
+import { toSettings } from "../settings";
+import { computeFindings, type FindingsInput } from "./index";
+import { workerLoad } from "./workers";
+
+const NOW = 100_000;
+const row = (name: string, setting: string, unit: string | null = null, pending = false) => ({ name, setting, unit, source: "default", pending_restart: pending, enumvals: null, vartype: "string" });
+const settingsOf = (method = "worker", extra: ReturnType<typeof row>[] = []): Settings =>
+  toSettings([row("io_method", method), row("io_workers", "3"), row("effective_io_concurrency", "16"), row("maintenance_io_concurrency", "16"), row("io_combine_limit", "16", "8kB"), row("io_max_combine_limit", "16", "8kB"), row("block_size", "8192"), ...extra]);
+
+/** Ticks of the last 5 s, every 100 ms, each shaped by `each`. */
+function ticks(each: (t: number) => Partial<Tick> & { workers?: Partial<Tick["workers"]> }): Tick[] {
+  return Array.from({ length: 50 }, (_, i) => {
+    const t = NOW - 5000 + i * 100;
+    const over = each(t);
+    return tick(i + 1, t, over as Parameters<typeof tick>[2]);
+  });
+}
+
+const idleWorkers = ticks(() => ({ workers: { alive: 3, busy: 1 } }));
+const busyWorkers = ticks(() => ({ workers: { alive: 3, busy: 3 } }));
+
+function input(over: Partial<FindingsInput> = {}): FindingsInput {
+  return { now: NOW, target: target({ postmasterStart: NOW - 3_600_000 }), settings: settingsOf(), restarts: [], statements: [], runs: [], recent: idleWorkers, ...over };
+}
+
+/** A running scan of 40 s, sampled 400 times. */
+function scan(over: Partial<QueryRun> = {}): QueryRun {
+  return run({ id: "42:60000", pid: 42, query: "SELECT count(*) FROM public.events WHERE payload LIKE '%zz%'", startedAt: NOW - 40_000, samples: 400, aioReadSamples: 400, cpuSamples: 240, ...over });
+}
+
+const asyncScan = (over: Partial<QueryRun> = {}) =>
+  scan({ aioWaitSamples: 160, ioWaitSamples: 160, aioSamples: 340, maxInFlight: 5, sumInFlight: 1200, asyncReadBytes: 126_000, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_000, etaMs: 4200, verdict: "async", ...over });
+
+const runFinding = (i: FindingsInput) => computeFindings(i).findings.find((f) => f.runId);
+
+describe("per running query, one rule a case", () => {
+  it.each<[string, Partial<FindingsInput>, string, RegExp]>([
+    ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Slowest running: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% read \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers not saturated \(at most 1 of 3 busy\), so changing io_method or io_workers is unlikely to help\./],
+    ["reads not the bottleneck", { runs: [scan({ aioWaitSamples: 20, aioSamples: 100, verdict: "async" })] }, "reads_not_bottleneck", /reads are not its bottleneck \(on CPU in 60% of samples.*no I\/O setting will help much/],
+    ["index lookups read synchronously", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples.*io_method and io_workers are not its levers; look at the plan, the index, shared_buffers/],
+    ["io workers the queue", { runs: [asyncScan()], recent: busyWorkers }, "workers_queue", /the io workers are the queue \(all 3 busy in 100% of the last 5 s\): raise io_workers \(now 3\) and measure again/],
+    ["read-ahead depth pinned at effective_io_concurrency", { runs: [asyncScan({ maxInFlight: 16, sumInFlight: 340 * 15, aioWaitSamples: 220 })] }, "readahead_depth", /read-ahead depth is the limit: 15 reads in flight on average, at effective_io_concurrency = 16.*raise effective_io_concurrency/],
+    ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*worker 34-40% faster than sync on a sequential scan.*test it on a copy/],
+    ["small reads", { runs: [asyncScan({ asyncReadBytes: 24_576 })] }, "small_reads", /its reads are small \(24 kB on average against io_combine_limit 128 kB\): scattered blocks, little to combine/],
+    ["too short to tell", { runs: [scan({ samples: 3, startedAt: NOW - 1500 })] }, "too_short", /too short to tell \(3 samples\)/],
+    ["cached", { runs: [scan({ queryId: "7" })], statements: [{ queryId: "7", query: "SELECT 1", calls: 3, totalExecTime: 900, readTime: 0, sharedBlksRead: 0, sharedBlksHit: 5000, readShare: 0 }] }, "cached", /shared buffers only \(pg_stat_statements: 0 blocks read, 5000 hit\)/],
+  ])("%s -> %s", (_, over, rule, text) => {
+    const f = runFinding(input(over));
+    expect(f?.rule).toBe(rule);
+    expect(f?.text).toMatch(text);
+    expect(f?.runId).toBeDefined();
+  });
+
+  it("does not judge an index-lookup run's io_method under sync: single pages stay synchronous whatever the method", () => {
+    const f = runFinding(input({ settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 300, syncSamples: 300, syncReadBytes: 8192, cpuSamples: 100 })] }));
+    expect(f?.rule).not.toBe("io_method_sync");
+  });
+
+  it("says why progress cannot be seen on a server without pg_aios", () => {
+    const f = runFinding(input({ target: target({ serverVersionNum: 160004, capabilities: { aios: false, aiosDenied: false, statIo: true, statStatements: null, readAllStats: true, role: "m" } }), runs: [scan({ readWaitSamples: 100, aioReadSamples: 0 })] }));
+    expect(f?.text).toMatch(/progress cannot be seen: PostgreSQL 16 has no pg_aios/);
+  });
+
+  it("lists at most three running queries, slowest first, and counts the rest", () => {
+    const runs = [1, 2, 3, 4, 5].map((i) => asyncScan({ id: `${i}:1`, pid: i, startedAt: NOW - i * 10_000 }));
+    const { findings, moreRuns } = computeFindings(input({ runs }));
+    expect(findings.filter((f) => f.runId).map((f) => f.pid)).toEqual([5, 4, 3]);
+    expect(moreRuns).toBe(2);
+    expect(findings.find((f) => f.pid === 5)?.text).toMatch(/^Slowest running/);
+  });
+
+  it("leaves out runs under a second and ended runs", () => {
+    expect(computeFindings(input({ runs: [asyncScan({ startedAt: NOW - 500 }), asyncScan({ id: "9:9", endedAt: NOW - 10 })] })).findings.filter((f) => f.runId)).toEqual([]);
+  });
+});
+
+describe("about the server", () => {
+  const rules = (i: FindingsInput) => computeFindings(i).findings.map((f) => f.rule);
+
+  it.each<[string, Partial<FindingsInput>, string, RegExp]>([
+    ["down, with its error first", { target: target({ status: "down", statusSince: NOW - 5000, lastError: "connect ECONNREFUSED 127.0.0.1:5432" }) }, "target_down", /demo is down since .*: connect ECONNREFUSED 127\.0\.0\.1:5432\. Sampling resumes by itself/],
+    ["io workers the queue, with no slow run", { recent: busyWorkers }, "workers_queue", /The io workers are the queue: all 3 busy in 100% of the samples of the last 5 s\. Raise io_workers \(now 3; a reload is enough in 18\)/],
+    ["a submission queue wait", { recent: ticks(() => ({ workers: { alive: 3, busy: 2 }, waits: { "LWLock:AioWorkerSubmissionQueue": 1 } })) }, "workers_queue", /waited for the submission queue \(LWLock:AioWorkerSubmissionQueue\) in 50 samples/],
+    ["a setting waits for a restart", { settings: settingsOf("worker", [row("io_method", "worker", null, true)]) }, "restart_pending", /io_method \(in force: worker\) was changed and waits for a restart/],
+    ["io_combine_limit clamped", { settings: settingsOf("worker", [row("io_combine_limit", "32", "8kB")]) }, "combine_clamped", /io_combine_limit 256 kB is above io_max_combine_limit 128 kB: it is clamped silently, reads are combined up to 128 kB only/],
+    ["no change", {}, "settings_unchanged", /No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at .* \(1 h ago\)/],
+    ["a restart in force", { settings: settingsOf("sync"), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: [{ name: "io_method", before: "worker", after: "sync" }] }], recent: ticks(() => ({ workers: { alive: 0, busy: 0, configured: 0 } })) }, "restart_applied", /Restart .* changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)/],
+    ["io_uring submission waits", { settings: settingsOf("io_uring"), recent: ticks(() => ({ workers: { alive: 0 }, waits: { "IO:AioIoUringSubmit": 2, CPU: 1 } })) }, "io_uring_submit", /io_uring submission waits dominate: .*IO:AioIoUringSubmit .* in 67% of the samples/],
+    ["a collection aspect failing", { target: target({ aspects: [{ aspect: "stat_io", state: "failing", since: NOW - 1000, lastError: "permission denied for view pg_stat_io", note: null, lastOkAt: null }] }) }, "collection_degraded", /pg_stat_io cannot be read since .*: permission denied for view pg_stat_io\. The other figures are still read\./],
+  ])("%s -> %s", (_, over, rule, text) => {
+    const f = computeFindings(input(over)).findings.find((x) => x.rule === rule);
+    expect(f?.text).toMatch(text);
+  });
+
+  it("never blames io workers under io_uring", () => {
+    expect(rules(input({ settings: settingsOf("io_uring"), recent: busyWorkers, runs: [asyncScan()] }))).not.toContain("workers_queue");
+    expect(runFinding(input({ settings: settingsOf("io_uring"), runs: [asyncScan()] }))?.text).toMatch(/io_uring submits them from the backend itself/);
+  });
+
+  it("a restart whose setting is not in force is something to act on", () => {
+    const f = computeFindings(input({ settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
+    expect(f?.severity).toBe("act");
+    expect(f?.text).toMatch(/but io_method reads worker now: check the server log/);
+  });
+
+  it("puts the most severe first, the target's outage before everything", () => {
+    const { findings } = computeFindings(input({ target: target({ status: "down", lastError: "x" }), settings: settingsOf("worker", [row("io_combine_limit", "32", "8kB")]) }));
+    expect(findings[0].rule).toBe("target_down");
+    const ranks = findings.map((f) => ["act", "warn", "info"].indexOf(f.severity));
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+  });
+});
+
+describe("workerLoad", () => {
+  it("needs enough samples before it calls the io workers the queue", () => {
+    expect(workerLoad(busyWorkers.slice(0, 4)).saturated).toBe(false);
+    expect(workerLoad(busyWorkers).saturated).toBe(true);
+    expect(workerLoad(idleWorkers)).toMatchObject({ saturated: false, maxBusy: 1, alive: 3 });
+  });
+});

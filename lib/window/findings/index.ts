@@ -1,0 +1,116 @@
+// Findings over the window (pure): what is happening and what would help,
+// in plain words, most severe first. The rules: runs.ts (one sentence per
+// slow running query) and server.ts; their thresholds: thresholds.ts.
+import { formatDuration } from "../../format";
+import { FINDING_SEVERITIES, type FindingSeverity } from "../../schemas/findings";
+import type { QueryRun, StatementStat } from "../../schemas/runs";
+import type { Restart, Settings } from "../../schemas/settings";
+import type { Capabilities, TargetInfo } from "../../schemas/target";
+import type { Tick } from "../../schemas/tick";
+import { settingBytes } from "../settings";
+import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { runVerdict, type RunContext } from "./runs";
+import * as server from "./server";
+import { MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
+import { workerLoad } from "./workers";
+
+export type { NewFinding } from "./server";
+
+export interface FindingsInput {
+  now: number;
+  target: server.ServerInput["target"] & Pick<TargetInfo, "capabilities" | "serverVersionNum">;
+  settings: Readonly<Settings>;
+  restarts: readonly Restart[];
+  statements: readonly StatementStat[];
+  /** every run in the window (the running ones are judged) */
+  runs: readonly QueryRun[];
+  /** the ticks of the last WORKERS_SPAN_MS */
+  recent: readonly Tick[];
+}
+
+const RANK = Object.fromEntries(FINDING_SEVERITIES.map((s, i) => [s, i])) as Record<FindingSeverity, number>;
+
+export function computeFindings(input: FindingsInput): { findings: server.NewFinding[]; moreRuns: number } {
+  const workers = workerLoad(input.recent);
+  const serverInput: server.ServerInput = { ...input, workers };
+  const down = server.targetDown(serverInput);
+  const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort((a, b) => a.startedAt - b.startedAt);
+  const runs = input.target.status === "up" ? slow.slice(0, MAX_RUN_FINDINGS).map((run, i) => runFinding(run, i === 0, input, workers)) : [];
+  const saidByRun = new Set(runs.map((f) => f.rule));
+  const others = [
+    ...server.degraded(serverInput),
+    saidByRun.has("workers_queue") ? null : server.workersQueue(serverInput),
+    server.uringSubmit(serverInput),
+    server.restartPending(serverInput),
+    server.restartApplied(serverInput),
+    server.combineClamped(serverInput),
+    server.settingsUnchanged(serverInput),
+    server.cachedStatement(serverInput),
+  ].filter((f): f is server.NewFinding => f !== null);
+  // Stable: within a severity, the running queries (about now) come first.
+  const sorted = [...runs, ...others].sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+  return { findings: down ? [down, ...sorted] : sorted, moreRuns: input.target.status === "up" ? Math.max(0, slow.length - MAX_RUN_FINDINGS) : 0 };
+}
+
+function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["workers"]): RunContext {
+  const s = input.settings;
+  const num = (name: string) => {
+    const v = Number(s[name]?.setting);
+    return Number.isFinite(v) ? v : null;
+  };
+  const bytes = (name: string) => (s[name] ? settingBytes(s[name].setting, s[name].unit) : null);
+  const limit = bytes("io_combine_limit");
+  const max = bytes("io_max_combine_limit");
+  const vacuum = run.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(run.query);
+  return {
+    ioMethod: s.io_method?.setting ?? null,
+    readAhead: num(vacuum ? "maintenance_io_concurrency" : "effective_io_concurrency"),
+    combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
+    workers,
+    statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
+  };
+}
+
+/** Why a running query's progress cannot be followed, in plain words. */
+function noProgress(run: QueryRun, input: FindingsInput): string {
+  const caps: Capabilities | null = input.target.capabilities;
+  const major = input.target.serverVersionNum ? Math.floor(input.target.serverVersionNum / 10_000) : null;
+  if (caps && !caps.aios) return `progress cannot be seen: PostgreSQL ${major ?? "before 18"} has no pg_aios`;
+  if (caps?.aiosDenied) return "progress cannot be seen: pg_aios is denied to this role";
+  if (run.relations.some((r) => r.blocks === null && r.read !== "sync")) return "progress not known yet (its table's size is being looked up, or was never counted by VACUUM/ANALYZE)";
+  return "no scan position to follow (it reads single pages, or nothing from disk)";
+}
+
+function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, workers: RunContext["workers"]): server.NewFinding {
+  const f = runFigures(run, input.now);
+  const ctx = runContext(run, input, workers);
+  const verdict = runVerdict(run, f, ctx);
+  const blockSize = Number(input.settings.block_size?.setting) || 8192;
+  const on = run.progressRelation ?? run.relations.find((r) => r.read !== "sync")?.name ?? run.relations[0]?.name;
+  const progress = progressText(run, blockSize, on) ?? noProgress(run, input);
+  const waits = f.readWait > 0 ? `waiting on reads in ${pct(f.readWait)} of samples (async ${pct(f.asyncWait)}, synchronous ${pct(f.syncWait)})` : "not waiting on reads in any sample";
+  const head = `${slowest ? "Slowest running" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
+  const text = verdict?.rule === "too_short" ? `${head}; ${verdict.clause}.` : `${head}; ${waits}${verdict ? `; ${verdict.clause}` : ""}.`;
+  return {
+    id: `run:${run.id}`,
+    rule: verdict?.rule ?? "too_short",
+    severity: verdict?.severity ?? "info",
+    text,
+    evidence: {
+      samples: f.samples,
+      readWait: round(f.readWait),
+      asyncWait: round(f.asyncWait),
+      syncWait: round(f.syncWait),
+      elapsedMs: f.elapsedMs,
+      progress: run.progress,
+      etaMs: run.etaMs,
+      readBytesPerSec: run.readBlocksPerSec === null ? null : run.readBlocksPerSec * blockSize,
+      ...verdict?.evidence,
+    },
+    pid: run.pid,
+    runId: run.id,
+    ...(run.queryId ? { queryId: run.queryId } : {}),
+  };
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

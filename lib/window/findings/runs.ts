@@ -1,0 +1,146 @@
+// One sentence per slow running query: what it waits on, how far it has
+// got, and which lever (io_method, io_workers, read-ahead, the plan) would
+// or would not help. One rule a function, tried in order; the first that
+// holds names the finding.
+import type { FindingRule, FindingSeverity } from "../../schemas/findings";
+import type { QueryRun, StatementStat } from "../../schemas/runs";
+import { formatBytes } from "../../format";
+import { pct, type RunFigures } from "./figures";
+import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
+import type { WorkerLoad } from "./workers";
+
+export interface RunContext {
+  ioMethod: string | null;
+  /** effective_io_concurrency (maintenance_io_concurrency for VACUUM) */
+  readAhead: number | null;
+  /** io_combine_limit as applied, bytes */
+  combineBytes: number | null;
+  workers: WorkerLoad;
+  /** the run's pg_stat_statements entry, when its query id is known */
+  statement: StatementStat | undefined;
+}
+
+export interface RunVerdict {
+  rule: FindingRule;
+  severity: FindingSeverity;
+  /** the clause the sentence ends with */
+  clause: string;
+  evidence: Record<string, number | string | null>;
+}
+
+type RunRule = (run: QueryRun, f: RunFigures, ctx: RunContext) => RunVerdict | null;
+
+const tooShort: RunRule = (run, f) =>
+  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too short to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, evidence: { samples: f.samples } } : null;
+
+const cached: RunRule = (run, f, ctx) => {
+  const s = ctx.statement;
+  if (f.reads || !s || s.sharedBlksRead > 0 || s.sharedBlksHit === 0) return null;
+  return {
+    rule: "cached",
+    severity: "info",
+    clause: `it reads from shared buffers only (pg_stat_statements: 0 blocks read, ${s.sharedBlksHit} hit): asynchronous I/O is not in play`,
+    evidence: { blocksRead: 0, blocksHit: s.sharedBlksHit },
+  };
+};
+
+const notBottleneck: RunRule = (run, f) => {
+  if (f.samples < READS_MIN_SAMPLES || f.readWait >= READS_NOT_BOTTLENECK_SHARE) return null;
+  return {
+    rule: "reads_not_bottleneck",
+    severity: "info",
+    clause: `reads are not its bottleneck (on CPU in ${pct(f.cpu)} of samples, other waits in ${pct(Math.max(0, 1 - f.cpu - f.readWait))}): no I/O setting will help much`,
+    evidence: { readWait: round(f.readWait), cpu: round(f.cpu) },
+  };
+};
+
+const workersQueue: RunRule = (run, f, ctx) => {
+  const w = ctx.workers;
+  if (ctx.ioMethod !== "worker" || !f.async || !w.saturated) return null;
+  const why = w.queueWaits > 0 ? `backends waited to hand reads over in ${w.queueWaits} samples` : `all ${w.alive} busy in ${pct(w.allBusyShare)} of the last 5 s`;
+  return {
+    rule: "workers_queue",
+    severity: "act",
+    clause: `the io workers are the queue (${why}): raise io_workers (now ${w.alive}) and measure again`,
+    evidence: { ioWorkers: w.alive, allBusyShare: round(w.allBusyShare), queueWaits: w.queueWaits },
+  };
+};
+
+const ioMethodSync: RunRule = (run, f, ctx) => {
+  if (ctx.ioMethod !== "sync" || run.readWaitSamples === 0) return null;
+  // Combined reads of several blocks are a scan's; single 8 kB pages an index's, which no io_method keeps in flight.
+  if (run.syncReadBytes !== null && run.syncReadBytes < COMBINED_READ_BYTES) return null;
+  return {
+    rule: "io_method_sync",
+    severity: "act",
+    clause:
+      "io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight " +
+      "(published cold-scan labs: worker 34-40% faster than sync on a sequential scan, no gain on some bitmap scans): test it on a copy",
+    evidence: { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait) },
+  };
+};
+
+const syncReads: RunRule = (run, f, ctx) => {
+  if (f.async || !f.reads || ctx.ioMethod === "sync") return null;
+  const size = run.syncReadBytes !== null ? `${formatBytes(run.syncReadBytes)} a read` : "one block at a time";
+  return {
+    rule: "sync_reads",
+    severity: "info",
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
+  };
+};
+
+const readAheadDepth: RunRule = (run, f, ctx) => {
+  const depth = ctx.readAhead;
+  if (!f.async || depth === null || depth <= 0 || f.readWait < READ_WAIT_HIGH_SHARE || ctx.workers.saturated) return null;
+  if (run.maxInFlight < depth * READAHEAD_PINNED_SHARE || (f.meanInFlight ?? 0) < depth * READAHEAD_PINNED_SHARE) return null;
+  const knob = run.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(run.query) ? "maintenance_io_concurrency" : "effective_io_concurrency";
+  return {
+    rule: "readahead_depth",
+    severity: "act",
+    clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not saturated: raise ${knob} and measure again`,
+    evidence: { meanInFlight: round(f.meanInFlight ?? 0), readAhead: depth },
+  };
+};
+
+const smallReads: RunRule = (run, f, ctx) => {
+  if (!f.async || run.asyncReadBytes === null || run.asyncReadBytes >= SMALL_READ_BYTES) return null;
+  return {
+    rule: "small_reads",
+    severity: "warn",
+    clause: `its reads are small (${formatBytes(run.asyncReadBytes)} on average${ctx.combineBytes ? ` against io_combine_limit ${formatBytes(ctx.combineBytes)}` : ""}): scattered blocks, little to combine`,
+    evidence: { asyncReadBytes: run.asyncReadBytes, combineBytes: ctx.combineBytes },
+  };
+};
+
+/** Async reads and none of the above: say why io_method and io_workers are not the lever either. */
+const asyncReads: RunRule = (run, f, ctx) => {
+  if (!f.async) return null;
+  const w = ctx.workers;
+  const workers =
+    ctx.ioMethod === "io_uring"
+      ? "io_uring submits them from the backend itself (no io workers to be the queue)"
+      : w.alive > 0
+        ? `io workers not saturated (at most ${w.maxBusy} of ${w.alive} busy)`
+        : "no io worker seen";
+  return {
+    rule: "async_reads",
+    severity: "info",
+    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios); ${workers}, so changing io_method or io_workers is unlikely to help`,
+    evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
+  };
+};
+
+/** In order: the first that holds names the finding. */
+export const RUN_RULES: readonly RunRule[] = [tooShort, cached, notBottleneck, workersQueue, ioMethodSync, syncReads, readAheadDepth, smallReads, asyncReads];
+
+export function runVerdict(run: QueryRun, f: RunFigures, ctx: RunContext): RunVerdict | null {
+  for (const rule of RUN_RULES) {
+    const v = rule(run, f, ctx);
+    if (v) return v;
+  }
+  return null;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
