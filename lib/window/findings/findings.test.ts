@@ -13,11 +13,10 @@ const settingsOf = (method = "worker", extra: ReturnType<typeof row>[] = []): Se
   toSettings([row("io_method", method), row("io_workers", "3"), row("effective_io_concurrency", "16"), row("maintenance_io_concurrency", "16"), row("io_combine_limit", "16", "8kB"), row("io_max_combine_limit", "16", "8kB"), row("block_size", "8192"), ...extra]);
 
 /** Ticks of the last 5 s, every 100 ms, each shaped by `each`. */
-function ticks(each: (t: number) => Partial<Tick> & { workers?: Partial<Tick["workers"]> }): Tick[] {
+function ticks(each: (t: number) => Parameters<typeof tick>[2]): Tick[] {
   return Array.from({ length: 50 }, (_, i) => {
     const t = NOW - 5000 + i * 100;
-    const over = each(t);
-    return tick(i + 1, t, over as Parameters<typeof tick>[2]);
+    return tick(i + 1, t, each(t));
   });
 }
 
