@@ -11,7 +11,7 @@ import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
-import { MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
+import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
 
 export type { NewFinding } from "./server";
@@ -77,7 +77,8 @@ function noProgress(run: QueryRun, input: FindingsInput): string {
   const major = input.target.serverVersionNum ? Math.floor(input.target.serverVersionNum / 10_000) : null;
   if (caps && !caps.aios) return `progress cannot be seen: PostgreSQL ${major ?? "before 18"} has no pg_aios`;
   if (caps?.aiosDenied) return "progress cannot be seen: pg_aios is denied to this role";
-  if (run.relations.some((r) => r.blocks === null && r.read !== "sync")) return "progress not known yet (its table's size is being looked up, or was never counted by VACUUM/ANALYZE)";
+  const combined = (run.asyncReadBytes ?? 0) > 0 || (run.syncReadBytes ?? 0) >= COMBINED_READ_BYTES;
+  if (combined && run.relations.some((r) => r.blocks === null)) return "progress not known yet (its table's size is being looked up, or VACUUM and ANALYZE never counted it)";
   return "no scan position to follow (it reads single pages, or nothing from disk)";
 }
 

@@ -7,7 +7,7 @@ import type { QueryRun, StatementStat } from "../../schemas/runs";
 import { formatBytes } from "../../format";
 import { pct, type RunFigures } from "./figures";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
-import type { WorkerLoad } from "./workers";
+import { queueEvidence, type WorkerLoad } from "./workers";
 
 export interface RunContext {
   ioMethod: string | null;
@@ -57,7 +57,7 @@ const notBottleneck: RunRule = (run, f) => {
 const workersQueue: RunRule = (run, f, ctx) => {
   const w = ctx.workers;
   if (ctx.ioMethod !== "worker" || !f.async || !w.saturated) return null;
-  const why = w.queueWaits > 0 ? `backends waited to hand reads over in ${w.queueWaits} samples` : `all ${w.alive} busy in ${pct(w.allBusyShare)} of the last 5 s`;
+  const why = queueEvidence(w);
   return {
     rule: "workers_queue",
     severity: "act",

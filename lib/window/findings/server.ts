@@ -10,7 +10,7 @@ import type { Tick } from "../../schemas/tick";
 import { settingBytes } from "../settings";
 import { pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
-import { waitShare, type WorkerLoad } from "./workers";
+import { queueEvidence, waitShare, type WorkerLoad } from "./workers";
 
 /** A finding before its `since` is known (the window keeps when each first held). */
 export type NewFinding = Omit<Finding, "since">;
@@ -54,13 +54,13 @@ export function degraded({ target }: ServerInput): NewFinding[] {
 
 export function workersQueue({ settings, workers: w }: ServerInput): NewFinding | null {
   if (settings.io_method?.setting !== "worker" || !w.saturated) return null;
-  const why = w.queueWaits > 0 ? `backends waited for the submission queue (LWLock:AioWorkerSubmissionQueue) in ${w.queueWaits} samples` : `all ${w.alive} busy in ${pct(w.allBusyShare)} of the samples of the last 5 s`;
+  const why = queueEvidence(w);
   return {
     id: "workers_queue",
     rule: "workers_queue",
     severity: "act",
     text: `The io workers are the queue: ${why}. Raise io_workers (now ${settings.io_workers?.setting ?? w.alive}; a reload is enough in 18) and measure again.`,
-    evidence: { ioWorkers: w.alive, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits },
+    evidence: { ioWorkers: w.alive, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
   };
 }
 
@@ -99,7 +99,8 @@ export function restartApplied({ restarts, settings, recent }: ServerInput): New
     return { id: "restart_applied", rule: "restart_applied", severity: "info", text: `The restart at ${formatClock(r.at)} changed no I/O setting.`, evidence: { at: r.at } };
   }
   const held = io.filter((c) => settings[c.name]?.display === c.after);
-  const last = recent.at(-1);
+  // Only samples of the restarted server say what it runs now.
+  const last = recent.filter((t) => t.t >= r.seenAt).at(-1);
   const method = settings.io_method?.setting;
   const workers = last ? (method === "worker" ? `${last.workers.alive} io workers alive` : `${last.workers.alive} io workers`) : null;
   const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;

@@ -20,6 +20,15 @@ export interface WorkerLoad {
   saturated: boolean;
 }
 
+/** Which evidence says the io workers are the queue, in plain words; null when none does. */
+export function queueEvidence(w: WorkerLoad): string | null {
+  if (!w.saturated) return null;
+  if (w.queueWaits > 0) return `backends waited for the submission queue (LWLock:AioWorkerSubmissionQueue) in ${w.queueWaits} samples`;
+  const who = w.alive === 1 ? "the one io worker" : `all ${w.alive}`;
+  if (w.allBusyShare >= WORKERS_BUSY_SHARE) return `${who} busy in ${Math.round(w.allBusyShare * 100)}% of the samples of the last 5 s`;
+  return `more reads waiting for an io worker (SUBMITTED) than there are io workers in ${Math.round(w.submittedAboveShare * 100)}% of the samples of the last 5 s`;
+}
+
 export function workerLoad(ticks: readonly Tick[]): WorkerLoad {
   let samples = 0;
   let allBusy = 0;

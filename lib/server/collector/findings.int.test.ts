@@ -1,0 +1,172 @@
+// Findings from real workloads on PostgreSQL 18: each rule the page leads
+// with, produced by the statement it is about (issue 11's done-when list).
+// The shared server (io_method worker, 96 MB table) for the per-query rules;
+// one of the test's own for the io_method and restart ones.
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Finding, FindingRule } from "../../schemas/findings";
+import { alterSystem } from "../demo/admin";
+import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
+import { connect, evictFromPageCache, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
+import { backendPid, watching, type Watch } from "../../../test/support/watch";
+import { Collector } from "./collector";
+
+const PG = testPg();
+
+/** Runs `sql` on `client` (cold first) until the collector states a finding about its run that `match` accepts. */
+async function findingDuring(w: { collector: Collector }, client: pg.Client, dataDir: string, tables: string | string[], sql: string, match: (f: Finding) => boolean, tries = 3): Promise<Finding> {
+  const pid = await backendPid(client);
+  const seen: string[] = [];
+  for (let attempt = 0; attempt < tries; attempt++) {
+    for (const table of [tables].flat()) await evictFromPageCache(client, dataDir, table);
+    let running = true;
+    const q = client.query(sql).finally(() => (running = false));
+    let hit: Finding | undefined;
+    while (running && !hit) {
+      for (const f of w.collector.window.findings.findings) {
+        if (!seen.includes(`${f.rule}: ${f.text}`)) seen.push(`${f.rule}: ${f.text}`);
+        if (f.pid === pid && match(f)) hit = f;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await q;
+    if (hit) return hit;
+  }
+  throw new Error(`no matching finding about pid ${pid} in ${tries} runs of ${sql.slice(0, 60)}; seen:\n${seen.join("\n")}`);
+}
+
+const byRule = (rules: FindingRule[]) => (f: Finding) => rules.includes(f.rule);
+
+describe("findings about running queries (the shared PostgreSQL 18, io_method worker)", () => {
+  let w: Watch;
+  let client: pg.Client;
+  beforeAll(async () => {
+    w = await watching(PG.monitorUrl, 50);
+    client = await connect(PG.superuserUrl, "findings-queries");
+    await client.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+  });
+  afterAll(async () => {
+    await client?.end();
+    await w?.stop();
+  });
+
+  it("a cold sequential scan heavy on CPU: async reads, and reads are not its bottleneck, with progress and the table named", async () => {
+    // Thirty md5 a row: a few seconds on CPU (more than the one a run needs to be judged), its reads a small part of it.
+    const sql = `SELECT count(*) FROM ${PG.table} WHERE ${"md5(".repeat(30)}payload${")".repeat(30)} LIKE '%zz%'`;
+    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / read( \(|;)/.test(x.text));
+    expect(f.text).toMatch(new RegExp(`^(Slowest running|Running): pid \\d+ \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}`));
+    expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% read`));
+    expect(f.runId).toMatch(/^\d+:\d+$/);
+  });
+
+  it("cold index point lookups: their reads are synchronous, io_method and io_workers are not their levers", async () => {
+    // 150,000 lookups scattered over the table: an index scan in a nested loop, for a few seconds.
+    const sql = `SELECT count(*), sum(r.reading) FROM generate_series(1, 150000) g JOIN ${PG.table} r ON r.id = (g * 7919) % 500000 + 1`;
+    await client.query("SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off");
+    try {
+      const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, byRule(["sync_reads"]));
+      expect(f.text).toMatch(/its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in \d+% of samples.*io_method and io_workers are not its levers/);
+    } finally {
+      await client.query("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_hashjoin; RESET enable_mergejoin");
+    }
+  });
+
+  it("a warm repeat: served from shared buffers, async I/O not in play", async () => {
+    await client.query("DROP TABLE IF EXISTS findings_warm; CREATE TABLE findings_warm AS SELECT g AS id, md5(g::text) AS p FROM generate_series(1, 20000) g");
+    const sql = "SELECT count(*) FROM findings_warm WHERE md5(md5(md5(p))) LIKE '%zz%'";
+    await client.query(sql);
+    for (let i = 0; i < 8; i++) await client.query(sql);
+    const f = await waitFor("a cached finding", () => w.collector.window.findings.findings.find((x) => x.rule === "cached" && x.text.includes("findings_warm")), 15_000);
+    expect(f.text).toMatch(/all from shared buffers \(0 blocks read, \d+ hit\): asynchronous I\/O is not in play/);
+  });
+});
+
+describe("findings about the server (a PostgreSQL 18 of the test's own)", () => {
+  const TABLE = "public.findings_probe";
+  let own: OwnPg;
+  let admin: pg.Client;
+  let collector: Collector;
+  let unsubscribe: () => void;
+  const rules = () => collector.window.findings.findings.map((f) => f.rule);
+  const find = (rule: FindingRule) => collector.window.findings.findings.find((f) => f.rule === rule);
+  const superuser = () => connect(own.server.superuserUrl("postgres"), "findings-admin");
+
+  beforeAll(async () => {
+    own = await startOwnPg();
+    admin = await superuser();
+    // ~150 MB each, several times shared_buffers (32 MB): cold scans read from the OS.
+    for (const t of [TABLE, `${TABLE}_2`, `${TABLE}_3`]) {
+      await admin.query(`CREATE TABLE ${t} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 500000) AS g`);
+      // What autovacuum would do: its size in pg_class (progress is a share of it).
+      await admin.query(`VACUUM ANALYZE ${t}`);
+    }
+    collector = new Collector({ id: "own", name: "own", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    unsubscribe = collector.feed.subscribe(() => undefined);
+    collector.start(own.server.monitorUrl("postgres"));
+    await waitFor("up", () => collector.info().status === "up" && find("settings_unchanged"), 15_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    unsubscribe?.();
+    await collector?.stop();
+    await admin?.end();
+    await own?.dispose();
+  });
+
+  it("says nothing changed while nothing did", () => {
+    expect(find("settings_unchanged")?.text).toMatch(/No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at/);
+  });
+
+  it("io_workers = 1 and six concurrent cold scans: the io workers are the queue", async () => {
+    await alterSystem(own.server, { io_workers: 1 });
+    await admin.query("SELECT pg_reload_conf()");
+    await waitFor("one io worker", () => collector.window.lastTick()?.workers.alive === 1, 10_000);
+    // Six backends scanning at once through one io worker: its queue never empties.
+    const scanners = await Promise.all([1, 2, 3, 4, 5, 6].map(() => superuser()));
+    let scanning = true;
+    const loops = scanners.map(async (c, i) => {
+      const t = [TABLE, `${TABLE}_2`, `${TABLE}_3`][i % 3];
+      await c.query("SET max_parallel_workers_per_gather = 0");
+      while (scanning) {
+        await evictFromPageCache(c, own.server.dataDir, t);
+        await c.query(`SELECT count(*) FROM ${t}`);
+      }
+    });
+    try {
+      const f = await waitFor("workers_queue with one io worker", () => collector.window.findings.findings.find((x) => x.rule === "workers_queue" && x.text.includes("(now 1")), 60_000, 100);
+      expect(f.text).toMatch(/io workers are the queue.*raise io_workers \(now 1/i);
+    } finally {
+      scanning = false;
+      await Promise.all(loops);
+      await Promise.all(scanners.map((c) => c.end()));
+      await alterSystem(own.server, { io_workers: 3 });
+      await admin.query("SELECT pg_reload_conf()");
+    }
+  });
+
+  it("ALTER SYSTEM io_method without a restart: it waits for one", async () => {
+    await alterSystem(own.server, { io_method: "sync" });
+    await admin.query("SELECT pg_reload_conf()");
+    const f = await waitFor("restart_pending", () => find("restart_pending"), 10_000);
+    expect(f.text).toMatch(/^io_method \(in force: worker\) was changed and waits for a restart/);
+    expect(rules()).not.toContain("settings_unchanged");
+  });
+
+  it("after the restart to io_method = sync: the restart applied, and a cold scan told that worker would keep its reads in flight", async () => {
+    await admin.end();
+    await own.server.restart();
+    admin = await superuser();
+    // Its io workers are counted once samples of the restarted server are in.
+    const applied = await waitFor("restart_applied with the io workers counted", () => (find("restart_applied")?.text.includes("io workers") ? find("restart_applied") : null), 15_000);
+    expect(applied.text, applied.text).toMatch(/^Restart \d\d:\d\d:\d\d changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)\.$/);
+    expect(rules()).not.toContain("restart_pending");
+    await admin.query("SET max_parallel_workers_per_gather = 0");
+    // The three tables twice in one scan (~900 MB, cold then from the OS's cache): long
+    // enough to be judged while it runs, and waiting on its reads throughout.
+    const all = [TABLE, `${TABLE}_2`, `${TABLE}_3`];
+    const sql = `SELECT count(*) FROM (${[...all, ...all].map((t) => `SELECT payload FROM ${t}`).join(" UNION ALL ")}) x WHERE payload LIKE '%zz%'`;
+    const f = await findingDuring({ collector }, admin, own.server.dataDir, all, sql, byRule(["io_method_sync"]));
+    expect(f.severity).toBe("act");
+    expect(f.text, f.text).toMatch(/\d+% read.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight/);
+  });
+});
