@@ -25,8 +25,11 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
   const check = (id: string) => w().checks.find((c) => c.id === id);
 
   beforeAll(async () => {
-    server = await startIoUringPg();
+    // shared_buffers over four times the table: its scan reads without a small ring buffer,
+    // up to effective_io_concurrency handles in flight (through the ring, one at a time).
+    server = await startIoUringPg({ settings: { shared_buffers: "1GB" } });
     admin = await connect(server.superuserUrl(), "uring-admin");
+    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
@@ -50,6 +53,7 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
       const from = Date.now();
       const seen = () => w().allTicks().filter((t) => t.t >= from);
       for (let i = 0; i < tries && !(seen().some((t) => (t.aio?.inFlight ?? 0) > 0) && seen().some((t) => URING_WAITS.some((k) => t.waits[k]))); i++) {
+        await scanner.query(`SELECT pg_buffercache_evict_relation('${TABLE}')`);
         await evictFromPageCache(scanner, server.dataDir, TABLE);
         await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
       }

@@ -4,8 +4,9 @@ import type { QueryName } from "../pg/queries";
 
 /** A statement's cost is assumed this high until it has been measured once. */
 const UNMEASURED_MS = 0.2;
-/** Weight of the newest round trip in a statement's moving estimate. */
-const EWMA = 0.2;
+/** A statement's round-trip estimate is the least of its last this many calls: one held up by
+ * our own event loop (or a busy CPU) is slower, never faster, than what the server took. */
+const ROUND_TRIPS_KEPT = 20;
 /** pg_stat_statements' figure for a statement is trusted this long after it was read. */
 const CALIBRATION_TTL_MS = 60_000;
 /** The baseline is the least of the last few pings: it follows a network that slows down within ~15 s. */
@@ -16,10 +17,10 @@ interface Entry {
   calls: number;
   /** estimated server ms, summed since inflight started */
   serverMs: number;
-  /** ms per call from round trips less the baseline */
-  roundTrip: number | null;
-  /** the estimate is a first call's (parse and plan included): the next call replaces it */
-  roundTripFromFirst: boolean;
+  /** the last calls' round trips less the baseline (first calls on a connection left out) */
+  roundTrips: number[];
+  /** a first call's round trip (parse and plan included), the estimate until another call is seen */
+  firstRoundTrip: number | null;
   /** ms per call from inflight's own pg_stat_statements entry */
   exact: { msPerCall: number; at: number } | null;
 }
@@ -48,7 +49,7 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrip: null, roundTripFromFirst: false, exact: null };
+      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null };
       this.entries.set(name, e);
     }
     return e;
@@ -58,21 +59,17 @@ export class CostMeter {
    * One call of a statement, its round trip in ms. `first`: the first call
    * on a connection, which also parses and plans the prepared statement;
    * pg_stat_statements' execution time leaves that out, and so does the
-   * estimate (unless nothing better is known yet).
+   * estimate (unless nothing better is known yet). The estimate is the least
+   * recent round trip less the ping's: under load, a round trip also holds
+   * the wait for this process's event loop.
    */
   observe(name: QueryName, rttMs: number, now: number, first = false): void {
     const e = this.entry(name);
     const server = Math.max(0, rttMs - this.baseline);
-    if (first) {
-      if (e.roundTrip === null) {
-        e.roundTrip = server;
-        e.roundTripFromFirst = true;
-      }
-    } else if (e.roundTrip === null || e.roundTripFromFirst) {
-      e.roundTrip = server;
-      e.roundTripFromFirst = false;
-    } else {
-      e.roundTrip += EWMA * (server - e.roundTrip);
+    if (first) e.firstRoundTrip ??= server;
+    else {
+      e.roundTrips.push(server);
+      if (e.roundTrips.length > ROUND_TRIPS_KEPT) e.roundTrips.shift();
     }
     const ms = this.estimate(name, now);
     e.calls++;
@@ -94,7 +91,8 @@ export class CostMeter {
 
   /** ms of server time one call costs, as best known now. */
   estimate(name: QueryName, now: number): number {
-    return this.exact(name, now) ?? this.entries.get(name)?.roundTrip ?? UNMEASURED_MS;
+    const e = this.entries.get(name);
+    return this.exact(name, now) ?? (e?.roundTrips.length ? Math.min(...e.roundTrips) : e?.firstRoundTrip) ?? UNMEASURED_MS;
   }
 
   /** Server ms per second over the last 10 s (over less right after the start). */

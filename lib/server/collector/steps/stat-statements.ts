@@ -87,9 +87,10 @@ export class StatStatementsStep implements Step {
       const name = ownStatement(this.texts.get(row.queryid) ?? "");
       const before = this.own.get(row.queryid);
       this.own.set(row.queryid, row);
-      if (!name || !names.has(name) || !before) continue;
-      const calls = row.calls - before.calls;
-      if (calls > 0) this.ctx.cost.calibrate(name as QueryName, Math.max(0, row.total_exec_time - before.total_exec_time) / calls, now);
+      if (!name || !names.has(name)) continue;
+      // The first read gives the mean over the entry's whole life; later ones, over the last interval.
+      const calls = row.calls - (before?.calls ?? 0);
+      if (calls > 0) this.ctx.cost.calibrate(name as QueryName, Math.max(0, row.total_exec_time - (before?.total_exec_time ?? 0)) / calls, now);
     }
   }
 

@@ -1,0 +1,106 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { openTarget } from "./helpers";
+
+// The target page watching a PostgreSQL 18 with io_method = io_uring
+// (Debian's liburing build in a chroot: scripts/iouring-pg.mjs), through a
+// second inflight server of this spec's own. Skipped, with the reason, where
+// the machine cannot run it.
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SCRIPT = path.join(ROOT, "scripts", "iouring-pg.mjs");
+const NAME = `e2e-${process.pid}`;
+const TABLE = "public.uring_page";
+
+const setup = spawnSync(process.execPath, [SCRIPT, "setup"], { encoding: "utf8", timeout: 20 * 60_000 });
+const unavailable = setup.status === 3 ? setup.stderr.trim().split("\n").pop() : null;
+if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup failed: ${setup.stderr}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Drops the table from shared buffers (pg_buffercache, 18) and its files from
+ * the OS page cache, so the next scan reads through io_uring again. With
+ * shared_buffers larger than four times the table, the scan does not read
+ * through a small ring buffer and keeps up to effective_io_concurrency
+ * handles in flight (one at a time through the ring), so they are seen.
+ */
+async function evict(client: pg.Client, dataDir: string): Promise<void> {
+  await client.query("SELECT pg_buffercache_evict_relation($1::regclass)", [TABLE]);
+  const { rows } = await client.query<{ p: string }>("SELECT pg_relation_filepath($1::regclass) AS p", [TABLE]);
+  for (let seg = 0; ; seg++) {
+    const file = path.join(dataDir, rows[0].p) + (seg ? `.${seg}` : "");
+    if (!existsSync(file)) break;
+    spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0"]);
+  }
+}
+
+test.describe("io_method = io_uring", () => {
+  test.skip(unavailable !== null, `io_uring not available here: ${unavailable}`);
+  let cluster: { superuserUrl: string; dataDir: string; port: number };
+  let server: ChildProcess;
+  let base: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const started = spawnSync(process.execPath, [SCRIPT, "start", "--data", NAME, "-c", "shared_buffers=1GB"], { encoding: "utf8", timeout: 120_000 });
+    if (started.status !== 0) throw new Error(`iouring-pg.mjs start: ${started.stderr}`);
+    cluster = JSON.parse(started.stdout.trim().split("\n").pop()!);
+    const admin = new pg.Client(cluster.superuserUrl);
+    await admin.connect();
+    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
+    await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
+    await admin.query(`VACUUM ANALYZE ${TABLE}`);
+    await admin.end();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: cluster.superuserUrl, NODE_ENV: "production" };
+    for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
+    server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs"), "--no-build"], { cwd: ROOT, env, stdio: "ignore" });
+    await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+  });
+
+  test.afterAll(async () => {
+    server?.kill("SIGTERM");
+    spawnSync(process.execPath, [SCRIPT, "stop", "--data", NAME, "--remove"], { timeout: 120_000 });
+  });
+
+  test("the page shows io_uring in force, async reads in flight, its wait events, and no io workers by design", async ({ page }) => {
+    test.setTimeout(180_000);
+    const scanner = new pg.Client(cluster.superuserUrl);
+    await scanner.connect();
+    await scanner.query("SET max_parallel_workers_per_gather = 0");
+    let scanning = true;
+    const loop = (async () => {
+      while (scanning) {
+        await evict(scanner, cluster.dataDir);
+        await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
+      }
+    })();
+    try {
+      await openTarget(page, `${base}/targets/127.0.0.1`);
+      await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "io_uring", { timeout: 30_000 });
+      await expect(page.getByTestId("check-io_uring")).toHaveAttribute("data-status", "pass", { timeout: 30_000 });
+      const chart = page.getByTestId("inflight-chart");
+      await expect.poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(0);
+      await expect(page.getByText(/IO:AioIoUring(Submit|Execution)/).first()).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByTestId("io-workers-chart")).toContainText(/io_uring/);
+      await page.screenshot({ path: "test-results/iouring.png", fullPage: true });
+    } finally {
+      scanning = false;
+      await loop.catch(() => undefined);
+      await scanner.end();
+    }
+  });
+});
