@@ -155,12 +155,14 @@ export class TargetWindow {
 
   // ---- samples -------------------------------------------------------------
 
-  /** `reading`: whether the backends carry pg_aios handles (see AioReading). */
-  addActivity(t: number, backends: SampledBackend[], reading: AioReading): Tick {
+  /** `reading`: whether the backends carry pg_aios handles (see AioReading).
+   * `extra`: a sample between the slots (a burst): kept, but not in the totals,
+   * whose averages assume samples evenly spaced in time. */
+  addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
     const tick: Tick = { seq: ++this.seq, ...derived.tick };
     this.tickRing.push(tick);
-    this.sampleTotals.add(tick);
+    if (!extra) this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);

@@ -41,6 +41,8 @@ export interface CollectorOptions {
   log?: (line: string) => void;
 }
 
+/** Extra samples when a statement starts, spread over the interval after it. */
+const BURST_SAMPLES = 3;
 /** 5 ms of server time per second: 0.5% of one core. */
 export const DEFAULT_BUDGET_MS = 5;
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched. */
@@ -237,14 +239,38 @@ export class Collector implements PayloadSource {
     if (!session) return false;
     try {
       const sampled = await this.runStep(this.sampling, session, now);
+      if (sampled) this.stats.sampled(now);
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
       this.publisher.afterTick(now);
+      if (this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES);
       return sampled;
     } catch (err) {
       // The connection is gone (or no longer trusted): reconnect.
       if (this.session === session) this.connection.lose(session.client, err);
       return false;
     }
+  }
+
+  /**
+   * A statement just started: a few extra samples between the slots, while
+   * the budget holds them, so a scan of a few hundred ms is seen with its
+   * reads in flight more than once. Only the sample itself runs.
+   */
+  private burst(session: Session, left: number): void {
+    const now = Date.now();
+    const cost = this.cost.estimate("activity", now) + this.cost.estimate("aios", now);
+    if (left <= 0 || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
+    this.schedule.extra(Math.max(10, Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
+      if (this.session !== session) return;
+      try {
+        this.sampling.extra = true;
+        const ok = await this.runStep(this.sampling, session, t).finally(() => (this.sampling.extra = false));
+        if (ok) this.stats.extraSamples++;
+        this.burst(session, left - 1);
+      } catch (err) {
+        if (this.session === session) this.connection.lose(session.client, err);
+      }
+    });
   }
 
   /** Runs one step and records its aspect's health; a statement error stays

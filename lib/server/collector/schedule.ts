@@ -9,6 +9,7 @@ import "server-only";
  */
 export class Schedule {
   private timer: NodeJS.Timeout | null = null;
+  private extraTimer: NodeJS.Timeout | null = null;
   private nextDue = 0;
   private running = false;
   private stopped = true;
@@ -29,7 +30,25 @@ export class Schedule {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.extraTimer) clearTimeout(this.extraTimer);
+    this.timer = this.extraTimer = null;
+  }
+
+  /**
+   * One extra run of `fn` in `delayMs`, between the slots (a burst of
+   * samples); skipped, not missed, when a tick is running then, and never
+   * two at once. The slots do not move.
+   */
+  extra(delayMs: number, fn: (now: number) => Promise<void>): void {
+    if (this.stopped || this.extraTimer) return;
+    this.extraTimer = setTimeout(() => {
+      this.extraTimer = null;
+      if (this.stopped || this.running) return;
+      this.running = true;
+      void fn(Date.now()).finally(() => {
+        this.running = false;
+      });
+    }, delayMs);
   }
 
   /** The interval changed: the next tick is due now. */

@@ -11,8 +11,11 @@ const RATE_SPAN_MS = 10_000;
  * the target payload; written only by the collector.
  */
 export class CollectorStats {
+  /** samples taken in their slots */
   samples = 0;
   missed = 0;
+  /** samples taken between the slots (a burst when a statement started) */
+  extraSamples = 0;
   private recent: number[] = [];
   /** cumulative counts per SAMPLE_DURATION_BUCKETS bound, then +Inf */
   readonly durationBuckets = new Array<number>(SAMPLE_DURATION_BUCKETS.length + 1).fill(0);

@@ -69,6 +69,7 @@ function targetFamilies(r: Registry): void {
   );
   family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
+  family(r, "inflight_samples_extra_total", "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)", "counter", (c) => [one(c, c.stats.extraSamples)]);
   family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
   family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [one(c, c.intervalMs / 1000)]);
   family(r, "inflight_viewers", "SSE viewers of the target", "gauge", (c) => [one(c, c.feed.viewers)]);

@@ -22,6 +22,10 @@ export class SamplingStep implements Step {
   /** when pg_aios was read while a backend was active, and when the budget put a read off */
   private aiosReads: number[] = [];
   private aiosSkips: number[] = [];
+  /** the last sample showed a run that the one before did not (a new statement started) */
+  sawNewRun = false;
+  /** the next run is a sample between the slots */
+  extra = false;
 
   constructor(private readonly ctx: StepContext) {}
 
@@ -34,17 +38,19 @@ export class SamplingStep implements Step {
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
-    const { window, feed, stats } = this.ctx;
+    const { window, feed } = this.ctx;
     if (this.namesAt === 0) await this.readNames(session, now);
-    const rows = await session.run("activity", { values: [window.openRunIds()] });
+    const known = window.openRunIds();
+    const rows = await session.run("activity", { values: [known] });
     const { reading, handles } = await this.readAios(session, now, anyReading(rows));
     let named = window.names.nameBackends(rows, handles);
     if (named.unknown && now - this.namesAt >= NAMES_EVERY_MS) {
       await this.readNames(session, now);
       named = window.names.nameBackends(rows, handles);
     }
-    const tick = window.addActivity(now, named.backends, reading);
-    stats.sampled(now);
+    const tick = window.addActivity(now, named.backends, reading, this.extra);
+    const open = new Set(known);
+    this.sawNewRun = tick.runs.some((r) => !open.has(r.id));
     feed.publish("tick", tick);
     return OK;
   }
