@@ -33,42 +33,17 @@ export interface MetricSpec {
 
 export const TARGET_LABEL = "target";
 
-export const AIO_STATES = ["HANDED_OUT", "DEFINED", "STAGED", "SUBMITTED", "COMPLETED_IO", "COMPLETED_SHARED", "COMPLETED_LOCAL"] as const;
-export const AIO_OPERATIONS = ["readv", "writev"] as const;
-export const IO_METHODS = ["sync", "worker", "io_uring"] as const;
-export const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const;
-/** The io settings inflight reads (lib/window/settings.ts IO_SETTINGS): each has a pending_restart series. */
-export const READ_SETTINGS = [
-  "io_method",
-  "io_workers",
-  "io_max_concurrency",
-  "io_combine_limit",
-  "io_max_combine_limit",
-  "effective_io_concurrency",
-  "maintenance_io_concurrency",
-  "track_io_timing",
-  "shared_buffers",
-  "data_checksums",
-  "io_workers_idle_timeout",
-  "max_parallel_workers_per_gather",
-  "shared_preload_libraries",
-  "block_size",
-] as const;
-export const FINDING_RULES = [
-  "reads_not_bottleneck",
-  "sync_reads",
-  "workers_queue",
-  "readahead_depth",
-  "io_method_sync",
-  "small_reads",
-  "cached",
-  "restart_applied",
-  "restart_pending",
-  "combine_clamped",
-  "too_short",
-  "io_uring_submit",
-] as const;
-export const COLLECTION_ASPECTS = ["sampling", "aios", "stat_io", "settings", "statements", "relations"] as const;
+import { AIO_OPERATIONS, AIO_STATES, ASPECTS, IO_METHODS } from "../lib/schemas/enums";
+import { FINDING_RULES } from "../lib/schemas/findings";
+import { QUERY_NAMES } from "../lib/server/pg/queries";
+import { IO_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
+
+// The enumerations are the app's own (one place each): deploy/ is written against them.
+export { AIO_OPERATIONS, AIO_STATES, IO_METHODS } from "../lib/schemas/enums";
+export { FINDING_RULES } from "../lib/schemas/findings";
+/** The io settings inflight reads: each has a pending_restart series. */
+export { IO_SETTINGS as READ_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
+export { ASPECTS as COLLECTION_ASPECTS } from "../lib/schemas/enums";
 /** The wait events deploy/ names (the label set itself is open: pg_wait_events). */
 export const READ_WAITS = {
   cpu: { wait_event_type: "CPU", wait_event: "CPU" },
@@ -95,8 +70,8 @@ export const STAT_IO_BACKEND_TYPES = [
 ] as const;
 export const STAT_IO_OBJECTS = ["relation", "temp relation", "wal"] as const;
 export const STAT_IO_CONTEXTS = ["normal", "bulkread", "bulkwrite", "vacuum", "init"] as const;
-/** inflight's own statements (lib/collector/statements.ts STATEMENT_NAMES): the `statement` label of the cost counter. */
-export const OWN_STATEMENTS = ["capabilities", "activity_aios", "activity", "stat_io", "stat_io_op_bytes", "settings", "server_info", "relation", "databases", "statements", "statements_legacy", "statement_texts"] as const;
+/** inflight's own statements (sql/*.sql, lib/server/pg/queries.ts): the `statement` label of the cost counter. */
+export { QUERY_NAMES as OWN_STATEMENTS } from "../lib/server/pg/queries";
 
 const open = (note: string): LabelSpec => ({ values: null, note });
 const fixed = (values: readonly string[]): LabelSpec => ({ values });
@@ -110,6 +85,10 @@ export const CONTRACT: readonly MetricSpec[] = [
   { name: "inflight_target_up", type: "gauge", help: "1 when inflight is connected to the target, 0 when not", labels: {} },
   { name: "inflight_samples_total", type: "counter", help: "Activity samples taken (the ASH denominator)", labels: {} },
   { name: "inflight_samples_missed_total", type: "counter", help: "Samples due but not taken", labels: {} },
+  { name: "inflight_samples_extra_total", type: "counter", help: "Samples taken between the slots (a burst when a statement starts; not in inflight_samples_total)", labels: {} },
+  { name: "inflight_target_budget_seconds_per_second", type: "gauge", help: "The server time watching may cost the target per second (INFLIGHT_BUDGET)", labels: {} },
+  { name: "inflight_aio_sync_handles", type: "gauge", help: "Synchronous handles (f_sync = true) at the last aio sample", labels: {} },
+  { name: "inflight_aio_bytes", type: "gauge", help: "Bytes of the async handles at the last aio sample", labels: {} },
   { name: "inflight_aio_samples_total", type: "counter", help: "Samples in which pg_aios was read (the denominator for handle means)", labels: {} },
   {
     name: "inflight_backend_wait_samples_total",
@@ -136,21 +115,20 @@ export const CONTRACT: readonly MetricSpec[] = [
     alwaysEmitted: [{ method: "sync" }, { method: "worker" }],
   },
   { name: "inflight_setting", type: "gauge", help: "Numeric io settings in force (sizes in bytes)", labels: { name: fixed(NUMERIC_SETTINGS) } },
-  { name: "inflight_pending_restart", type: "gauge", help: "1 for an io setting changed, waiting for a restart", labels: { name: fixed(READ_SETTINGS) } },
+  { name: "inflight_pending_restart", type: "gauge", help: "1 for an io setting changed, waiting for a restart", labels: { name: fixed(IO_SETTINGS) } },
   { name: "inflight_restarts_total", type: "counter", help: "Server restarts seen", labels: {} },
   { name: "inflight_io_reads_total", type: "counter", help: "pg_stat_io reads", labels: statIoLabels, alwaysEmitted: [{ backend_type: "client backend", object: "relation", context: "normal" }] },
   { name: "inflight_io_read_bytes_total", type: "counter", help: "pg_stat_io read_bytes", labels: statIoLabels, alwaysEmitted: [{ backend_type: "client backend", object: "relation", context: "normal" }] },
   { name: "inflight_io_read_seconds_total", type: "counter", help: "pg_stat_io read_time in seconds (0 unless track_io_timing = on)", labels: statIoLabels, alwaysEmitted: [{ backend_type: "client backend", object: "relation", context: "normal" }] },
   { name: "inflight_finding", type: "gauge", help: "1 while a finding holds", labels: { rule: fixed(FINDING_RULES) } },
-  { name: "inflight_collection_ok", type: "gauge", help: "1 while an aspect is collected without error", labels: { aspect: fixed(COLLECTION_ASPECTS) } },
+  { name: "inflight_collection_ok", type: "gauge", help: "1 while an aspect is collected without error", labels: { aspect: fixed(ASPECTS) } },
   {
     name: "inflight_target_cost_seconds_total",
     type: "counter",
     help: "Server time inflight's own statements spent on the target",
-    labels: { statement: { values: OWN_STATEMENTS, note: "inflight's statement names; only those it has run" } },
-    // The sampling statement (activity_aios on 18 with pg_monitor, activity
-    // otherwise) runs from the start: one series is enough for the panels.
-    alwaysEmitted: [{ statement: "activity_aios" }],
+    labels: { statement: { values: QUERY_NAMES, note: "inflight's statement names; only those it has run" } },
+    // The wait-event sample (activity.sql) runs from the start: one series is enough for the panels.
+    alwaysEmitted: [{ statement: "activity" }],
   },
   { name: "inflight_viewers", type: "gauge", help: "Live viewers of the target", labels: {} },
   { name: "inflight_sample_interval_seconds", type: "gauge", help: "The sampling interval in force", labels: {} },

@@ -1,17 +1,20 @@
-// /metrics in the Prometheus text format: parsed here, and scraped by a real
-// Prometheus (Debian's package) that then answers a query.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+// /metrics of the real built server watching the run's PostgreSQL 18: every
+// series of the contract (deploy/contract.ts) with its fixed label sets from
+// the first scrape, and a real Prometheus (Debian's) scraping it for a minute
+// of cold scans, whose rate() of the sampled counters agrees with inflight's
+// own window, and which answers every Grafana panel's query with data.
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testPg, waitFor } from "./support/pg";
-import { freePort, startServer, type RunningServer } from "./support/server";
+import { CONTRACT, requiredSeries } from "../deploy/contract";
+import { RULE_FILES, loadDashboard, panelQueries } from "../deploy/queries";
+import type { WindowSnapshot } from "../lib/schemas/window";
+import { connect, evictFromPageCache, testPg, waitFor } from "./support/pg";
+import { startPrometheus, type RunningPrometheus } from "./support/prometheus";
+import { startServer, type RunningServer } from "./support/server";
 
-const PROMETHEUS = process.env.PROMETHEUS_BIN ?? "/usr/bin/prometheus";
 const PG = testPg();
-let app: RunningServer;
+const TARGET = "127.0.0.1";
+const SCRAPE_MINUTE_MS = 65_000;
 
 interface Sample {
   name: string;
@@ -39,11 +42,14 @@ function parseMetrics(text: string): { samples: Sample[]; types: Map<string, str
   return { samples, types };
 }
 
+let app: RunningServer;
+
 beforeAll(async () => {
-  app = await startServer({ DATABASE_URL: PG.monitorUrl, INFLIGHT_SAMPLE_MS: "100" });
+  // 10 samples a second without a viewer (no burst samples either): evenly spaced, as the counters assume.
+  app = await startServer({ DATABASE_URL: PG.monitorUrl, INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
   await waitFor("target up with settings and pg_stat_io", async () => {
     const text = await (await fetch(`${app.url}/metrics`)).text();
-    return text.includes('inflight_target_up{target="127.0.0.1"} 1') && text.includes("inflight_io_reads_total{");
+    return text.includes(`inflight_target_up{target="${TARGET}"} 1`) && text.includes("inflight_io_reads_total{");
   }, 20_000);
 }, 90_000);
 
@@ -52,73 +58,82 @@ afterAll(async () => {
 });
 
 describe("GET /metrics", () => {
-  it("has every figure, with its type", async () => {
+  it("has every series of the contract, its fixed label sets zeros included, with its type", async () => {
     const res = await fetch(`${app.url}/metrics`);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const { samples, types } = parseMetrics(await res.text());
-    const names = new Set(samples.map((s) => s.name));
-    for (const name of [
-      "inflight_target_up",
-      "inflight_aio_bytes",
-      "inflight_io_workers",
-      "inflight_setting",
-      "inflight_io_method",
-      "inflight_restarts_total",
-      "inflight_io_reads_total",
-      "inflight_io_read_bytes_total",
-      "inflight_samples_total",
-      "inflight_samples_missed_total",
-      "inflight_sample_duration_seconds_bucket",
-      "process_resident_memory_bytes",
-      "nodejs_heap_size_used_bytes",
-    ]) {
-      expect(names, name).toContain(name);
+    const missing: string[] = [];
+    for (const spec of CONTRACT) {
+      expect(types.get(spec.name), spec.name).toBe(spec.type);
+      for (const labels of requiredSeries(spec, TARGET)) {
+        const hit = samples.some((s) => s.name === spec.name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+        if (!hit) missing.push(`${spec.name}${JSON.stringify(labels)}`);
+      }
     }
-    expect(types.get("inflight_samples_total")).toBe("counter");
-    expect(types.get("inflight_sample_duration_seconds")).toBe("histogram");
-    expect(types.get("inflight_aio_handles")).toBe("gauge");
+    expect(missing).toEqual([]);
     const get = (name: string, labels: Record<string, string>) => samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-    const target = "127.0.0.1";
-    expect(get("inflight_io_workers", { target, kind: "configured" })?.value).toBe(3);
-    expect(get("inflight_io_workers", { target, kind: "alive" })?.value).toBe(3);
-    expect(get("inflight_io_method", { target, method: "worker" })?.value).toBe(1);
-    expect(get("inflight_io_method", { target, method: "sync" })?.value).toBe(0);
-    expect(get("inflight_setting", { target, name: "io_combine_limit" })?.value).toBe(131072);
-    expect(get("inflight_samples_total", { target })!.value).toBeGreaterThan(0);
-    const reads = samples.filter((s) => s.name === "inflight_io_reads_total" && s.labels.backend_type === "client backend");
-    expect(reads.length).toBeGreaterThan(0);
+    expect(get("inflight_io_workers", { target: TARGET, kind: "alive" })?.value).toBe(3);
+    expect(get("inflight_io_method", { target: TARGET, method: "worker" })?.value).toBe(1);
+    expect(get("inflight_setting", { target: TARGET, name: "io_combine_limit" })?.value).toBe(131072);
+    expect(types.get("inflight_sample_duration_seconds")).toBe("histogram");
+    for (const name of ["process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds"]) expect(samples.some((s) => s.name === name), name).toBe(true);
+  });
+});
+
+describe("a real Prometheus scraping inflight for a minute of cold scans", () => {
+  let prom: RunningPrometheus;
+  let scanner: pg.Client;
+  let scanning = true;
+  let scans: Promise<void>;
+  let until = 0;
+
+  beforeAll(async () => {
+    prom = await startPrometheus({ targets: [`127.0.0.1:${app.port}`], ruleFiles: RULE_FILES, scrapeInterval: "1s" });
+    scanner = await connect(PG.superuserUrl, "metrics-scans");
+    await scanner.query("SET max_parallel_workers_per_gather = 0");
+    scans = (async () => {
+      while (scanning) {
+        await evictFromPageCache(scanner, PG.dataDir, PG.table);
+        await scanner.query(`SELECT count(*) FROM ${PG.table} WHERE payload LIKE '%zz%'`);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, SCRAPE_MINUTE_MS));
+    until = Date.now();
+  }, SCRAPE_MINUTE_MS + 60_000);
+
+  afterAll(async () => {
+    scanning = false;
+    await scans;
+    await scanner?.end();
+    await prom?.stop();
   });
 
-  it("is scraped by a real Prometheus, which answers inflight_target_up == 1", async () => {
-    expect(existsSync(PROMETHEUS), `${PROMETHEUS} is missing: apt-get install prometheus (.ci/run does)`).toBe(true);
-    const dir = await mkdtemp(path.join(os.tmpdir(), "inflight-prom-"));
-    const port = await freePort();
-    await writeFile(
-      path.join(dir, "prometheus.yml"),
-      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: inflight\n    static_configs:\n      - targets: ["127.0.0.1:${app.port}"]\n`,
-    );
-    let prom: ChildProcess | null = null;
-    try {
-      prom = spawn(PROMETHEUS, [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
-      const value = await waitFor(
-        "Prometheus to answer inflight_target_up",
-        async () => {
-          try {
-            const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent("inflight_target_up")}`);
-            const body = (await res.json()) as { data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } };
-            return body.data?.result?.[0];
-          } catch {
-            return null;
-          }
-        },
-        30_000,
-        250,
-      );
-      expect(value.metric.target).toBe("127.0.0.1");
-      expect(value.value[1]).toBe("1");
-    } finally {
-      prom?.kill("SIGTERM");
-      await rm(dir, { recursive: true, force: true });
+  it("rate() of the wait-event counters is the window's own average active sessions, within 10%", async () => {
+    const at = Math.floor(until / 1000);
+    const series = await prom.query(`increase(inflight_backend_wait_samples_total{target="${TARGET}"}[1m] @ ${at}) / ignoring(wait_event_type, wait_event) group_left increase(inflight_samples_total{target="${TARGET}"}[1m] @ ${at})`);
+    const window = (await (await fetch(`${app.url}/api/targets/${TARGET}/window?from=${(at - 60) * 1000}&to=${at * 1000}`)).json()) as WindowSnapshot;
+    const ticks = window.ticks;
+    expect(ticks.length).toBeGreaterThan(400);
+    const own = (key: string) => ticks.reduce((n, t) => n + (t.waits[key] ?? 0), 0) / ticks.length;
+    const compared: string[] = [];
+    for (const s of series) {
+      const key = s.metric.wait_event_type === "CPU" ? "CPU" : `${s.metric.wait_event_type}:${s.metric.wait_event}`;
+      const theirs = Number(s.value![1]);
+      const ours = own(key);
+      if (ours < 0.02) continue; // too rare to compare a ratio of
+      compared.push(`${key} ${theirs.toFixed(3)} vs ${ours.toFixed(3)}`);
+      expect(Math.abs(theirs - ours) / ours, key).toBeLessThanOrEqual(0.1);
     }
+    console.log(`[metrics] average active sessions, Prometheus vs the window: ${compared.join("; ")}`);
+    expect(compared.some((c) => c.startsWith("IO:AioIoCompletion") || c.startsWith("CPU"))).toBe(true);
+  });
+
+  it("answers every Grafana panel's query with data for the target", async () => {
+    const empty: string[] = [];
+    for (const q of panelQueries(loadDashboard(), { target: TARGET, rateInterval: "1m" })) {
+      if ((await prom.query(q.expr)).length === 0) empty.push(`${q.panel} ${q.refId}: ${q.expr}`);
+    }
+    expect(empty).toEqual([]);
   });
 });

@@ -22,6 +22,9 @@ export const IO_SETTINGS = [
 ] as const;
 export type IoSettingName = (typeof IO_SETTINGS)[number];
 
+/** Those of them that are numbers (sizes in bytes on /metrics). */
+export const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const satisfies readonly IoSettingName[];
+
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
 const UNIT_MS = { ms: 1, s: 1000, min: 60_000 } as const;
 

@@ -125,6 +125,7 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
 const COUNTER_RATES: Record<string, number | Record<string, number>> = {
   inflight_samples_total: 10,
   inflight_samples_missed_total: 0.1,
+  inflight_samples_extra_total: 0.3,
   inflight_aio_samples_total: 2,
   inflight_backend_wait_samples_total: { CPU: 5, AioIoCompletion: 3, DataFileRead: 1, AioWorkerSubmissionQueue: 0.5 },
   inflight_aio_handles_sampled_total: { async: 8, sync: 1 },
@@ -149,6 +150,9 @@ const GAUGES: Record<string, number | Record<string, number>> = {
   inflight_collection_ok: 1,
   inflight_viewers: 1,
   inflight_sample_interval_seconds: 0.1,
+  inflight_target_budget_seconds_per_second: 0.005,
+  inflight_aio_sync_handles: 0,
+  inflight_aio_bytes: 262144,
 };
 
 function pick(table: Record<string, number | Record<string, number>>, spec: MetricSpec, labels: Record<string, string>): number {

@@ -2,7 +2,7 @@ import "server-only";
 import { Registry, collectDefaultMetrics } from "prom-client";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS } from "../../schemas/enums";
 import { FINDING_RULES } from "../../schemas/findings";
-import { IO_SETTINGS, settingBytes } from "../../window/settings";
+import { IO_SETTINGS, NUMERIC_SETTINGS, settingBytes } from "../../window/settings";
 import { waitLabels } from "../../window/totals";
 import type { Collector } from "../collector/collector";
 import { SAMPLE_DURATION_BUCKETS } from "../collector/stats";
@@ -38,8 +38,6 @@ function family(registry: Registry, name: string, help: string, type: Type, valu
 
 /** Emitted with zeros from the first scrape: the alerts and panels name them. */
 const ALWAYS_WAITS = ["CPU", "IO:AioIoCompletion", "IO:DataFileRead", "LWLock:AioWorkerSubmissionQueue"];
-
-const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const;
 
 function collectors(): Collector[] {
   return [...(getRuntime()?.collectors.values() ?? [])];
