@@ -33,17 +33,24 @@ const pendingRestart: CheckFn = ({ settings }) => {
   };
 };
 
+/** The two ways io_method = io_uring fails to start, and what to do about each. */
+export const IO_URING_NO_LIBURING = "This build was made without liburing (io_method offers only sync and worker): io_uring needs a PostgreSQL built --with-liburing, such as Debian's or PGDG's postgresql-18 packages.";
+export const IO_URING_SECCOMP = 'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
+
 const ioUring: CheckFn = ({ settings }) => {
   const vals = settings.io_method?.enumvals;
   if (!vals) return null;
   const offered = vals.includes("io_uring");
+  const inForce = settings.io_method?.setting === "io_uring";
   return {
     id: "io_uring",
     status: offered ? "pass" : "unknown",
     title: "io_uring",
-    message: offered
-      ? `This build offers io_method = io_uring (choices: ${vals.join(", ")}). A container's seccomp profile can still stop it at start.`
-      : `This build offers ${vals.join(", ")}: it was built without liburing, so io_uring is not an option here.`,
+    message: inForce
+      ? "io_method = io_uring is in force: reads are submitted to the kernel through io_uring by each backend (no io workers)."
+      : offered
+        ? `This build offers io_method = io_uring (choices: ${vals.join(", ")}). ${IO_URING_SECCOMP}`
+        : IO_URING_NO_LIBURING,
   };
 };
 

@@ -129,6 +129,16 @@ describe("embedded PostgreSQL 18", () => {
     });
   });
 
+  test("a change the server will not start with is put back: it runs on its previous settings, and the error says why", async () => {
+    const server = started.at(-1)!;
+    // ALTER SYSTEM accepts it; the postmaster cannot map that much shared memory.
+    const change = () => withClient(server.superuserUrl(), (c) => c.query("ALTER SYSTEM SET shared_buffers = '400GB'")).then(() => undefined);
+    const error = await server.restartWithChange(change).then(() => null, (e: Error) => e.message);
+    expect(error).toMatch(/^it would not start with that, so it runs on its previous settings again: .*(FATAL|could not)/);
+    expect(await one(server.superuserUrl(), "SELECT current_setting('shared_buffers') AS sb")).toEqual({ sb: "32MB" });
+    expect(readFileSync(path.join(server.dataDir, "postgresql.auto.conf"), "utf8")).not.toContain("400GB");
+  });
+
   test("seeds a clustered demo table bigger than shared_buffers, once, and the workload runs and stops", async () => {
     const demo = await ensureDemoDatabase(server, { tableMb: 40, log });
     expect(demo).toEqual({ database: "inflight_demo", table: "public.readings" });

@@ -36,6 +36,12 @@ export interface EmbeddedServer {
   /** Start again after stop (same port); resolves when accepting connections. */
   start(): Promise<void>;
   restart(): Promise<void>;
+  /**
+   * Runs `change` (ALTER SYSTEM ...), then restarts. When the server will not
+   * start with it, postgresql.auto.conf is put back as it was, the server is
+   * started again on its old settings, and the start's error is thrown.
+   */
+  restartWithChange(change: () => Promise<void>): Promise<void>;
   /** Postmaster pid, or null when it is not running. */
   pid(): number | null;
 }
@@ -163,6 +169,19 @@ class Instance implements EmbeddedServer {
     });
   }
 
+  async restartWithChange(change: () => Promise<void>): Promise<void> {
+    const auto = path.join(this.ctx.dataDir, "postgresql.auto.conf");
+    const before = await fs.readFile(auto, "utf8");
+    await change();
+    try {
+      await this.restart();
+    } catch (err) {
+      await fs.writeFile(auto, before);
+      await this.start();
+      throw new Error(`it would not start with that, so it runs on its previous settings again: ${firstLine(err)}`);
+    }
+  }
+
   pid(): number | null {
     return postmasterPid(this.ctx.dataDir);
   }
@@ -216,3 +235,8 @@ async function prepareRoles(server: EmbeddedServer, monitorPassword: string): Pr
   }
 }
 
+/** An error's first meaningful line (pg_ctl's own, or the server log's FATAL). */
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split("\n").find((l) => /FATAL|could not/.test(l))?.trim() ?? text.split("\n")[0];
+}

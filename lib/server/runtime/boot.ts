@@ -80,9 +80,8 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
         busy = true;
         try {
           const { alterSystem } = await import("../demo/admin");
-          await alterSystem(server, settings);
           log(`demo: restarting the embedded server with ${JSON.stringify(settings)}`);
-          await server.restart();
+          await server.restartWithChange(() => alterSystem(server, settings));
         } finally {
           busy = false;
         }
