@@ -33,6 +33,8 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e" },
+    // A 1 GB demo table: its cold sequential scan reads for a few seconds, long
+    // enough for a finding with its time left (findings.spec.ts); seeded once (~20 s).
+    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e", INFLIGHT_DEMO_TABLE_MB: "1024" },
   },
 });

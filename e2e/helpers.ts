@@ -14,6 +14,11 @@ export function runRows(page: Page, verdict: "async" | "sync" | "cpu", text: str
   return page.locator(`[data-testid="query-row"][data-verdict="${verdict}"]`, { hasText: text });
 }
 
+/** Opens every group of sub-second runs in the query table (they are grouped by statement). */
+export async function expandRunGroups(page: Page): Promise<void> {
+  for (const button of await page.locator('[data-testid="run-group"] button[aria-expanded="false"]').all()) await button.click().catch(() => {});
+}
+
 /**
  * Drags across the in-flight chart's plot area from time `from` to time `to`
  * (server ms), placed with the chart's own domain (data-from/data-to) and
