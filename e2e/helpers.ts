@@ -16,7 +16,9 @@ export function runRows(page: Page, verdict: "async" | "sync" | "cpu", text: str
 
 /** Opens every group of sub-second runs in the query table (they are grouped by statement). */
 export async function expandRunGroups(page: Page): Promise<void> {
-  for (const button of await page.locator('[data-testid="run-group"] button[aria-expanded="false"]').all()) await button.click().catch(() => {});
+  // One at a time, the first closed one each time: opening a group changes which are closed.
+  const closed = page.locator('[data-testid="run-group"] button[aria-expanded="false"]');
+  for (let i = 0; i < 20 && (await closed.count()) > 0; i++) await closed.first().click({ timeout: 2000 }).catch(() => {});
 }
 
 /**

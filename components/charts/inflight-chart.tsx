@@ -88,6 +88,7 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: T
         data-max={chart.max}
         data-sync-max={chart.maxSync}
         data-rows={chart.rows.length}
+        data-first={chart.rows[0]?.t ?? ""}
         data-last={chart.rows.at(-1)?.t ?? ""}
         data-from={view.domain.from}
         data-to={view.domain.to}

@@ -3,7 +3,7 @@ import type { AspectHealth, TargetInfo, WatchCost } from "@/lib/schemas/target";
 import { aspectsView, costView, type AspectTone } from "@/lib/client/charts/header";
 import { Glossed } from "@/components/ui/term";
 
-const ASPECT_CLASSES = { bad: "text-red-800 font-medium", warn: "text-amber-800", muted: "text-slate-500" } as const satisfies Record<AspectTone, string>;
+const ASPECT_CLASSES = { bad: "text-red-800 font-medium", muted: "text-slate-500" } as const satisfies Record<AspectTone, string>;
 
 /** What watching costs this server, with the per-statement breakdown on demand. */
 export function CostLine({ cost }: { cost: WatchCost }) {
@@ -56,13 +56,13 @@ export function CollectionLine({ aspects, target }: { aspects: readonly AspectHe
   const v = aspectsView(aspects, target);
   if (v.allOk) {
     return (
-      <p data-testid="collection" data-ok="true" className="text-slate-500">
+      <p data-testid="collection" data-ok="true" data-degraded="false" className="text-slate-500">
         collection: all {aspects.length} aspects read fine (sampling, <Glossed text="pg_aios, pg_stat_io" />, settings, <Glossed text="pg_stat_statements" />, relation names)
       </p>
     );
   }
   return (
-    <p data-testid="collection" data-ok="false">
+    <p data-testid="collection" data-ok="false" data-degraded={v.degraded}>
       <span className="text-slate-500">collection: </span>
       {v.items.map((i, n) => (
         <span key={i.aspect} data-testid={`aspect-${i.aspect}`} data-state={i.state} className={ASPECT_CLASSES[i.tone]}>

@@ -54,6 +54,10 @@ describe("costView", () => {
     const v = costView({ ...target().cost, aios: { msPerRead: 0.19, intervalMs: null, skipped: 0 } });
     expect(v.aios).toMatch(/read only while a backend is active/);
   });
+  it("says the budget put pg_aios off, not that no backend was active, when it skipped every read", () => {
+    const v = costView({ ...target().cost, aios: { msPerRead: 8, intervalMs: null, skipped: 31 } });
+    expect(v.aios).toBe("pg_aios 8 ms a read here: 31 reads put off by the budget in the last 10 s");
+  });
   it.each([
     [1.8, "0.2%"],
     [0.04, "<0.1%"],
@@ -65,7 +69,12 @@ describe("costView", () => {
 const aspect = (a: AspectHealth["aspect"], state: AspectHealth["state"], over: Partial<AspectHealth> = {}): AspectHealth => ({ aspect: a, state, since: T0, lastError: null, note: null, lastOkAt: null, ...over });
 
 describe("aspectsView", () => {
-  it("all ok: says so in a few words", () => expect(aspectsView(target().aspects)).toEqual({ allOk: true, items: [] }));
+  it("all ok: says so in a few words", () => expect(aspectsView(target().aspects)).toEqual({ allOk: true, degraded: false, items: [] }));
+  it("not read yet is not a fault", () => {
+    const v = aspectsView([aspect("sampling", "ok"), aspect("aios", "waiting")]);
+    expect(v).toMatchObject({ allOk: false, degraded: false });
+    expect(v.items[0]).toMatchObject({ tone: "muted", text: "pg_aios: not read yet (read only while a backend is active)" });
+  });
   it("shows a failing aspect as itself, with its error and since when, first", () => {
     const v = aspectsView([
       aspect("sampling", "ok"),
@@ -73,6 +82,7 @@ describe("aspectsView", () => {
       aspect("stat_io", "failing", { lastError: "permission denied for view pg_stat_io\nDETAIL: x" }),
     ]);
     expect(v.allOk).toBe(false);
+    expect(v.degraded).toBe(true);
     expect(v.items.map((i) => [i.aspect, i.tone, i.text])).toEqual([
       ["stat_io", "bad", `pg_stat_io: permission denied for view pg_stat_io since ${formatClock(T0)}`],
       ["statements", "muted", "pg_stat_statements: not available: pg_stat_statements is not installed in this database: add it to shared_preload_libraries"],

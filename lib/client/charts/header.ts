@@ -57,12 +57,15 @@ export interface CostView {
 
 export function costView(cost: WatchCost): CostView {
   const { aios } = cost;
+  const skipped = aios.skipped ? `${aios.skipped} read${aios.skipped === 1 ? "" : "s"} put off by the budget in the last 10 s` : "";
   const aiosText =
     aios.msPerRead === null
       ? null
-      : aios.intervalMs === null
-        ? `pg_aios ${ms(aios.msPerRead)} a read here, read only while a backend is active (none in the last 10 s)`
-        : `pg_aios every ${formatDuration(aios.intervalMs)}: ${ms(aios.msPerRead)} a read here${aios.skipped ? `, ${aios.skipped} read${aios.skipped === 1 ? "" : "s"} put off by the budget in the last 10 s` : ""}`;
+      : aios.intervalMs !== null
+        ? `pg_aios every ${formatDuration(aios.intervalMs)}: ${ms(aios.msPerRead)} a read here${skipped ? `, ${skipped}` : ""}`
+        : skipped
+          ? `pg_aios ${ms(aios.msPerRead)} a read here: ${skipped}`
+          : `pg_aios ${ms(aios.msPerRead)} a read here, read only while a backend is active (none in the last 10 s)`;
   const over = cost.msPerSecond > cost.budgetMsPerSecond;
   return {
     summary: `watching costs ${formatNumber(cost.msPerSecond, 1)} ms/s of server time, ${coreShare(cost.msPerSecond)} of a core`,
@@ -82,11 +85,13 @@ export function costView(cost: WatchCost): CostView {
   };
 }
 
-export type AspectTone = "bad" | "muted" | "warn";
+export type AspectTone = "bad" | "muted";
 
 export interface AspectsView {
   /** every aspect read fine: one short line */
   allOk: boolean;
+  /** an aspect fails, or nothing is read (the target is down) */
+  degraded: boolean;
   items: { aspect: AspectHealth["aspect"]; state: AspectHealth["state"]; tone: AspectTone; text: string }[];
 }
 
@@ -100,7 +105,7 @@ const firstLine = (s: string) => s.split("\n")[0].trim();
 export function aspectsView(aspects: readonly AspectHealth[], target?: Pick<TargetInfo, "status" | "statusSince">): AspectsView {
   if (target && target.status !== "up") {
     const what = target.status === "down" ? `nothing read since ${formatClock(target.statusSince)}: the target is down` : "nothing read yet: connecting";
-    return { allOk: false, items: [{ aspect: "sampling", state: "failing", tone: "bad", text: what }] };
+    return { allOk: false, degraded: true, items: [{ aspect: "sampling", state: "failing", tone: "bad", text: what }] };
   }
   const items = aspects
     .filter((a) => a.state !== "ok")
@@ -108,11 +113,12 @@ export function aspectsView(aspects: readonly AspectHealth[], target?: Pick<Targ
       const name = ASPECT_NAMES[a.aspect];
       if (a.state === "failing") return { aspect: a.aspect, state: a.state, tone: "bad" as const, text: `${name}: ${firstLine(a.lastError ?? "failing")} since ${formatClock(a.since)}` };
       if (a.state === "unavailable") return { aspect: a.aspect, state: a.state, tone: "muted" as const, text: `${name}: not available${a.note ? `: ${firstLine(a.note)}` : ""}` };
-      return { aspect: a.aspect, state: a.state, tone: "warn" as const, text: `${name}: not read yet` };
+      // Not a fault: pg_aios waits for an active backend, the slower aspects for their first turn.
+      return { aspect: a.aspect, state: a.state, tone: "muted" as const, text: `${name}: not read yet${a.aspect === "aios" ? " (read only while a backend is active)" : ""}` };
     })
     // Failing first: it is the one that hides figures.
     .sort((a, b) => Number(b.state === "failing") - Number(a.state === "failing"));
-  return { allOk: items.length === 0, items };
+  return { allOk: items.length === 0, degraded: items.some((i) => i.state === "failing"), items };
 }
 
 export interface WorkersNow {
