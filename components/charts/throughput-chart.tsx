@@ -62,7 +62,7 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
       <div data-testid="throughput-chart" data-reads={chart.anyReads}>
         <Legend items={RATE_LEGEND} />
         <ChartBody empty={empty}>
-          <RatePlot rows={chart.rows} live={chart.live} axis={view.axis} />
+          <RatePlot counted={chart.counted} live={chart.live} axis={view.axis} />
         </ChartBody>
         <h3 className="mt-2 text-xs font-medium text-slate-700">
           Average read size (kB, pg_stat_io): how well reads are combined{limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
@@ -75,7 +75,7 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
   );
 });
 
-const RatePlot = memo(function RatePlot({ rows, live, axis }: { rows: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
+const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
   return (
     <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
@@ -85,7 +85,7 @@ const RatePlot = memo(function RatePlot({ rows, live, axis }: { rows: Throughput
       <Tooltip labelFormatter={tooltipTime} formatter={decimalTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis, "mb")}
       <Line yAxisId="mb" data={live} dataKey="mbPerSec" name="read rate now (MB/s)" type="linear" stroke={COLORS.live} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
-      <Line yAxisId="counted" data={rows} dataKey="mbCounted" name="MB counted by pg_stat_io" type="linear" stroke="none" dot={COUNTED_DOT} activeDot={false} isAnimationActive={false} />
+      <Line yAxisId="counted" data={counted} dataKey="mbCounted" name="MB counted by pg_stat_io" type="linear" stroke="none" dot={COUNTED_DOT} activeDot={false} isAnimationActive={false} />
     </LineChart>
   );
 });

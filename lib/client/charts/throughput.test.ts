@@ -46,6 +46,14 @@ describe("throughputChart", () => {
     expect(chart.rows).toHaveLength(3);
   });
 
+  it("keeps the dots of amounts landing few (docs/CHARTS.md rule 5), only where reads landed", () => {
+    const io = Array.from({ length: 900 }, (_, i) => ioSample(i + 1, i * 1000, i % 3 ? 10 : 0, i % 3 ? 10 * 131_072 : 0));
+    const chart = throughputChart(io, [], { from: 0, to: 900_000 }, []);
+    expect(chart.counted.length).toBeLessThanOrEqual(110);
+    expect(chart.counted.every((r) => r.mbCounted !== null)).toBe(true);
+    expect(chart.rows.length).toBeGreaterThan(chart.counted.length);
+  });
+
   it("breaks the line across an outage", () => {
     const chart = throughputChart([ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)], [], { from: 0, to: 60_000 }, []);
     expect(chart.rows.map((r) => r.reads)).toEqual([1, 1, null, 1]);

@@ -49,8 +49,10 @@ export interface LiveRow {
 }
 
 export interface ThroughputChart {
-  /** pg_stat_io: amounts landing and the read size */
+  /** pg_stat_io: the read size */
   rows: ThroughputRow[];
+  /** pg_stat_io: amounts landing, drawn as dots: thinned harder (a dot is an SVG node, docs/CHARTS.md rule 5) */
+  counted: ThroughputRow[];
   /** the live estimate from pg_aios block positions */
   live: LiveRow[];
   /** any read counted in the view */
@@ -65,6 +67,8 @@ export interface ThroughputChart {
 
 const MB = 1024 * 1024;
 const IO_MAX_POINTS = 600;
+/** Dots of amounts landing: at most about this many (min and max of each bucket kept). */
+export const COUNTED_MAX_POINTS = 100;
 
 export function throughputRow(s: IoSample): ThroughputRow {
   const { reads, readBytes } = s.totals;
@@ -82,12 +86,15 @@ export const IO_CADENCE_MS = 1000;
 export const RATE_CADENCE_MS = 1000;
 
 export function throughputChart(io: readonly IoSample[], rates: readonly RatePoint[], domain: TimeDomain, outages: readonly Outage[], maxPoints = IO_MAX_POINTS): ThroughputChart {
-  const rows = shapeSeries(
-    io,
-    { time: (s) => s.t, keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)], domain, cadenceMs: IO_CADENCE_MS, outages, maxPoints },
-    throughputRow,
-    (t): ThroughputRow => ({ t, mbCounted: null, avgReadKb: null, reads: null }),
-  );
+  const ioSeries = (points: number) =>
+    shapeSeries(
+      io,
+      { time: (s) => s.t, keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)], domain, cadenceMs: IO_CADENCE_MS, outages, maxPoints: points },
+      throughputRow,
+      (t): ThroughputRow => ({ t, mbCounted: null, avgReadKb: null, reads: null }),
+    );
+  const rows = ioSeries(maxPoints);
+  const counted = ioSeries(Math.min(maxPoints, COUNTED_MAX_POINTS)).filter((r) => r.mbCounted !== null);
   const live = shapeSeries(
     rates,
     { time: (p) => p.t, keys: [(p) => p.bytesPerSec], domain, cadenceMs: RATE_CADENCE_MS, outages, maxPoints },
@@ -102,7 +109,7 @@ export function throughputChart(io: readonly IoSample[], rates: readonly RatePoi
     bytes += s.totals.readBytes;
   }
   const maxReadKb = rows.reduce((m, r) => Math.max(m, r.avgReadKb ?? 0), 0);
-  return { rows, live, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb, liveSince: rates[0]?.t ?? null };
+  return { rows, counted, live, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb, liveSince: rates[0]?.t ?? null };
 }
 
 /** io_combine_limit as PostgreSQL applies it (at most io_max_combine_limit), kB; null when unknown. */
