@@ -33,6 +33,12 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e" },
+    // A 1 GB demo table: its cold sequential scan reads for a few seconds, long
+    // enough for a finding with its time left (findings.spec.ts); seeded once (~20 s).
+    // INFLIGHT_BUDGET: this machine is shared, and under load a pg_aios read
+    // costs several ms of server time; the default 5 ms/s budget then skips
+    // most of them and the page has no reads in flight to show. The budget is
+    // tested in lib/server/collector/budget.int.test.ts; the page is tested here.
+    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e", INFLIGHT_DEMO_TABLE_MB: "1024", INFLIGHT_BUDGET: "25" },
   },
 });

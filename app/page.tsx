@@ -1,6 +1,7 @@
 import { FleetTable } from "@/components/fleet/fleet-table";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 import type { TargetInfo } from "@/lib/schemas/target";
+import { cadenceNote } from "@/lib/client/charts/fleet";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +16,8 @@ export default function Home() {
         <p className="text-sm text-slate-500">PostgreSQL 18 asynchronous I/O, live</p>
       </header>
       <FleetTable initial={initial} />
-      <p className="text-xs text-slate-500">
-        Pick a target for its live view. Sampling runs fast (every sample interval) while someone watches a target, slower otherwise.
+      <p className="text-xs text-slate-500" data-testid="fleet-cadence">
+        Pick a target for its live view. {runtime ? cadenceNote(runtime.config.sampleMs, runtime.config.idleSampleMs) : ""}
       </p>
     </main>
   );

@@ -35,5 +35,8 @@ test("the target page draws async reads in flight from the demo workload and sho
   // the demo workload (a scan, a bitmap scan, lookups, an update + vacuum).
   await page.getByRole("button", { name: "1 min" }).click();
   await page.waitForTimeout(25_000);
+  // ...taken while a scan runs, so that the findings at the top say what it is doing.
+  const scanFinding = page.locator('[data-testid="finding"]:not([data-run=""])', { hasText: /s left/ });
+  await expect.poll(() => scanFinding.count(), { timeout: 120_000, intervals: [100] }).toBeGreaterThan(0);
   await page.screenshot({ path: "test-results/dashboard.png", fullPage: true });
 });

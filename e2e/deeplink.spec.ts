@@ -49,16 +49,25 @@ test("a link opens the same frozen range with the same run selected", async ({ p
   await openTarget(page);
   const rows = page.getByTestId("query-row");
   await expect(rows.first()).toBeVisible({ timeout: 60_000 });
+  const chart = page.getByTestId("inflight-chart");
+  const pickable = async () => {
+    const firstRow = Number(await chart.getAttribute("data-first"));
+    const viewTo = Number(await chart.getAttribute("data-to"));
+    const runs = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-run")!));
+    // Started well inside the view (the newest may have started after its
+    // last tick, and a zoom to the view would leave it out), and after the
+    // chart's first row by more than the drag's margin (a run that began
+    // before sampling did cannot be dragged to).
+    return runs.find((id) => Number(id.split(":")[1]) <= viewTo - 1_000 && Number(id.split(":")[1]) >= firstRow + 6_000);
+  };
+  // A fresh server has sampled for a few seconds only: wait until such a run exists.
+  await expect.poll(pickable, { timeout: 60_000, intervals: [500] }).toBeDefined();
 
   // Freeze first, so the table holds still while a run is picked.
   await page.getByTestId("view-freeze").click();
-  const chart = page.getByTestId("inflight-chart");
   const viewTo = Number(await chart.getAttribute("data-to"));
-  // A run that started well inside the frozen view (the newest may have
-  // started after its last tick, and a zoom to the view would leave it out).
-  const runs = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-run")!));
-  const run = runs.find((id) => Number(id.split(":")[1]) <= viewTo - 1_000);
-  expect(run, `a run that started before ${viewTo} among ${runs.join(", ")}`).toBeDefined();
+  const run = await pickable();
+  expect(run, `a run that started inside the frozen view, before ${viewTo}`).toBeDefined();
   const row = page.locator(`[data-testid="query-row"][data-run="${run}"]`);
   await row.click();
   await expect(page.getByTestId("run-timeline")).toBeVisible();

@@ -14,6 +14,13 @@ export function runRows(page: Page, verdict: "async" | "sync" | "cpu", text: str
   return page.locator(`[data-testid="query-row"][data-verdict="${verdict}"]`, { hasText: text });
 }
 
+/** Opens every group of sub-second runs in the query table (they are grouped by statement). */
+export async function expandRunGroups(page: Page): Promise<void> {
+  // One at a time, the first closed one each time: opening a group changes which are closed.
+  const closed = page.locator('[data-testid="run-group"] button[aria-expanded="false"]');
+  for (let i = 0; i < 20 && (await closed.count()) > 0; i++) await closed.first().click({ timeout: 2000 }).catch(() => {});
+}
+
 /**
  * Drags across the in-flight chart's plot area from time `from` to time `to`
  * (server ms), placed with the chart's own domain (data-from/data-to) and

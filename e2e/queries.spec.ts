@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { openTarget, runRows } from "./helpers";
+import { expandRunGroups, openTarget, runRows } from "./helpers";
 
 // Issue 3: what each running query reads, and how. The demo loop runs a cold
 // sequential scan (~1 s, async reads) every ~10 s, and index lookups (read
@@ -22,6 +22,7 @@ test("the sequential scan reads asynchronously with a moving progress bar; index
     .poll(
       async () => {
         if ((await showAll.count()) && (await showAll.getAttribute("aria-pressed")) === "false") await showAll.click();
+        await expandRunGroups(page);
         const rows = await page.getByTestId("query-row").filter({ hasText: SEQ_SCAN }).evaluateAll((els) => els.map((e) => [e.getAttribute("data-run") ?? "", e.getAttribute("data-progress") ?? ""]));
         for (const [run, progress] of rows) {
           const p = Number(progress);
@@ -33,10 +34,21 @@ test("the sequential scan reads asynchronously with a moving progress bar; index
     )
     .toBeGreaterThanOrEqual(2);
 
+  // A running scan has a bar; an ended one says it finished (agree.spec.ts).
+  const runningScan = page.locator('[data-testid="query-row"][data-verdict="async"][data-running="true"]', { hasText: SEQ_SCAN });
+  await expect.poll(() => runningScan.getByRole("progressbar").count(), { timeout: 90_000, intervals: [100] }).toBeGreaterThan(0);
   const scan = runRows(page, "async", SEQ_SCAN).first();
   await expect(scan).toBeVisible({ timeout: 30_000 });
-  await expect(scan.getByRole("progressbar")).toBeVisible();
-  await expect(runRows(page, "sync", LOOKUPS).first()).toBeVisible({ timeout: 60_000 });
+  // Sub-second lookups are grouped by statement: open the groups to see the runs.
+  await expect
+    .poll(
+      async () => {
+        await expandRunGroups(page);
+        return runRows(page, "sync", LOOKUPS).count();
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBeGreaterThan(0);
 
   // Its timeline: the run's state in each sample.
   const id = await scan.getAttribute("data-run");

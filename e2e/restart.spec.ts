@@ -30,9 +30,15 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   await expect(page.getByTestId("setting-io_method")).toContainText("sync");
   await expect(page.getByTestId("check-io_workers")).toHaveAttribute("data-status", "pass", { timeout: 30_000 });
   await expect(page.getByTestId("check-io_workers")).toContainText("no io worker processes");
+  // io_workers under sync is marked unused; the io workers are none, by design, in the header and the panel alike.
+  await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-unused", "true");
+  await expect(page.getByTestId("panel-workers-now")).toContainText("none, by design", { timeout: 30_000 });
+  await expect(page.getByTestId("workers-now")).toHaveText("none, by design");
+  await expect(page.locator('[data-testid="finding"][data-rule="restart_applied"]')).toContainText("io_method worker -> sync", { timeout: 30_000 });
   // One dashed line per time chart, at the new postmaster start.
   await expect.poll(() => marks.count(), { timeout: 30_000 }).toBeGreaterThan(marksBefore);
   const marksAfterFirst = await marks.count();
+  await page.screenshot({ path: "test-results/sync.png" });
 
   await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "up", { timeout: 60_000 });
   await page.getByTestId("demo-io-method").selectOption(DEMO.io_method);

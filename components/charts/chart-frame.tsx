@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import type { Term as TermId } from "@/lib/client/charts/glossary";
+import { Glossed, Term } from "@/components/ui/term";
 
 export interface LegendEntry {
   label: string;
@@ -6,6 +8,8 @@ export interface LegendEntry {
   /** dashed line rather than a filled swatch */
   dashed?: boolean;
   line?: boolean;
+  /** the label names this glossary term: explained on hover */
+  term?: TermId;
 }
 
 /** Legend in HTML (cheaper to style than recharts' own, and readable at a glance). */
@@ -19,7 +23,7 @@ export function Legend({ items }: { items: readonly LegendEntry[] }) {
             className="inline-block"
             style={i.line || i.dashed ? { width: 14, height: 0, borderTop: `2px ${i.dashed ? "dashed" : "solid"} ${i.color}` } : { width: 10, height: 10, background: i.color, borderRadius: 2 }}
           />
-          {i.label}
+          <span>{i.term ? <Term term={i.term}>{i.label}</Term> : <Glossed text={i.label} />}</span>
         </li>
       ))}
     </ul>

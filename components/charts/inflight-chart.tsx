@@ -2,7 +2,10 @@
 import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
 import { inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
+import type { TargetInfo } from "@/lib/schemas/target";
 import { formatBytes } from "@/lib/format";
+import { inFlightEmpty } from "@/lib/client/charts/empty";
+import { Glossed } from "@/components/ui/term";
 import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { dragRange } from "@/lib/client/charts/view";
@@ -12,8 +15,6 @@ import {
   AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, COUNT_DOMAIN, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
   TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick, tooltipTime,
 } from "./theme";
-
-const EMPTY_TEXT = "No async reads in flight: io_method is sync, or no read is running";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 0;
@@ -61,7 +62,7 @@ function useDragZoom(minMs: number) {
   return { selection, handlers };
 }
 
-export const InFlightPanel = memo(function InFlightPanel({ aiosMissing }: { aiosMissing: boolean }) {
+export const InFlightPanel = memo(function InFlightPanel({ target }: { target: TargetInfo }) {
   const view = useTimeView(SLOT);
   const { selection, handlers } = useDragZoom(2 * view.cadenceMs);
   const chart = useMemo(
@@ -70,16 +71,15 @@ export const InFlightPanel = memo(function InFlightPanel({ aiosMissing }: { aios
   );
   // Sizes in powers of two (128 kB reads): ticks that read as whole reads.
   const kbAxis = useMemo(() => sizeAxis(Math.max(128, chart.maxKb)), [chart.maxKb]);
-  const empty = aiosMissing ? "This server has no pg_aios: nothing to sample (PostgreSQL 18+)" : chart.points === 0 ? EMPTY_TEXT : null;
+  const empty = inFlightEmpty(target, chart.points);
 
   return (
     <Panel
       title="In-flight async I/O"
       subtitle={
-        <>
-          pg_aios handles sampled every {view.cadenceMs} ms: async (f_sync = false) stacked by state; synchronous handles drawn apart.
-          {chart.max > 0 ? ` Peak ${chart.max} async in flight.` : ""} Drag across the chart to zoom into a range.
-        </>
+        <Glossed
+          text={`pg_aios handles sampled every ${view.cadenceMs} ms (when read: the budget may space it out; a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight in view.` : ""} Drag across the chart to zoom into a range.`}
+        />
       }
     >
       <div
@@ -88,6 +88,7 @@ export const InFlightPanel = memo(function InFlightPanel({ aiosMissing }: { aios
         data-max={chart.max}
         data-sync-max={chart.maxSync}
         data-rows={chart.rows.length}
+        data-first={chart.rows[0]?.t ?? ""}
         data-last={chart.rows.at(-1)?.t ?? ""}
         data-from={view.domain.from}
         data-to={view.domain.to}
@@ -105,7 +106,7 @@ export const InFlightPanel = memo(function InFlightPanel({ aiosMissing }: { aios
 
 function legendFor(states: readonly AioStateKey[]): LegendEntry[] {
   return [
-    ...states.map((s) => ({ label: s.toLowerCase().replace(/_/g, " "), color: STATE_COLORS[s] })),
+    ...states.map((s) => ({ label: s.toLowerCase().replace(/_/g, " "), color: STATE_COLORS[s], term: s === "OTHER" ? undefined : s })),
     { label: "synchronous (f_sync), not stacked", color: SYNC_COLOR, dashed: true },
     { label: "size of async reads in flight (right axis)", color: BYTES_COLOR, line: true },
   ];

@@ -4,10 +4,10 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts"
 import { RUN_STATES } from "@/lib/schemas/enums";
 import { useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
-import { runLine, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
+import { runLine, runLineEmpty, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
 import { timeTicks } from "@/lib/client/charts/time";
 import { Panel } from "@/components/ui/panel";
-import { QueryText } from "@/components/target/queries-panel";
+import { QueryText } from "@/components/ui/query-text";
 import { ChartBody, Legend } from "./chart-frame";
 import { useView, useViewQueries } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, COUNT_DOMAIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
@@ -62,7 +62,7 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
             <span>{formatClock(to)}</span>
           </div>
           <Legend items={LINE_LEGEND} />
-          <ChartBody empty={line.every((r) => !r.inFlight && !r.syncInFlight) ? "No reads in flight in any sample of this run" : null}>
+          <ChartBody empty={runLineEmpty(samples, line)}>
             <RunLinePlot rows={line} axis={axis} />
           </ChartBody>
         </>

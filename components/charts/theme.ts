@@ -35,7 +35,7 @@ export const Y_LABELS = {
   workers: yLabel("io workers"),
   backends: yLabel("active backends"),
   mbs: yLabel("MB/s"),
-  readsRight: yLabelRight("reads/s"),
+  mbCountedRight: yLabelRight("MB counted"),
   kb: yLabel("kB per read"),
   inFlight: yLabel("in flight"),
 } as const;
@@ -69,7 +69,7 @@ export const RUN_STATE_COLORS = {
 } as const satisfies Record<RunState, string>;
 
 export const RUN_STATE_LABELS = {
-  aio: "waiting on async reads (AioIoCompletion)",
+  aio: "waiting on async reads (AioIoCompletion; AioIoUringSubmit / AioIoUringExecution under io_uring)",
   read: "synchronous read (DataFileRead)",
   io: "other IO wait",
   cpu: "on CPU",

@@ -1,10 +1,15 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { throughputChart, type ThroughputRow } from "@/lib/client/charts/throughput";
-import { formatNumber } from "@/lib/format";
+import type { TargetInfo } from "@/lib/schemas/target";
+import { useChannel } from "@/lib/client/live/hooks";
+import { liveReadRate, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
+import { blockSizeOf } from "@/lib/client/charts/settings";
+import { noSamples } from "@/lib/client/charts/empty";
+import { formatBytes, formatClock, formatNumber } from "@/lib/format";
 import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
+import { Glossed } from "@/components/ui/term";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
@@ -12,41 +17,55 @@ import {
   ZERO_AUTO_DOMAIN, countTick, decimalTick, timeTick, tooltipTime,
 } from "./theme";
 
-const COLORS = { mb: "#2563eb", reads: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
+const COLORS = { live: "#2563eb", counted: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
 const RATE_LEGEND = [
-  { label: "MB/s read", color: COLORS.mb, line: true },
-  { label: "reads/s (right axis)", color: COLORS.reads, dashed: true },
+  { label: "read rate now, MB/s: estimated from pg_aios block positions of the running scans", color: COLORS.live, line: true },
+  { label: "MB counted by pg_stat_io, landing when a statement ends (right axis)", color: COLORS.counted },
 ];
 const LIMIT_LABEL = { position: "insideTopLeft", style: { fontSize: 10, fill: "#b45309" } } as const;
+const COUNTED_DOT = { r: 2.5, fill: COLORS.counted, stroke: "none" } as const;
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 2;
 
 /** limitKb: io_combine_limit in force (combineLimitKb), null when unknown. */
-export const ThroughputPanel = memo(function ThroughputPanel({ statIo, limitKb }: { statIo: boolean; limitKb: number | null }) {
+export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: TargetInfo; limitKb: number | null }) {
   const view = useTimeView(SLOT);
-  const chart = useMemo(() => throughputChart(view.frame.io, view.domain, view.outages), [view.frame.io, view.domain, view.outages]);
+  const { queries } = useChannel("queries");
+  const { settings } = useChannel("settings");
+  const chart = useMemo(() => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages), [view.frame.io, view.frame.rates, view.domain, view.outages]);
   const kbAxis = useMemo(() => sizeAxis(Math.max(chart.maxReadKb, limitKb ?? 0, 16)), [chart.maxReadKb, limitKb]);
+  const now = liveReadRate(queries, blockSizeOf(settings));
+  const statIo = target.capabilities?.statIo ?? true;
   const empty = !statIo
     ? "This server has no pg_stat_io (PostgreSQL 16+)"
-    : chart.rows.length === 0
-      ? "No pg_stat_io sample in view yet (one a second, as deltas)"
-      : !chart.anyReads
-        ? "No reads completed in view: nothing read from disk or the OS cache"
+    : chart.rows.length === 0 && chart.live.length === 0
+      ? noSamples(target, "No pg_stat_io sample in view yet (one a second, as deltas)")
+      : !chart.anyReads && !chart.live.some((r) => (r.mbPerSec ?? 0) > 0)
+        ? "No reads in view: nothing read from disk or the OS cache"
         : null;
   return (
     <Panel
       title="Read throughput"
-      subtitle="pg_stat_io deltas (all backends, relations), per second: counted when a statement ends, not while it runs"
-      actions={chart.avgReadKb !== null ? <span className="text-slate-500">avg read {formatNumber(chart.avgReadKb)} kB in view</span> : null}
+      subtitle={
+        <Glossed
+          text={`The rate is live: blocks the running scans cover per second (pg_aios block positions) x block_size${chart.liveSince ? `, since this page opened at ${formatClock(chart.liveSince)}` : ""}. pg_stat_io counts a statement's reads only when it ends: its dots are amounts landing, not a rate.`}
+        />
+      }
+      actions={
+        <span className="text-slate-600" data-testid="read-rate-now" data-bytes-per-sec={now.bytesPerSec}>
+          now {now.scans ? `≈ ${formatBytes(now.bytesPerSec)}/s (${now.scans} scan${now.scans === 1 ? "" : "s"})` : "no scan reading"}
+          {chart.avgReadKb !== null ? ` · avg read ${formatNumber(chart.avgReadKb)} kB in view` : ""}
+        </span>
+      }
     >
       <div data-testid="throughput-chart" data-reads={chart.anyReads}>
         <Legend items={RATE_LEGEND} />
         <ChartBody empty={empty}>
-          <RatePlot rows={chart.rows} axis={view.axis} />
+          <RatePlot counted={chart.counted} live={chart.live} axis={view.axis} />
         </ChartBody>
         <h3 className="mt-2 text-xs font-medium text-slate-700">
-          Average read size (kB): how well reads are combined{limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
+          Average read size (kB, pg_stat_io): how well reads are combined{limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
         </h3>
         <ChartBody empty={empty}>
           <SizePlot rows={chart.rows} axis={view.axis} limitKb={limitKb} kbAxis={kbAxis} />
@@ -56,17 +75,17 @@ export const ThroughputPanel = memo(function ThroughputPanel({ statIo, limitKb }
   );
 });
 
-const RatePlot = memo(function RatePlot({ rows, axis }: { rows: ThroughputRow[]; axis: TimeAxis }) {
+const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
   return (
-    <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
+    <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow allowDuplicatedCategory={false} />
       <YAxis yAxisId="mb" domain={ZERO_AUTO_DOMAIN} tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
-      <YAxis yAxisId="n" orientation="right" domain={ZERO_AUTO_DOMAIN} tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.readsRight} />
+      <YAxis yAxisId="counted" orientation="right" domain={ZERO_AUTO_DOMAIN} tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
       <Tooltip labelFormatter={tooltipTime} formatter={decimalTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis, "mb")}
-      <Line yAxisId="mb" dataKey="mbPerSec" name="MB/s" type="linear" stroke={COLORS.mb} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
-      <Line yAxisId="n" dataKey="readsPerSec" name="reads/s" type="linear" stroke={COLORS.reads} strokeDasharray="4 2" strokeWidth={1} dot={false} activeDot={false} isAnimationActive={false} />
+      <Line yAxisId="mb" data={live} dataKey="mbPerSec" name="read rate now (MB/s)" type="linear" stroke={COLORS.live} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
+      <Line yAxisId="counted" data={counted} dataKey="mbCounted" name="MB counted by pg_stat_io" type="linear" stroke="none" dot={COUNTED_DOT} activeDot={false} isAnimationActive={false} />
     </LineChart>
   );
 });
@@ -82,7 +101,10 @@ const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: { rows:
       <Tooltip labelFormatter={tooltipTime} formatter={decimalTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis)}
       {limitKb !== null ? <ReferenceLine y={limitKb} stroke={COLORS.limit} strokeDasharray="3 3" label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }} /> : null}
-      <Line dataKey="avgReadKb" name="kB per read" type="linear" stroke={COLORS.kb} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
+      <Line dataKey="avgReadKb" name="kB per read" type="linear" stroke={COLORS.kb} strokeWidth={1.5} dot={SIZE_DOT} activeDot={false} isAnimationActive={false} connectNulls={false} />
     </LineChart>
   );
 });
+
+/** Reads land in few seconds: a dot each, so a lone second still shows. */
+const SIZE_DOT = { r: 1.5, fill: COLORS.kb, stroke: "none" } as const;

@@ -2,7 +2,10 @@
 import { memo, useMemo } from "react";
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
+import type { TargetInfo } from "@/lib/schemas/target";
+import { noSamples } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
+import { Glossed } from "@/components/ui/term";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
@@ -10,14 +13,18 @@ import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STR
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 4;
 
-export const WaitsPanel = memo(function WaitsPanel() {
+export const WaitsPanel = memo(function WaitsPanel({ target }: { target: TargetInfo }) {
   const view = useTimeView(SLOT);
   const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
-  const empty = chart.rows.length === 0 ? "No samples in view yet" : chart.series.length === 0 ? "No active backend in view: nothing is running" : null;
+  const empty = chart.rows.length === 0 ? noSamples(target, "No samples in view yet") : chart.series.length === 0 ? "No active backend in view: nothing is running" : null;
   return (
     <Panel
       title="Wait events of active backends"
-      subtitle="What running queries wait on, sampled: IO:AioIoCompletion = waiting for async reads, IO:DataFileRead = reading synchronously, CPU = no wait event"
+      subtitle={
+        <Glossed
+          text={`What running queries wait on, sampled: IO:AioIoCompletion = waiting for async reads, IO:DataFileRead = reading synchronously, CPU = no wait event${target.ioMethod === "io_uring" ? "; under io_uring, IO:AioIoUringSubmit = handing reads to the kernel, IO:AioIoUringExecution = the kernel executing them" : ""}`}
+        />
+      }
     >
       <div data-testid="waits-chart">
         <Legend items={chart.series.map((s) => ({ label: s.name, color: waitColor(s.name) }))} />

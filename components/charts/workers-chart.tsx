@@ -1,7 +1,12 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, LineChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import type { TargetInfo } from "@/lib/schemas/target";
 import { workersChart, type WorkersRow } from "@/lib/client/charts/activity";
+import { workersNow } from "@/lib/client/charts/header";
+import { noSamples } from "@/lib/client/charts/empty";
+import { useChannel } from "@/lib/client/live/hooks";
+import { Glossed } from "@/components/ui/term";
 import { Panel } from "@/components/ui/panel";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
@@ -17,16 +22,22 @@ const LEGEND = [
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 1;
 
-export const WorkersPanel = memo(function WorkersPanel({ ioMethod }: { ioMethod: string | null }) {
+export const WorkersPanel = memo(function WorkersPanel({ target }: { target: TargetInfo }) {
   const view = useTimeView(SLOT);
   const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
-  const empty = chart.rows.length === 0 ? "No samples in view yet" : !chart.any ? `No io workers: io_method is ${ioMethod ?? "unknown"}; io workers exist only with io_method = worker` : null;
-  const now = chart.rows.at(-1);
+  const empty =
+    chart.rows.length === 0
+      ? noSamples(target, "No samples in view yet")
+      : !chart.any
+        ? target.ioMethod === "sync" || target.ioMethod === "io_uring"
+          ? `No io workers, by design: io_method = ${target.ioMethod}; io workers exist only with io_method = worker`
+          : `No io workers: io_method is ${target.ioMethod ?? "unknown"}; io workers exist only with io_method = worker`
+        : null;
   return (
     <Panel
       title="I/O workers"
-      subtitle="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read"
-      actions={now && now.alive !== null ? <span className="text-slate-500">now: {now.busy} busy of {now.alive} alive{now.configured !== null ? ` (${now.configured} configured)` : ""}</span> : null}
+      subtitle={<Glossed text="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)" />}
+      actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
       <div data-testid="io-workers-chart" data-any={chart.any}>
         <Legend items={LEGEND} />
@@ -37,6 +48,18 @@ export const WorkersPanel = memo(function WorkersPanel({ ioMethod }: { ioMethod:
     </Panel>
   );
 });
+
+/** The newest sample's io workers: the same figure as the header's, from the same sample. */
+function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean }) {
+  const latest = useChannel("latest");
+  const now = workersNow(latest, ioMethod);
+  if (!up) return <span className="text-slate-500">now: not sampled (the target is down)</span>;
+  return (
+    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""}>
+      now: {now.text}
+    </span>
+  );
+}
 
 const WorkersPlot = memo(function WorkersPlot({ rows, axis }: { rows: WorkersRow[]; axis: TimeAxis }) {
   return (

@@ -4,8 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { FleetResponse, type FleetEntry } from "@/lib/schemas/api";
 import { type TargetInfo } from "@/lib/schemas/target";
 import { clockOffset, getJson } from "@/lib/client/live/api";
-import { fleetRows, type FleetRow } from "@/lib/client/charts/fleet";
+import { findingHref, fleetRows, type FleetRow } from "@/lib/client/charts/fleet";
+import { demoBadge, sinceText } from "@/lib/client/charts/header";
+import { SEVERITY_LABELS } from "@/lib/client/charts/findings";
+import type { Finding } from "@/lib/schemas/findings";
+import { Sentence } from "@/components/ui/term";
 import { formatAgo, formatClock, formatNumber } from "@/lib/format";
+import { Fragment } from "react";
 import { useNow } from "@/lib/client/live/hooks";
 import { VERDICT_LABELS } from "@/lib/client/charts/runs";
 import { formatViewParams } from "@/lib/client/charts/url";
@@ -79,16 +84,42 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
 
 const UNKNOWN = <span className="text-slate-400">…</span>;
 
-function FleetRowView({ row: { target: t, entry }, now }: { row: FleetRow; now: number | null }) {
+function FleetRowView({ row, now }: { row: FleetRow; now: number | null }) {
+  const finding = row.entry?.topFinding ?? null;
   return (
-    <tr data-testid="fleet-row" data-target={t.id} className="border-b border-slate-100 align-top last:border-0 hover:bg-slate-50">
+    <Fragment>
+      <FleetFacts row={row} now={now} />
+      {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
+    </Fragment>
+  );
+}
+
+const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<Finding["severity"], string>;
+
+/** The target's most severe finding, one line, to its run or its page. */
+function TopFinding({ targetId, finding }: { targetId: string; finding: Finding }) {
+  return (
+    <tr data-testid="fleet-finding" data-target={targetId} data-rule={finding.rule} data-severity={finding.severity} className="border-b border-slate-100">
+      <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
+        <Link href={findingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
+          <span className="font-semibold uppercase">{SEVERITY_LABELS[finding.severity]}</span> <Sentence text={finding.text} />
+        </Link>
+      </td>
+    </tr>
+  );
+}
+
+function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: number | null }) {
+  const badge = demoBadge(t);
+  return (
+    <tr data-testid="fleet-row" data-target={t.id} className={`align-top ${entry?.topFinding ? "" : "border-b border-slate-100 last:border-0"}`}>
       <td className="px-3 py-2">
         <Link href={targetHref(t.id)} className="font-medium text-blue-700 hover:underline">
           {t.name}
         </Link>
-        {t.demo ? (
+        {badge ? (
           <span className="ml-2">
-            <Badge tone="info">demo</Badge>
+            <Badge tone="info">{badge}</Badge>
           </span>
         ) : null}
         <div className="text-xs text-slate-500 tabular-nums" title="samples per second achieved over the last 10 s, against the interval in force">
@@ -100,8 +131,7 @@ function FleetRowView({ row: { target: t, entry }, now }: { row: FleetRow; now: 
           {t.status}
         </Badge>
         <div className="mt-0.5 text-xs text-slate-500 tabular-nums" data-testid="status-since">
-          since {formatClock(t.statusSince)}
-          {now !== null ? ` (${formatAgo(t.statusSince, now)})` : ""}
+          {sinceText(t, now)}
         </div>
         {t.status !== "up" && t.lastError ? (
           <div className="mt-0.5 max-w-sm break-words text-xs text-red-700" data-testid="target-last-error">
@@ -115,7 +145,7 @@ function FleetRowView({ row: { target: t, entry }, now }: { row: FleetRow; now: 
         {!entry ? UNKNOWN : entry.pendingRestarts.length ? <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge> : <span className="text-xs text-slate-400">none</span>}
       </td>
       <td className="px-3 py-2 text-right tabular-nums" data-testid="inflight-now">
-        {!entry ? UNKNOWN : (entry.inFlightNow ?? "–")}
+        {!entry ? UNKNOWN : entry.inFlightNow === null ? <span className="text-xs text-slate-400" title="pg_aios was not read in the last sample: unknown, not 0">not read</span> : entry.inFlightNow}
         {entry?.syncNow ? <div className="text-xs text-slate-500">+{entry.syncNow} sync</div> : null}
       </td>
       <td className="px-3 py-2">{entry ? <Sparkline values={entry.spark} /> : UNKNOWN}</td>

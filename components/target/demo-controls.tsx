@@ -6,6 +6,7 @@ import { postJson, targetPath } from "@/lib/client/live/api";
 import { useChannel } from "@/lib/client/live/hooks";
 import { IO_METHODS, IO_WORKERS_RANGE, type IoMethod } from "@/lib/schemas/enums";
 import { Panel } from "@/components/ui/panel";
+import { Term } from "@/components/ui/term";
 
 const { min: MIN_WORKERS, max: MAX_WORKERS } = IO_WORKERS_RANGE;
 
@@ -41,7 +42,9 @@ export function DemoControls({ target }: { target: TargetInfo }) {
         }}
       >
         <label className="flex flex-col gap-0.5">
-          <span className="text-xs text-slate-500">io_method</span>
+          <span className="text-xs text-slate-500">
+            <Term term="io_method">io_method</Term>
+          </span>
           <select
             data-testid="demo-io-method"
             value={method}
@@ -57,7 +60,7 @@ export function DemoControls({ target }: { target: TargetInfo }) {
         </label>
         <label className="flex flex-col gap-0.5">
           <span className="text-xs text-slate-500">
-            io_workers ({MIN_WORKERS}-{MAX_WORKERS})
+            <Term term="io_workers">io_workers</Term> ({MIN_WORKERS}-{MAX_WORKERS})
           </span>
           <input
             data-testid="demo-io-workers"

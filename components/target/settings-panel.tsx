@@ -6,14 +6,18 @@ import { restartNote } from "@/lib/client/charts/marks";
 import { orderChecks, settingRows } from "@/lib/client/charts/settings";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
+import { Glossed, Term } from "@/components/ui/term";
+import { TERMS, type Term as TermId } from "@/lib/client/charts/glossary";
 
-const CHECK_TONES = { pass: "ok", warn: "warn", fail: "bad", unknown: "muted" } as const satisfies Record<Check["status"], Tone>;
+const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
+
+const CHECK_TONES = { pass: "ok", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
 
 export const SettingsPanel = memo(function SettingsPanel() {
   const { settings, checks, restarts } = useChannel("settings");
   const rows = settingRows(settings);
   return (
-    <Panel wide title="Settings & checks" subtitle="pg_settings every 5 s; a restart is a new pg_postmaster_start_time()">
+    <Panel wide title="Settings & checks" subtitle="pg_settings every 30 s and at once after a restart; a restart is a new pg_postmaster_start_time()">
       <div className="grid gap-4 lg:grid-cols-2">
         <div data-testid="settings-panel" className="min-w-0 overflow-x-auto">
           {rows.length === 0 ? (
@@ -29,8 +33,8 @@ export const SettingsPanel = memo(function SettingsPanel() {
               </thead>
               <tbody>
                 {rows.map((s) => (
-                  <tr key={s.name} data-testid={`setting-${s.name}`} data-value={s.setting} data-pending={s.pendingRestart} className="border-b border-slate-100 last:border-0">
-                    <td className="py-1 pr-2 font-mono text-xs">{s.name}</td>
+                  <tr key={s.name} data-testid={`setting-${s.name}`} data-value={s.setting} data-pending={s.pendingRestart} data-unused={s.note?.startsWith("unused") ?? false} className="border-b border-slate-100 last:border-0">
+                    <td className="py-1 pr-2 font-mono text-xs">{isTerm(s.name) ? <Term term={s.name}>{s.name}</Term> : s.name}</td>
                     <td className="py-1 pr-2 tabular-nums">
                       {s.display}
                       {s.pendingRestart ? (
@@ -38,6 +42,11 @@ export const SettingsPanel = memo(function SettingsPanel() {
                           <Badge tone="warn" title="changed since the server started: takes effect at the next restart">
                             pending restart
                           </Badge>
+                        </span>
+                      ) : null}
+                      {s.note ? (
+                        <span className="ml-1 text-xs text-slate-500" data-testid={`setting-note-${s.name}`}>
+                          ({s.note})
                         </span>
                       ) : null}
                     </td>
@@ -54,7 +63,9 @@ export const SettingsPanel = memo(function SettingsPanel() {
             {orderChecks(checks).map((c) => (
               <li key={c.id} data-testid={`check-${c.id}`} data-status={c.status} className="text-sm">
                 <Badge tone={CHECK_TONES[c.status]}>{c.status}</Badge> <span className="font-medium">{c.title}</span>
-                <p className="text-xs text-slate-600">{c.message}</p>
+                <p className="text-xs text-slate-600">
+                  <Glossed text={c.message} />
+                </p>
               </li>
             ))}
           </ul>

@@ -1,28 +1,38 @@
 "use client";
 import { memo, useMemo } from "react";
+import type { TargetInfo } from "@/lib/schemas/target";
 import { useChannel } from "@/lib/client/live/hooks";
 import { formatDuration, formatNumber, formatShare } from "@/lib/format";
-import { rankStatements, readTimeUnknown } from "@/lib/client/charts/statements";
+import { readTimeUnknown, statementTable } from "@/lib/client/charts/statements";
+import { statementsEmpty } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
-import { QueryText } from "./queries-panel";
+import { QueryText } from "@/components/ui/query-text";
+import { Glossed } from "@/components/ui/term";
 
 const UNKNOWN = "unknown (track_io_timing off)";
 
-export const StatementsPanel = memo(function StatementsPanel({ statStatements }: { statStatements: string | null }) {
-  const { statements, statementsNote } = useChannel("queries");
-  const rows = useMemo(() => rankStatements(statements), [statements]);
+export const StatementsPanel = memo(function StatementsPanel({ target }: { target: TargetInfo }) {
+  const { statements, statementsNote, queries } = useChannel("queries");
+  const table = useMemo(() => statementTable(statements, queries), [statements, queries]);
   const unknown = readTimeUnknown(statements);
+  const version = target.capabilities?.statStatements;
   return (
     <Panel
       wide
       testId="statements-panel"
       title="Statements"
-      subtitle={`pg_stat_statements${statStatements ? ` ${statStatements}` : ""} over the window: exact figures, counted when each statement ends. Ranked by total exec time.`}
+      subtitle={
+        <Glossed
+          text={`pg_stat_statements${version ? ` ${version}` : ""} over the window: exact figures, counted when each statement ends. Ranked by total exec time; inflight's own statements and the demo's bookkeeping are not listed.`}
+        />
+      }
     >
-      {statementsNote ? <p className="mb-2 rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">{statementsNote}</p> : null}
+      {statementsNote && target.status === "up" ? <p className="mb-2 rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">{statementsNote}</p> : null}
       {unknown && !statementsNote ? <p className="mb-2 text-xs text-amber-800">Read time is {UNKNOWN}: pg_stat_statements reports 0, which is not the real time.</p> : null}
-      {rows.length === 0 ? (
-        <p className="text-sm text-slate-500">{statStatements ? "No statement completed in the window." : "pg_stat_statements is not installed in the connected database: no per-statement figures."}</p>
+      {table.rows.length === 0 ? (
+        <p className="text-sm text-slate-500" data-testid="statements-empty">
+          {statementsEmpty(target, statementsNote)}
+        </p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="statements-table">
@@ -31,24 +41,28 @@ export const StatementsPanel = memo(function StatementsPanel({ statStatements }:
                 <th className="py-1 pr-2 text-right font-medium">calls</th>
                 <th className="py-1 pr-2 text-right font-medium">exec time</th>
                 <th className="py-1 pr-2 text-right font-medium">read time</th>
-                <th className="py-1 pr-2 text-right font-medium">read share</th>
+                <th className="py-1 pr-2 text-right font-medium" title="read time / exec time, exact; per process for a parallel statement (its read time is summed over its processes)">
+                  read share
+                </th>
                 <th className="py-1 pr-2 font-medium">read time within exec time</th>
                 <th className="py-1 pr-2 text-right font-medium" title="shared blocks read / hit">blocks read / hit</th>
                 <th className="py-1 font-medium">statement</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map(({ stat, execScale, readOfExec, hitRatio }) => (
-                <tr key={stat.queryId} data-testid="statement-row" className="border-b border-slate-100 align-top last:border-0">
+              {table.rows.map(({ stat, execScale, readOfExec, share, hitRatio }) => (
+                <tr key={stat.queryId} data-testid="statement-row" data-summed={share.summed} className="border-b border-slate-100 align-top last:border-0">
                   <td className="py-1.5 pr-2 text-right tabular-nums">{formatNumber(stat.calls)}</td>
                   <td className="py-1.5 pr-2 text-right tabular-nums">{formatDuration(stat.totalExecTime)}</td>
-                  <td className="py-1.5 pr-2 text-right tabular-nums">{stat.readTime === null ? <span className="text-xs text-amber-800">{UNKNOWN}</span> : formatDuration(stat.readTime)}</td>
-                  <td className="py-1.5 pr-2 text-right tabular-nums">{formatShare(stat.readShare)}</td>
+                  <td className="py-1.5 pr-2 text-right tabular-nums">
+                    {stat.readTime === null ? <span className="text-xs text-amber-800">{UNKNOWN}</span> : formatDuration(stat.readTime)}
+                    {share.summed ? <div className="text-[11px] text-slate-500">summed over its processes</div> : null}
+                  </td>
+                  <td className="py-1.5 pr-2 text-right tabular-nums" title={share.title} data-testid="statement-share">
+                    {share.text}
+                  </td>
                   <td className="py-1.5 pr-2">
-                    <div
-                      className="h-3 w-40 rounded-sm bg-slate-100"
-                      title={readOfExec === null ? "read time unknown" : `read ${formatShare(readOfExec)} of ${formatDuration(stat.totalExecTime)}`}
-                    >
+                    <div className="h-3 w-40 rounded-sm bg-slate-100" title={readOfExec === null ? share.title : `read ${formatShare(readOfExec)} of ${formatDuration(stat.totalExecTime)}`}>
                       <div className="relative h-full rounded-sm bg-slate-400" style={{ width: `${Math.max(1, execScale * 100)}%` }}>
                         {readOfExec !== null ? <div className="absolute inset-y-0 left-0 rounded-sm bg-orange-500" style={{ width: `${readOfExec * 100}%` }} /> : null}
                       </div>
@@ -64,11 +78,12 @@ export const StatementsPanel = memo(function StatementsPanel({ statStatements }:
               ))}
             </tbody>
           </table>
-          <p className="mt-1 text-[11px] text-slate-500">
-            Bar: grey = exec time against the slowest statement, orange = its read time.
-          </p>
         </div>
       )}
+      <p className="mt-1 text-[11px] text-slate-500" data-testid="statements-hidden" data-hidden={table.hidden}>
+        {table.rows.length ? "Bar: grey = exec time against the slowest statement, orange = its read time. " : ""}
+        {table.hidden ? `${table.hidden} transaction-control and SET statement${table.hidden === 1 ? "" : "s"} (BEGIN, COMMIT, SET LOCAL …) hidden: nothing to say about their reads.` : ""}
+      </p>
     </Panel>
   );
 });

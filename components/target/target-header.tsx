@@ -3,24 +3,26 @@ import Link from "next/link";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { StreamStatus } from "@/lib/client/live/store";
 import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
 import { formatAgo, formatBytes, formatClock, formatNumber } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
+import { Term } from "@/components/ui/term";
+import { CollectionLine, CostLine } from "./watch-cost";
 
 export const STATUS_TONES = { up: "ok", starting: "warn", down: "bad" } as const satisfies Record<TargetInfo["status"], Tone>;
 const STREAM_TONES = { live: "ok", connecting: "muted", reconnecting: "warn" } as const satisfies Record<StreamStatus["state"], Tone>;
 
 export function StatusBadge({ target, now }: { target: TargetInfo; now: number | null }) {
   return (
-    <Badge tone={STATUS_TONES[target.status]} testId="target-status" data={{ "data-status": target.status }}>
-      {target.status}
-      {now !== null ? ` · since ${formatClock(target.statusSince)} (${formatAgo(target.statusSince, now)})` : ""}
+    <Badge tone={STATUS_TONES[target.status]} testId="target-status" data={{ "data-status": target.status }} title="inflight's connection to this server (the server's own start is under 'server started')">
+      {statusText(target, now)}
     </Badge>
   );
 }
 
-function Fact({ label, children, title }: { label: string; children: React.ReactNode; title?: string }) {
+function Fact({ label, children, title, testId }: { label: React.ReactNode; children: React.ReactNode; title?: string; testId?: string }) {
   return (
-    <div className="min-w-0" title={title}>
+    <div className="min-w-0 max-w-72" title={title} data-testid={testId}>
       <dt className="text-[11px] uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="truncate text-sm font-medium tabular-nums text-slate-900">{children}</dd>
     </div>
@@ -31,16 +33,20 @@ function Fact({ label, children, title }: { label: string; children: React.React
 export function TargetHeader({ target, controls }: { target: TargetInfo; controls: React.ReactNode }) {
   const stream = useChannel("stream");
   const now = useNow(1000);
+  const badge = demoBadge(target);
+  const started = serverStarted(target, now);
   return (
     <header className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <Link href="/" className="text-sm text-slate-500 hover:text-slate-800">
           ← targets
         </Link>
-        <h1 className="text-lg font-semibold">{target.name}</h1>
+        <h1 className="text-lg font-semibold" title={target.demo ? "the embedded PostgreSQL 18 that inflight started, with its demo workload" : undefined}>
+          {target.name}
+        </h1>
+        {badge ? <Badge tone="info">{badge}</Badge> : null}
         <StatusBadge target={target} now={now} />
-        {target.demo ? <Badge tone="info">demo</Badge> : null}
-        <Badge tone={STREAM_TONES[stream.state]} testId="stream-state" data={{ "data-state": stream.state }} title={stream.error ?? undefined}>
+        <Badge tone={STREAM_TONES[stream.state]} testId="stream-state" data={{ "data-state": stream.state }} title={stream.error ?? "this page's live stream from inflight"}>
           stream {stream.state}
           {stream.state !== "live" && stream.since && now !== null ? ` for ${formatAgo(stream.since, now).replace(/ ago$/, "")}` : ""}
         </Badge>
@@ -52,9 +58,12 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
         </p>
       ) : null}
       {stream.error ? <p className="mt-1 text-xs text-amber-700">{stream.error}</p> : null}
-      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 lg:grid-cols-8">
+      <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
         <Fact label="server">{target.serverVersion ? `PostgreSQL ${target.serverVersion}` : "–"}</Fact>
-        <Fact label="io_method">{target.ioMethod ?? "–"}</Fact>
+        <Fact label="server started" title="pg_postmaster_start_time(): when this PostgreSQL last started" testId="server-started">
+          {started ?? "–"}
+        </Fact>
+        <Fact label={<Term term="io_method">io_method</Term>}>{target.ioMethod ?? "–"}</Fact>
         <Fact label="cadence" title="the sampling interval in force and the rate achieved over the last 10 s">
           every {target.sampleMs} ms · {formatNumber(target.achievedHz)} Hz
         </Fact>
@@ -62,30 +71,58 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
           {formatNumber(target.samples)} / {formatNumber(target.missed)}
         </Fact>
         <Fact label="viewers">{target.viewers}</Fact>
-        <NowFacts />
+        {target.status === "up" ? <NowFacts ioMethod={target.ioMethod} /> : <LastSample />}
       </dl>
+      <div className="mt-2 space-y-0.5 border-t border-slate-100 pt-1.5 text-xs text-slate-600">
+        <CostLine cost={target.cost} />
+        <CollectionLine aspects={target.aspects} target={target} />
+      </div>
     </header>
   );
 }
 
-/** The newest sample, redrawn on every tick: plain text, no chart. */
-function NowFacts() {
+const NOT_READ_TITLE = "pg_aios was not read in this sample (the budget spaced it out, or it cannot be read here): unknown, not 0";
+
+/** While the target is down there is no "now": say when the last sample was. */
+function LastSample() {
   const latest = useChannel("latest");
+  return (
+    <Fact label="now" testId="now-facts">
+      <span className="text-slate-500">{latest ? `not sampled: the last sample was at ${formatClock(latest.t)}` : "not sampled yet"}</span>
+    </Fact>
+  );
+}
+
+/** The newest sample, redrawn on every tick: plain text, no chart. */
+function NowFacts({ ioMethod }: { ioMethod: string | null }) {
+  const latest = useChannel("latest");
+  const workers = workersNow(latest, ioMethod);
   if (!latest) {
     return (
-      <div className="col-span-3 text-sm text-slate-500" data-testid="now-facts">
+      <div className="col-span-4 text-sm text-slate-500" data-testid="now-facts">
         no sample yet
       </div>
     );
   }
+  const aio = latest.aio;
   return (
     <>
-      <Fact label="async in flight now">
-        <span data-testid="now-inflight">{latest.aio ? latest.aio.inFlight : "–"}</span> {latest.aio ? <span className="text-slate-500">({formatBytes(latest.aio.bytes)})</span> : null}
+      <Fact label="async in flight now" title={aio ? `pg_aios handles with f_sync = false, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
+        <span data-testid="now-inflight" data-known={aio !== null}>
+          {aio ? aio.inFlight : <span className="text-slate-500">not read this sample</span>}
+        </span>{" "}
+        {aio ? <span className="text-slate-500">({formatBytes(aio.bytes)})</span> : null}
       </Fact>
-      <Fact label="sync (f_sync) now">{latest.aio ? latest.aio.sync : "–"}</Fact>
-      <Fact label="active / workers busy" title={`sampled at ${formatClock(latest.t)}`}>
-        {latest.active} / {latest.workers.busy} of {latest.workers.alive}
+      <Fact label={<Term term="f_sync">sync (f_sync) now</Term>} title={aio ? undefined : NOT_READ_TITLE}>
+        {aio ? aio.sync : <span className="text-slate-500">not read</span>}
+      </Fact>
+      <Fact label="active backends" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
+        {latest.active}
+      </Fact>
+      <Fact label={<Term term="io_workers">io workers busy</Term>} title={`${workers.text}; sampled at ${formatClock(latest.t)} (the io workers panel says the same)`} testId="header-workers">
+        <span data-testid="workers-now" data-busy={workers.busy ?? ""} data-alive={workers.alive ?? ""}>
+          {workers.short}
+        </span>
       </Fact>
     </>
   );

@@ -15,6 +15,7 @@ import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
 import { DemoControls } from "./demo-controls";
+import { FindingsList } from "./findings-list";
 import { QueriesPanel } from "./queries-panel";
 import { SettingsPanel } from "./settings-panel";
 import { StatementsPanel } from "./statements-panel";
@@ -96,23 +97,23 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
     );
   }
 
-  const caps = target.capabilities;
   return (
     <LiveContext value={live.store}>
       <ViewContext value={view}>
         <main className="mx-auto max-w-[1920px] space-y-3 p-3">
           <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
+          <FindingsList targetId={id} onSelectRun={setSelected} />
           {frozen ? <FrozenBar frozen={frozen} actions={actions} /> : null}
           <Banners items={banners(target, settings)} />
           {target.demo ? <DemoControls target={target} /> : null}
           <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-            <InFlightPanel aiosMissing={caps !== null && (!caps.aios || caps.aiosDenied)} />
-            <WorkersPanel ioMethod={target.ioMethod} />
-            <ThroughputPanel statIo={caps?.statIo ?? true} limitKb={combineLimitKb(settings)} />
-            <WaitsPanel />
-            <QueriesPanel selected={selected} onSelect={setSelected} />
+            <InFlightPanel target={target} />
+            <WorkersPanel target={target} />
+            <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
+            <WaitsPanel target={target} />
+            <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
             {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
-            <StatementsPanel statStatements={caps?.statStatements ?? null} />
+            <StatementsPanel target={target} />
             <SettingsPanel />
           </div>
         </main>

@@ -51,7 +51,8 @@ describe("computeChecks", () => {
   });
 
   it.each([
-    [["sync", "worker"], "unknown"],
+    // A build without liburing is a fact, not an unknown (issue 11).
+    [["sync", "worker"], "info"],
     [["sync", "worker", "io_uring"], "pass"],
   ])("io_uring offered by %o -> %s", (vals, want) => {
     expect(checks([s("io_method", "worker", { enumvals: vals })]).io_uring.status).toBe(want);
@@ -59,6 +60,19 @@ describe("computeChecks", () => {
 
   it("says read wait cannot be measured with track_io_timing off", () => {
     expect(checks([s("track_io_timing", "off")]).track_io_timing.status).toBe("warn");
+  });
+
+  it("calls read-ahead a limit, not a count of reads in flight", () => {
+    const m = checks([s("effective_io_concurrency", "16")]).effective_io_concurrency.message;
+    expect(m).toContain("at most 16");
+    expect(m).toContain("a limit, not a count");
+    expect(m).not.toMatch(/up to 16 reads ahead/);
+  });
+
+  it("says io_uring is not offered, plainly", () => {
+    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker"] })]).io_uring.message).toMatch(/^Not offered: this build was made without liburing.*postgresql-18/);
+    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker", "io_uring"] })]).io_uring.message).toMatch(/seccomp.*could not setup io_uring queue: Operation not permitted.*io_uring_setup/);
+    expect(checks([s("io_method", "io_uring", { enumvals: ["sync", "worker", "io_uring"] })]).io_uring.message).toMatch(/in force/);
   });
 
   it("says read-ahead is off at effective_io_concurrency 0", () => {

@@ -34,7 +34,7 @@ const pendingRestart: CheckFn = ({ settings }) => {
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */
-export const IO_URING_NO_LIBURING = "This build was made without liburing (io_method offers only sync and worker): io_uring needs a PostgreSQL built --with-liburing, such as Debian's or PGDG's postgresql-18 packages.";
+export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL 18 built --with-liburing, such as Debian's or PGDG's postgresql-18 packages.";
 export const IO_URING_SECCOMP = 'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
 
 const ioUring: CheckFn = ({ settings }) => {
@@ -44,7 +44,8 @@ const ioUring: CheckFn = ({ settings }) => {
   const inForce = settings.io_method?.setting === "io_uring";
   return {
     id: "io_uring",
-    status: offered ? "pass" : "unknown",
+    // A build without liburing is a fact about this server, not a fault to fix.
+    status: offered ? "pass" : "info",
     title: "io_uring",
     message: inForce
       ? "io_method = io_uring is in force: reads are submitted to the kernel through io_uring by each backend (no io workers)."
@@ -110,7 +111,13 @@ const readAhead: CheckFn = ({ settings }) => {
   if (!s) return null;
   return s.setting === "0"
     ? { id: "effective_io_concurrency", status: "warn", title: "Read-ahead", message: "effective_io_concurrency = 0: read-ahead is off, reads are not issued ahead of need." }
-    : { id: "effective_io_concurrency", status: "pass", title: "Read-ahead", message: `effective_io_concurrency = ${s.setting}: up to ${s.setting} reads ahead.` };
+    : {
+        id: "effective_io_concurrency",
+        status: "pass",
+        title: "Read-ahead",
+        // A limit, not a count: beside a peak of 1 in flight "16 reads ahead" read as a contradiction.
+        message: `effective_io_concurrency = ${s.setting}: a scan may keep at most ${s.setting} reads in flight ahead of need (a limit, not a count; the in-flight chart shows how many there are).`,
+      };
 };
 
 const asyncObserved: CheckFn = ({ settings, capabilities, asyncSeen, readsSeen }) => {

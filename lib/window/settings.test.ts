@@ -31,6 +31,13 @@ describe("diffSettings", () => {
   });
 });
 
+describe("toSettings", () => {
+  it("gives block_size its unit (pg_settings has none for it)", () => {
+    expect(toSettings([row("block_size", "8192")]).block_size.display).toBe("8 kB");
+    expect(toSettings([row("io_workers", "3")]).io_workers.display).toBe("3");
+  });
+});
+
 describe("configuredWorkers", () => {
   it.each([
     [[row("io_method", "worker"), row("io_workers", "5")], 5],

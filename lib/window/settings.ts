@@ -3,7 +3,7 @@ import type { Setting, Settings, SettingChange } from "../schemas/settings";
 import type { SettingRow } from "../schemas/rows";
 import { formatBytes } from "../format";
 
-/** The settings inflight reads every 5 s. */
+/** The settings inflight reads every 30 s (and at once after a restart). */
 export const IO_SETTINGS = [
   "io_method",
   "io_workers",
@@ -51,6 +51,9 @@ export function formatSetting(setting: string, unit: string | null): string {
   return unit ? `${setting} ${unit}` : setting;
 }
 
+/** Settings pg_settings gives without a unit, though they are sizes in bytes. */
+const IMPLICIT_UNITS: Readonly<Record<string, string>> = { block_size: "B", wal_block_size: "B" };
+
 export function toSettings(rows: SettingRow[]): Settings {
   const out: Settings = {};
   for (const row of rows) {
@@ -59,7 +62,7 @@ export function toSettings(rows: SettingRow[]): Settings {
       unit: row.unit,
       source: row.source,
       pendingRestart: row.pending_restart,
-      display: formatSetting(row.setting, row.unit),
+      display: formatSetting(row.setting, row.unit ?? IMPLICIT_UNITS[row.name] ?? null),
       enumvals: row.enumvals,
     };
     out[row.name] = s;

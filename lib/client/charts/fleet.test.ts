@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FleetEntry } from "@/lib/schemas/api";
-import { fleetRows, sparkLines } from "./fleet";
+import { cadenceNote, findingHref, fleetRows, sparkLines } from "./fleet";
 import { target } from "../../../test/support/fixtures";
 
 const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, ...over });
@@ -32,5 +32,21 @@ describe("sparkLines", () => {
   it("draws nothing without samples", () => {
     expect(sparkLines([null, null], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
     expect(sparkLines([], 4, 2)).toEqual({ lines: [], dots: [], peak: 0, max: 1, samples: 0 });
+  });
+});
+
+// The fleet page said "Sampling runs fast (every sample interval)" (issue 11).
+describe("cadenceNote", () => {
+  it.each([
+    [100, 1000, "Each target is sampled every 100 ms while someone has its page open, once a second otherwise; the rate achieved is under its name."],
+    [250, 2000, "Each target is sampled every 250 ms while someone has its page open, every 2 s otherwise; the rate achieved is under its name."],
+    [1000, 1000, "Each target is sampled once a second; the rate achieved is under its name."],
+  ])("%i / %i", (fast, idle, want) => expect(cadenceNote(fast, idle)).toBe(want));
+});
+
+describe("findingHref", () => {
+  it("leads to the run's row and timeline, or the target", () => {
+    expect(findingHref("demo", { runId: "7:9" })).toBe("/targets/demo?run=7%3A9");
+    expect(findingHref("demo", {})).toBe("/targets/demo");
   });
 });

@@ -1,6 +1,8 @@
 // The fleet page: one row per target from GET /api/fleet, and its sparkline.
 import type { FleetEntry } from "@/lib/schemas/api";
 import type { TargetInfo } from "@/lib/schemas/target";
+import type { Finding } from "@/lib/schemas/findings";
+import { runHref } from "./findings";
 
 export interface FleetRow {
   target: TargetInfo;
@@ -48,4 +50,16 @@ export function sparkLines(values: readonly (number | null)[], width: number, he
   values.forEach((v, i) => (v === null ? end() : run.push(point(v, i))));
   end();
   return { lines, dots, peak, max, samples: values.filter((v) => v !== null).length };
+}
+
+/** The fleet page's footnote: the two cadences, as configured. */
+export function cadenceNote(sampleMs: number, idleSampleMs: number): string {
+  const every = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000 === 1 ? "once a second" : `every ${ms / 1000} s`}` : `every ${ms} ms`);
+  if (sampleMs === idleSampleMs) return `Each target is sampled ${every(sampleMs)}; the rate achieved is under its name.`;
+  return `Each target is sampled ${every(sampleMs)} while someone has its page open, ${every(idleSampleMs)} otherwise; the rate achieved is under its name.`;
+}
+
+/** Where a target's top finding leads: its run's row and timeline, or the target page. */
+export function findingHref(targetId: string, finding: Pick<Finding, "runId">): string {
+  return finding.runId ? runHref(targetId, finding.runId) : `/targets/${encodeURIComponent(targetId)}`;
 }

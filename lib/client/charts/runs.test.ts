@@ -1,22 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { run, runSample, tick } from "../../../test/support/fixtures";
-import { elapsedMs, ioWaitShare, runLine, runSamples, sortRuns, stateCounts, stateSegments, verdictEvidence } from "./runs";
+import { elapsedMs, readWaitShare, runLine, runLineEmpty, runSamples, sortRuns, stateCounts, stateSegments, verdictEvidence, verdictLabel } from "./runs";
 
 describe("sortRuns", () => {
-  const a = run({ id: "a", endedAt: 5000, samples: 10, ioWaitSamples: 9, maxInFlight: 2, startedAt: 0 });
-  const b = run({ id: "b", endedAt: null, samples: 10, ioWaitSamples: 1, inFlightNow: 4, startedAt: 3000 });
-  const c = run({ id: "c", endedAt: null, samples: 10, ioWaitSamples: 5, inFlightNow: 1, startedAt: 1000 });
+  const a = run({ id: "a", endedAt: 5000, samples: 10, ioWaitSamples: 9, aioWaitSamples: 9, maxInFlight: 2, startedAt: 0 });
+  const b = run({ id: "b", endedAt: null, samples: 10, ioWaitSamples: 1, aioWaitSamples: 1, inFlightNow: 4, startedAt: 3000 });
+  const c = run({ id: "c", endedAt: null, samples: 10, ioWaitSamples: 5, readWaitSamples: 5, inFlightNow: 1, startedAt: 1000 });
   it.each([
-    ["readShare", ["c", "b", "a"]],
+    ["readWait", ["c", "b", "a"]],
     ["elapsed", ["c", "b", "a"]],
     ["inFlight", ["b", "c", "a"]],
   ] as const)("running first, then by %s", (by, ids) => expect(sortRuns([a, b, c], by, 6000).map((r) => r.id)).toEqual(ids));
 });
 
-describe("ioWaitShare / elapsedMs", () => {
-  it("is a share of samples, null without samples", () => {
-    expect(ioWaitShare(run({ samples: 50, ioWaitSamples: 21 }))).toBeCloseTo(0.42);
-    expect(ioWaitShare(run({ samples: 0 }))).toBeNull();
+describe("readWaitShare / elapsedMs", () => {
+  it("is the findings' read wait: async + synchronous read waits / samples, other IO waits left out", () => {
+    expect(readWaitShare(run({ samples: 136, ioWaitSamples: 60, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3 }))).toBeCloseTo(57 / 136);
+    expect(readWaitShare(run({ samples: 0 }))).toBeNull();
   });
   it("counts a running query up to now and an ended one to its end", () => {
     expect(elapsedMs(run({ startedAt: 1000, endedAt: null, lastSeen: 2000 }), 9000)).toBe(8000);
@@ -26,13 +26,23 @@ describe("ioWaitShare / elapsedMs", () => {
 
 describe("verdictEvidence", () => {
   it.each([
-    { r: run({ verdict: "async", samples: 50, aioSamples: 42, maxInFlight: 5 }), text: "async handles in 42 of 50 samples; up to 5 in flight" },
-    { r: run({ verdict: "sync", samples: 64, syncSamples: 63 }), text: "synchronous reads in 63 of 64 samples (98%)" },
-    { r: run({ verdict: "async", samples: 15, aioSamples: 7, syncSamples: 1, maxInFlight: 3 }), text: "async handles in 7 of 15 samples; synchronous reads in 1 of 15 samples (7%); up to 3 in flight" },
+    // Reads in flight are counted in the samples that read pg_aios, and said so (issue 11: three shares for one run).
+    { r: run({ verdict: "async", samples: 136, aioReadSamples: 120, aioSamples: 85, maxInFlight: 5 }), text: "reads in flight in 85 of 120 samples that read pg_aios; peak 5 in flight" },
+    { r: run({ verdict: "async", samples: 10, aioReadSamples: 0, aioSamples: 0, aioWaitSamples: 4 }), text: "waiting on async reads in 4 of 10 samples (pg_aios not read)" },
+    { r: run({ verdict: "sync", samples: 64, syncSamples: 63 }), text: "reading synchronously (IO:DataFileRead or an f_sync handle) in 63 of 64 samples" },
+    { r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 1, maxInFlight: 3 }), text: "reads in flight in 7 of 15 samples that read pg_aios; reading synchronously (IO:DataFileRead or an f_sync handle) in 1 of 15 samples; peak 3 in flight" },
     { r: run({ verdict: "cpu", samples: 1, cpuSamples: 1 }), text: "on CPU in 1 of 1 sample" },
     { r: run({ verdict: "cpu", samples: 20, cpuSamples: 16, ioWaitSamples: 2, readWaitSamples: 1, otherIoWaitSamples: 1 }), text: "on CPU in 16 of 20 samples; read waits in 1; other IO waits (not reads) in 1; other waits in 2" },
     { r: run({ verdict: "cpu", samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1 }), text: "on CPU in 0 of 1 sample; other IO waits (not reads) in 1" },
   ])("$text", ({ r, text }) => expect(verdictEvidence(r)).toBe(text));
+});
+
+describe("verdictLabel", () => {
+  it("does not call a run of one sample 'not waiting on reads'", () => {
+    expect(verdictLabel(run({ verdict: "cpu", samples: 1 }))).toBe("no read seen");
+    expect(verdictLabel(run({ verdict: "cpu", samples: 30 }))).toBe("not waiting on reads");
+    expect(verdictLabel(run({ verdict: "async", samples: 1 }))).toBe("async reads");
+  });
 });
 
 describe("run timeline", () => {
@@ -65,5 +75,13 @@ describe("run timeline", () => {
     const samples = runSamples(ticks, "r");
     expect(stateCounts(samples)).toEqual({ aio: 2, read: 1, io: 0, cpu: 1, other: 0 });
     expect(runLine(samples, 100, []).map((r) => r.inFlight)).toEqual([0, 4, 5, null, 0]);
+  });
+
+  it("says pg_aios was not read rather than 'no reads in flight' when no sample read it", () => {
+    const unread = [tick(1, 0, { runs: [{ id: "r", state: "aio", inFlight: null, syncInFlight: null }] })];
+    const samples = runSamples(unread, "r");
+    expect(runLineEmpty(samples, runLine(samples, 100, []))).toMatch(/not read in any sample/);
+    const idle = runSamples([tick(1, 0, { runs: [runSample("r", "cpu")] })], "r");
+    expect(runLineEmpty(idle, runLine(idle, 100, []))).toMatch(/^No reads in flight/);
   });
 });

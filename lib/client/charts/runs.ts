@@ -2,13 +2,15 @@
 // (its state in each sample, and its reads in flight) from the ticks.
 import type { QueryRun, Verdict } from "@/lib/schemas/runs";
 import type { RunState, Tick } from "@/lib/schemas/tick";
+import { runFigures } from "@/lib/window/findings/figures";
+import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
 import { gapFlags, medianGap, shapeSeries, type Outage } from "./series";
 
-export const RUN_SORTS = ["readShare", "elapsed", "inFlight"] as const;
+export const RUN_SORTS = ["readWait", "elapsed", "inFlight"] as const;
 export type RunSort = (typeof RUN_SORTS)[number];
 
 export const RUN_SORT_LABELS = {
-  readShare: "IO-wait share",
+  readWait: "read wait",
   elapsed: "elapsed",
   inFlight: "in flight",
 } as const satisfies Record<RunSort, string>;
@@ -19,9 +21,19 @@ export const VERDICT_LABELS = {
   cpu: "not waiting on reads",
 } as const satisfies Record<Verdict, string>;
 
-/** Share of samples waiting on IO (a sampled estimate, not a measurement). */
-export function ioWaitShare(run: QueryRun): number | null {
-  return run.samples > 0 ? run.ioWaitSamples / run.samples : null;
+/** The verdict in words; a run sampled too few times to tell says so rather than "not waiting on reads". */
+export function verdictLabel(run: QueryRun): string {
+  if (run.verdict === "cpu" && run.samples < MIN_SAMPLES) return "no read seen";
+  return VERDICT_LABELS[run.verdict];
+}
+
+/**
+ * The one read-wait figure, the findings' own: samples waiting on a read
+ * (IO:AioIoCompletion or IO:DataFileRead) / samples. A sampled estimate;
+ * other IO waits (not reads) are not in it. Null without samples.
+ */
+export function readWaitShare(run: QueryRun): number | null {
+  return run.samples > 0 ? runFigures(run, run.lastSeen).readWait : null;
 }
 
 /** How long the run has lasted, up to `now` (server time) while it runs. */
@@ -32,7 +44,7 @@ export function elapsedMs(run: QueryRun, now: number): number {
 export const isRunning = (run: QueryRun) => run.endedAt === null;
 
 const sortValue = {
-  readShare: (r: QueryRun) => ioWaitShare(r) ?? -1,
+  readWait: (r: QueryRun) => readWaitShare(r) ?? -1,
   elapsed: (r: QueryRun, now: number) => elapsedMs(r, now),
   inFlight: (r: QueryRun) => (isRunning(r) ? r.inFlightNow : r.maxInFlight),
 } as const satisfies Record<RunSort, (r: QueryRun, now: number) => number>;
@@ -47,7 +59,10 @@ export function sortRuns(runs: readonly QueryRun[], by: RunSort, now: number): Q
 
 const of = (n: number, total: number) => `${n} of ${total} sample${total === 1 ? "" : "s"}`;
 
-/** Why the verdict says what it says, in the sampled counts. */
+/**
+ * Why the verdict says what it says, each count named for what it counts:
+ * reads in flight are counted in the samples that read pg_aios, not in all.
+ */
 export function verdictEvidence(run: QueryRun): string {
   const parts: string[] = [];
   if (run.verdict === "cpu") {
@@ -59,12 +74,16 @@ export function verdictEvidence(run: QueryRun): string {
     if (rest > 0) parts.push(`other waits in ${rest}`);
     return parts.join("; ");
   }
-  if (run.verdict === "async" || run.aioSamples) parts.push(`async handles in ${of(run.aioSamples, run.samples)}`);
-  if (run.verdict === "sync" || run.syncSamples) {
-    const share = run.samples ? Math.round((run.syncSamples / run.samples) * 100) : 0;
-    parts.push(`synchronous reads in ${of(run.syncSamples, run.samples)} (${share}%)`);
+  if (run.verdict === "async" || run.aioSamples) {
+    parts.push(
+      run.aioReadSamples > 0
+        ? `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`
+        : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`,
+    );
   }
-  if (run.maxInFlight) parts.push(`up to ${run.maxInFlight} in flight`);
+  // Not the read-wait count: a sample with an f_sync handle in flight reads synchronously without (yet) waiting on IO:DataFileRead.
+  if (run.verdict === "sync" || run.syncSamples) parts.push(`reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`);
+  if (run.maxInFlight) parts.push(`peak ${run.maxInFlight} in flight`);
   return parts.join("; ");
 }
 
@@ -137,4 +156,10 @@ export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages
     (s): RunLineRow => ({ t: s.t, inFlight: s.inFlight, syncInFlight: s.syncInFlight }),
     (t): RunLineRow => ({ t, inFlight: null, syncInFlight: null }),
   );
+}
+
+/** Why the run's in-flight line is empty: pg_aios never read in its samples (unknown), or read with nothing in flight. */
+export function runLineEmpty(samples: readonly RunSampleRow[], line: readonly RunLineRow[]): string | null {
+  if (samples.length && samples.every((s) => s.inFlight === null)) return "pg_aios was not read in any sample of this run (the budget spaced it out): its reads in flight are unknown, not 0";
+  return line.every((r) => !r.inFlight && !r.syncInFlight) ? "No reads in flight in any sample of this run that read pg_aios" : null;
 }

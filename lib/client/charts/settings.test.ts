@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Setting, Settings } from "@/lib/schemas/settings";
 import { target } from "../../../test/support/fixtures";
-import { banners, orderChecks, settingRows } from "./settings";
+import { banners, blockSizeOf, orderChecks, settingRows } from "./settings";
 
 const setting = (value: string, pendingRestart = false): Setting => ({ setting: value, unit: null, source: "default", pendingRestart, display: value, enumvals: null });
 
@@ -12,10 +12,31 @@ describe("settingRows", () => {
   });
 });
 
+describe("setting notes", () => {
+  it.each([
+    ["sync", "unused: io_method = sync runs no io workers"],
+    ["io_uring", "unused: io_method = io_uring runs no io workers"],
+    ["worker", null],
+  ])("io_workers under io_method = %s", (method, note) => {
+    const rows = settingRows({ io_method: setting(method), io_workers: setting("3") });
+    expect(rows.find((r) => r.name === "io_workers")?.note).toBe(note);
+  });
+  it("calls effective_io_concurrency a limit", () => {
+    expect(settingRows({ effective_io_concurrency: setting("16") })[0].note).toBe("a limit, not a count");
+  });
+});
+
+describe("blockSizeOf", () => {
+  it("reads block_size, 8 kB when unknown", () => {
+    expect(blockSizeOf({ block_size: setting("16384") })).toBe(16384);
+    expect(blockSizeOf({})).toBe(8192);
+  });
+});
+
 describe("orderChecks", () => {
   it("shows failures and warnings first", () => {
-    const c = (id: string, status: "pass" | "warn" | "fail" | "unknown") => ({ id, status, title: id, message: "" });
-    expect(orderChecks([c("a", "pass"), c("b", "warn"), c("c", "unknown"), c("d", "fail"), c("e", "warn")]).map((x) => x.id)).toEqual(["d", "b", "e", "c", "a"]);
+    const c = (id: string, status: "pass" | "warn" | "fail" | "unknown" | "info") => ({ id, status, title: id, message: "" });
+    expect(orderChecks([c("a", "pass"), c("b", "warn"), c("c", "unknown"), c("d", "fail"), c("e", "warn"), c("f", "info")]).map((x) => x.id)).toEqual(["d", "b", "e", "c", "f", "a"]);
   });
 });
 
@@ -39,7 +60,8 @@ describe("banners", () => {
       code: 'GRANT pg_monitor TO "Mon ""x""";',
     },
     { name: "track_io_timing off", t: target(), settings: { track_io_timing: setting("off") }, ids: ["track_io_timing"] },
-    { name: "down", t: target({ status: "down", lastError: "connection refused" }), settings: {}, ids: ["down"] },
+    // Said once, by the findings and the header, with its error.
+    { name: "down: no banner of its own", t: target({ status: "down", lastError: "connection refused" }), settings: {}, ids: [] },
   ])("$name", ({ t, settings, ids, title, code }) => {
     const list = banners(t, settings);
     expect(list.map((b) => b.id)).toEqual(ids);

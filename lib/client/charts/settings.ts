@@ -10,6 +10,18 @@ const SETTING_ORDER: readonly string[] = IO_SETTINGS;
 
 export interface SettingRow extends Setting {
   name: string;
+  /** what the value means here: "unused: io_method = sync", "a limit, not a count" */
+  note: string | null;
+}
+
+/** Settings only io_method = worker uses. */
+const WORKER_ONLY = new Set(["io_workers", "io_workers_idle_timeout"]);
+const LIMITS = new Set(["effective_io_concurrency", "maintenance_io_concurrency", "io_max_concurrency"]);
+
+function settingNote(name: string, method: string | undefined): string | null {
+  if (WORKER_ONLY.has(name) && method && method !== "worker") return `unused: io_method = ${method} runs no io workers`;
+  if (LIMITS.has(name)) return "a limit, not a count";
+  return null;
 }
 
 export function settingRows(settings: Settings): SettingRow[] {
@@ -17,12 +29,13 @@ export function settingRows(settings: Settings): SettingRow[] {
     const i = SETTING_ORDER.indexOf(name);
     return i === -1 ? SETTING_ORDER.length : i;
   };
+  const method = settings.io_method?.setting;
   return Object.entries(settings)
-    .map(([name, s]) => ({ name, ...s }))
+    .map(([name, s]) => ({ name, ...s, note: settingNote(name, method) }))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
-const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, pass: 3 } as const satisfies Record<Check["status"], number>;
+const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, info: 3, pass: 4 } as const satisfies Record<Check["status"], number>;
 
 /** Failures first, passes last; otherwise as the server sent them. */
 export function orderChecks(checks: readonly Check[]): Check[] {
@@ -42,10 +55,8 @@ export interface Banner {
 
 /** What the dashboard cannot show for this target, and what would fix it. */
 export function banners(target: TargetInfo, settings: Settings): Banner[] {
+  // A target that is down is said once, by the findings and the header, with its error.
   const out: Banner[] = [];
-  if (target.status === "down") {
-    out.push({ id: "down", tone: "error", title: `${target.name} is unreachable`, text: target.lastError ?? "The connection failed; inflight keeps retrying." });
-  }
   const caps = target.capabilities;
   if (caps && !caps.aios) {
     const major = majorVersion(target.serverVersion, target.serverVersionNum);
@@ -79,4 +90,10 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
     });
   }
   return out;
+}
+
+/** block_size in bytes (8 kB unless the server says otherwise). */
+export function blockSizeOf(settings: Settings): number {
+  const n = Number(settings.block_size?.setting);
+  return Number.isFinite(n) && n > 0 ? n : 8192;
 }

@@ -1,33 +1,62 @@
 import { describe, expect, it } from "vitest";
 import type { Settings } from "@/lib/schemas/settings";
-import { ioSample } from "../../../test/support/fixtures";
-import { combineLimitKb, throughputChart, throughputRow } from "./throughput";
+import { ioSample, run } from "../../../test/support/fixtures";
+import { combineLimitKb, liveReadRate, throughputChart, throughputRow } from "./throughput";
 
+// pg_stat_io lands a statement's reads when it ends: drawn as an amount counted, never as a rate (issue 11: 2,600 MB/s spikes).
 describe("throughputRow", () => {
   it.each([
     { name: "combined sequential reads", s: ioSample(1, 0, 2167, 2167 * 119 * 1024, 1000), reads: 2167, mb: (2167 * 119) / 1024, kb: 119 },
-    { name: "over 2 s", s: ioSample(1, 0, 100, 100 * 8192, 2000), reads: 50, mb: (50 * 8) / 1024, kb: 8 },
-    { name: "no reads: size unknown, not zero", s: ioSample(1, 0, 0, 0), reads: 0, mb: 0, kb: null },
+    { name: "over 2 s: the amount, not divided into a rate", s: ioSample(1, 0, 100, 100 * 8192, 2000), reads: 100, mb: (100 * 8) / 1024, kb: 8 },
+    { name: "no reads: nothing drawn, size unknown", s: ioSample(1, 0, 0, 0), reads: null, mb: null, kb: null },
   ])("$name", ({ s, reads, mb, kb }) => {
     const row = throughputRow(s);
-    expect(row.readsPerSec).toBeCloseTo(reads);
-    expect(row.mbPerSec).toBeCloseTo(mb);
+    expect(row.reads).toBe(reads);
+    if (mb === null) expect(row.mbCounted).toBeNull();
+    else expect(row.mbCounted).toBeCloseTo(mb);
     if (kb === null) expect(row.avgReadKb).toBeNull();
     else expect(row.avgReadKb).toBeCloseTo(kb);
   });
 });
 
+describe("liveReadRate", () => {
+  it("sums readBlocksPerSec x block_size over running scans only", () => {
+    const runs = [
+      run({ id: "a", endedAt: null, readBlocksPerSec: 40_000 }),
+      run({ id: "b", endedAt: null, readBlocksPerSec: 2_000 }),
+      run({ id: "c", endedAt: 5000, readBlocksPerSec: 90_000 }),
+      run({ id: "d", endedAt: null, readBlocksPerSec: null }),
+    ];
+    expect(liveReadRate(runs, 8192)).toEqual({ bytesPerSec: 42_000 * 8192, scans: 2 });
+    expect(liveReadRate([], 8192)).toEqual({ bytesPerSec: 0, scans: 0 });
+  });
+
+  it("draws the estimate as the rate line", () => {
+    const chart = throughputChart([], [{ t: 1000, bytesPerSec: 300 * 1024 * 1024, scans: 1 }, { t: 2000, bytesPerSec: 0, scans: 0 }], { from: 0, to: 5000 }, []);
+    expect(chart.live.map((r) => r.mbPerSec)).toEqual([300, 0]);
+    expect(chart.liveSince).toBe(1000);
+  });
+});
+
 describe("throughputChart", () => {
   it("averages the read size over the view, weighted by reads", () => {
-    const chart = throughputChart([ioSample(1, 1000, 10, 10 * 131_072), ioSample(2, 2000, 30, 30 * 8192), ioSample(3, 3000, 0, 0)], { from: 0, to: 5000 }, []);
+    const chart = throughputChart([ioSample(1, 1000, 10, 10 * 131_072), ioSample(2, 2000, 30, 30 * 8192), ioSample(3, 3000, 0, 0)], [], { from: 0, to: 5000 }, []);
     expect(chart.anyReads).toBe(true);
     expect(chart.avgReadKb).toBeCloseTo((10 * 128 + 30 * 8) / 40);
     expect(chart.rows).toHaveLength(3);
   });
 
+  it("keeps the dots of amounts landing few (docs/CHARTS.md rule 5), only where reads landed", () => {
+    const io = Array.from({ length: 900 }, (_, i) => ioSample(i + 1, i * 1000, i % 3 ? 10 : 0, i % 3 ? 10 * 131_072 : 0));
+    const chart = throughputChart(io, [], { from: 0, to: 900_000 }, []);
+    expect(chart.counted.length).toBeLessThanOrEqual(110);
+    expect(chart.counted.every((r) => r.mbCounted !== null)).toBe(true);
+    expect(chart.rows.length).toBeGreaterThan(chart.counted.length);
+  });
+
   it("breaks the line across an outage", () => {
-    const chart = throughputChart([ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)], { from: 0, to: 60_000 }, []);
-    expect(chart.rows.map((r) => r.readsPerSec)).toEqual([1, 1, null, 1]);
+    const chart = throughputChart([ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)], [], { from: 0, to: 60_000 }, []);
+    expect(chart.rows.map((r) => r.reads)).toEqual([1, 1, null, 1]);
   });
 });
 

@@ -1,55 +1,105 @@
-// pg_stat_io deltas -> read rates and the average read size, which shows how
-// well reads are combined (128 kB = 16 blocks at io_combine_limit's default).
+// Read throughput, drawn as what each figure is. pg_stat_io counts a
+// statement's reads when it ends (a 2.5 GB scan lands as one second of
+// 2,600 MB/s): those are drawn as amounts landing, not as a rate. The rate
+// is the live estimate from pg_aios block positions: the running scans'
+// blocks covered per second x block_size. The average read size (from
+// pg_stat_io) shows how well reads are combined (128 kB = 16 blocks at
+// io_combine_limit's default).
+import type { QueryRun } from "@/lib/schemas/runs";
 import type { IoSample } from "@/lib/schemas/tick";
 import type { Settings } from "@/lib/schemas/settings";
 import { settingBytes } from "@/lib/window/settings";
 import { shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
 
+/** The live read estimate at one moment (server time). */
+export interface RatePoint {
+  t: number;
+  /** bytes per second summed over the running scans with block positions */
+  bytesPerSec: number;
+  /** running scans counted */
+  scans: number;
+}
+
+/** The running runs' readBlocksPerSec x block_size, summed; scans without two positions yet are not counted. */
+export function liveReadRate(runs: readonly QueryRun[], blockSize: number): { bytesPerSec: number; scans: number } {
+  let bytesPerSec = 0;
+  let scans = 0;
+  for (const r of runs) {
+    if (r.endedAt !== null || r.readBlocksPerSec === null) continue;
+    bytesPerSec += Math.max(0, r.readBlocksPerSec) * blockSize;
+    scans++;
+  }
+  return { bytesPerSec, scans };
+}
+
 export interface ThroughputRow {
   t: number;
-  readsPerSec: number | null;
-  mbPerSec: number | null;
+  /** MB pg_stat_io counted in the interval; null where none landed (nothing to draw) */
+  mbCounted: number | null;
   /** readBytes / reads in kB; null when nothing was read */
   avgReadKb: number | null;
-  /** share of read time in the interval, ms of read per ms of wall clock */
-  readTimeMs: number | null;
+  reads: number | null;
+}
+
+export interface LiveRow {
+  t: number;
+  /** the live estimate, MB/s */
+  mbPerSec: number | null;
 }
 
 export interface ThroughputChart {
+  /** pg_stat_io: the read size */
   rows: ThroughputRow[];
-  /** any read in the view */
+  /** pg_stat_io: amounts landing, drawn as dots: thinned harder (a dot is an SVG node, docs/CHARTS.md rule 5) */
+  counted: ThroughputRow[];
+  /** the live estimate from pg_aios block positions */
+  live: LiveRow[];
+  /** any read counted in the view */
   anyReads: boolean;
   /** reads-weighted average read size over the view, kB */
   avgReadKb: number | null;
   /** largest average read size drawn, kB */
   maxReadKb: number;
+  /** the first live estimate kept (this page's store began then); null without one */
+  liveSince: number | null;
 }
 
 const MB = 1024 * 1024;
 const IO_MAX_POINTS = 600;
+/** Dots of amounts landing: at most about this many (min and max of each bucket kept). */
+export const COUNTED_MAX_POINTS = 100;
 
 export function throughputRow(s: IoSample): ThroughputRow {
-  const seconds = s.intervalMs / 1000;
-  const { reads, readBytes, readTime } = s.totals;
+  const { reads, readBytes } = s.totals;
   return {
     t: s.t,
-    readsPerSec: seconds > 0 ? reads / seconds : null,
-    mbPerSec: seconds > 0 ? readBytes / MB / seconds : null,
+    mbCounted: readBytes > 0 ? readBytes / MB : null,
     avgReadKb: reads > 0 ? readBytes / reads / 1024 : null,
-    readTimeMs: readTime,
+    reads: reads > 0 ? reads : null,
   };
 }
 
 /** The io cadence is ~1 s whatever the tick cadence. */
 export const IO_CADENCE_MS = 1000;
+/** Queries (and so the live estimate) arrive every 0.5-1 s while someone watches. */
+export const RATE_CADENCE_MS = 1000;
 
-export function throughputChart(io: readonly IoSample[], domain: TimeDomain, outages: readonly Outage[], maxPoints = IO_MAX_POINTS): ThroughputChart {
-  const rows = shapeSeries(
-    io,
-    { time: (s) => s.t, keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)], domain, cadenceMs: IO_CADENCE_MS, outages, maxPoints },
-    throughputRow,
-    (t): ThroughputRow => ({ t, readsPerSec: null, mbPerSec: null, avgReadKb: null, readTimeMs: null }),
+export function throughputChart(io: readonly IoSample[], rates: readonly RatePoint[], domain: TimeDomain, outages: readonly Outage[], maxPoints = IO_MAX_POINTS): ThroughputChart {
+  const ioSeries = (points: number) =>
+    shapeSeries(
+      io,
+      { time: (s) => s.t, keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)], domain, cadenceMs: IO_CADENCE_MS, outages, maxPoints: points },
+      throughputRow,
+      (t): ThroughputRow => ({ t, mbCounted: null, avgReadKb: null, reads: null }),
+    );
+  const rows = ioSeries(maxPoints);
+  const counted = ioSeries(Math.min(maxPoints, COUNTED_MAX_POINTS)).filter((r) => r.mbCounted !== null);
+  const live = shapeSeries(
+    rates,
+    { time: (p) => p.t, keys: [(p) => p.bytesPerSec], domain, cadenceMs: RATE_CADENCE_MS, outages, maxPoints },
+    (p): LiveRow => ({ t: p.t, mbPerSec: p.bytesPerSec / MB }),
+    (t): LiveRow => ({ t, mbPerSec: null }),
   );
   let reads = 0;
   let bytes = 0;
@@ -59,7 +109,7 @@ export function throughputChart(io: readonly IoSample[], domain: TimeDomain, out
     bytes += s.totals.readBytes;
   }
   const maxReadKb = rows.reduce((m, r) => Math.max(m, r.avgReadKb ?? 0), 0);
-  return { rows, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb };
+  return { rows, counted, live, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb, liveSince: rates[0]?.t ?? null };
 }
 
 /** io_combine_limit as PostgreSQL applies it (at most io_max_combine_limit), kB; null when unknown. */

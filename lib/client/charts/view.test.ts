@@ -70,10 +70,10 @@ describe("runsInRange", () => {
 });
 
 describe("frames", () => {
-  const frame = { ticks: [tick(1, 1000), tick(2, 2000)], io: [ioSample(3, 2500, 1, 1)] };
+  const frame = { ticks: [tick(1, 1000), tick(2, 2000)], io: [ioSample(3, 2500, 1, 1)], rates: [] };
   it("takes the newest of ticks and io, or the fallback", () => {
     expect(frameNewest(frame, 7)).toBe(2500);
-    expect(frameNewest({ ticks: [], io: [] }, 7)).toBe(7);
+    expect(frameNewest({ ticks: [], io: [], rates: [] }, 7)).toBe(7);
     expect(liveDomain(frame, 1000, 60_000, 0)).toEqual({ from: 1500, to: 2500 });
   });
   it.each([

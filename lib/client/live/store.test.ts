@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ioSample, snapshot, target, tick } from "../../../test/support/fixtures";
+import { ioSample, run, snapshot, target, tick } from "../../../test/support/fixtures";
 import { LiveStore } from "./store";
 
 describe("LiveStore", () => {
@@ -11,6 +11,20 @@ describe("LiveStore", () => {
     expect(store.get("latest")?.seq).toBe(3);
     store.addIo(ioSample(9, 200, 1, 1));
     expect(store.lastSeq).toBe(9);
+  });
+
+  // The read rate is the live estimate from pg_aios block positions, kept at each queries event (issue 11).
+  it("keeps the live read estimate of each queries event at the newest tick's time", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 1000)], queries: [run({ endedAt: null, readBlocksPerSec: 1000 })] }));
+    store.addTick(tick(2, 1500));
+    store.apply("queries", { queries: [run({ endedAt: null, readBlocksPerSec: 2000 }), run({ id: "e", endedAt: 1400, readBlocksPerSec: 9000 })], statements: [], statementsNote: null });
+    store.apply("queries", { queries: [], statements: [], statementsNote: null });
+    store.flush();
+    expect(store.get("frame").rates).toEqual([
+      { t: 1000, bytesPerSec: 1000 * 8192, scans: 1 },
+      { t: 1500, bytesPerSec: 2000 * 8192, scans: 1 },
+    ]);
   });
 
   it("counts the ticks the stream delivered, not the snapshot's or replays", () => {

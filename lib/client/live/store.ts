@@ -6,6 +6,8 @@ import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { FindingsPayload } from "@/lib/schemas/findings";
 import type { Outage, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
 import type { TargetInfo } from "@/lib/schemas/target";
+import { blockSizeOf } from "@/lib/client/charts/settings";
+import { liveReadRate, type RatePoint } from "@/lib/client/charts/throughput";
 
 export const STREAM_STATES = ["connecting", "live", "reconnecting"] as const;
 export type StreamState = (typeof STREAM_STATES)[number];
@@ -23,6 +25,9 @@ export interface Frame {
   ticks: readonly Tick[];
   /** pg_stat_io deltas in the window; the same array until one arrives */
   io: readonly IoSample[];
+  /** the live read estimate from pg_aios block positions, one point per
+   * queries event since this store was made (the server keeps no history of it) */
+  rates: readonly RatePoint[];
 }
 
 export type Outages = readonly Outage[];
@@ -40,13 +45,15 @@ export interface Channels {
 export type Channel = keyof Channels;
 export type ChannelValue<C extends Channel> = Channels[C];
 
-const EMPTY_FRAME: Frame = { ticks: [], io: [] };
+const EMPTY_FRAME: Frame = { ticks: [], io: [], rates: [] };
 /** Ticks between two evictions when no frame is flushed. */
 const EVICT_EVERY = 200;
 
 export class LiveStore {
   private ticks: Tick[] = [];
   private io: IoSample[] = [];
+  private rates: RatePoint[] = [];
+  private dirtyRates = false;
   private lastTickSeq = 0;
   private lastIoSeq = 0;
   private seq = 0;
@@ -115,7 +122,9 @@ export class LiveStore {
     this.set("outages", snapshot.outages);
     this.set("findings", { findings: snapshot.findings, moreRuns: snapshot.moreRuns });
     this.set("latest", this.ticks.at(-1) ?? null);
-    this.dirtyTicks = this.dirtyIo = true;
+    this.rates = [];
+    this.noteRate();
+    this.dirtyTicks = this.dirtyIo = this.dirtyRates = true;
     this.flush();
   }
 
@@ -145,7 +154,10 @@ export class LiveStore {
   apply<E extends StateEventName>(event: E, payload: StreamPayload<E>): void {
     if (event === "target") this.set("target", payload as TargetInfo);
     else if (event === "settings") this.set("settings", payload as SettingsPayload);
-    else if (event === "queries") this.set("queries", payload as QueriesPayload);
+    else if (event === "queries") {
+      this.set("queries", payload as QueriesPayload);
+      this.noteRate();
+    }
     else if (event === "findings") this.set("findings", payload as FindingsPayload);
     else {
       // Sent with every queries event: keep the reference when nothing changed,
@@ -153,6 +165,14 @@ export class LiveStore {
       const outages = (payload as StreamPayload<"outages">).outages;
       if (!sameOutages(outages, this.state.outages)) this.set("outages", outages);
     }
+  }
+
+  /** The live read estimate now, at the newest tick's (server) time. */
+  private noteRate(): void {
+    const t = this.ticks.at(-1)?.t;
+    if (t === undefined || (this.rates.length && this.rates[this.rates.length - 1].t >= t)) return;
+    this.rates.push({ t, ...liveReadRate(this.state.queries.queries, blockSizeOf(this.state.settings.settings)) });
+    this.dirtyRates = true;
   }
 
   setStream(state: StreamState, now: number, error: string | null = null): void {
@@ -167,7 +187,7 @@ export class LiveStore {
    */
   currentFrame(): Frame {
     const prev = this.state.frame;
-    return { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io };
+    return { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io, rates: this.dirtyRates ? this.rates.slice() : prev.rates };
   }
 
   /**
@@ -176,10 +196,9 @@ export class LiveStore {
    */
   flush(): boolean {
     this.evict();
-    if (!this.dirtyTicks && !this.dirtyIo) return false;
-    const prev = this.state.frame;
-    this.set("frame", { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io });
-    this.dirtyTicks = this.dirtyIo = false;
+    if (!this.dirtyTicks && !this.dirtyIo && !this.dirtyRates) return false;
+    this.set("frame", this.currentFrame());
+    this.dirtyTicks = this.dirtyIo = this.dirtyRates = false;
     return true;
   }
 
@@ -199,6 +218,11 @@ export class LiveStore {
       if (dropIo) {
         this.io.splice(0, dropIo);
         this.dirtyIo = true;
+      }
+      const dropRates = countBefore(this.rates, cutoff);
+      if (dropRates) {
+        this.rates.splice(0, dropRates);
+        this.dirtyRates = true;
       }
     }
   }

@@ -9,7 +9,7 @@ export interface PublishSource extends PayloadSource {
 }
 
 const PUBLISH_EVERY_MS = 1000;
-/** While reads are in flight a scan's progress moves faster than once a second. */
+/** While reads are in flight (async or synchronous) a scan's progress moves faster than once a second. */
 const PUBLISH_BUSY_MS = 500;
 /** Findings cite figures that move every tick: their event at most this often. */
 const FINDINGS_EVERY_MS = 500;
@@ -35,7 +35,9 @@ export class Publisher {
   afterTick(now: number): void {
     const { feed, window } = this.c;
     this.findings(now);
-    const readsInFlight = (window.lastTick()?.aio?.inFlight ?? 0) > 0;
+    // Synchronous handles count too: under io_method = sync a scan's progress and read rate come from them.
+    const aio = window.lastTick()?.aio;
+    const readsInFlight = (aio?.inFlight ?? 0) + (aio?.sync ?? 0) > 0;
     if (feed.viewers > 0 && now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
       this.lastQueriesAt = now;
       feed.publish("queries", queriesPayload(this.c));

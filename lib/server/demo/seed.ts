@@ -75,6 +75,11 @@ export async function ensureDemoDatabase(
     // Two app processes seeding at once would each drop the other's table.
     await client.query("SELECT pg_advisory_lock(hashtext('inflight-demo-seed'))");
     await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    // pg_stat_statements keeps the first text it saw of each statement, across
+    // restarts: a demo from before its bookkeeping carried inflight's marker
+    // would list it as workload forever. Its figures start afresh with each
+    // start of the demo (inflight's window starts empty then anyway).
+    await client.query("SELECT pg_stat_statements_reset()");
     if ((await currentMarker(client)) === marker(tableMb)) return;
     const started = Date.now();
     await buildTable(client, tableMb, (line) => log(`${database}.${TABLE}: ${line}`));

@@ -52,12 +52,21 @@ function statements(client: pg.Client, table: string) {
     pointLookups: `SELECT count(*), sum(reading) FROM ${t} WHERE id = ANY($1::bigint[])`,
     update: `UPDATE ${t} SET reading = reading + 0.5 WHERE id > $1 AND id <= $2`,
     vacuum: `VACUUM ${t}`,
-    maxId: `SELECT coalesce(max(id), 0)::bigint AS max_id FROM ${t}`,
+    maxId: `SELECT ${BOOKKEEPING} coalesce(max(id), 0)::bigint AS max_id FROM ${t}`,
   };
 }
 
+/**
+ * The demo's bookkeeping (its backend's pid, the table's files to evict, its
+ * id range) is not the workload it shows: marked as inflight's own
+ * statements are (lib/window/stat-statements.ts, OWN_MARKER), inside the
+ * text where pg_stat_statements keeps it, so the Statements panel and the
+ * runs leave it out as they leave out inflight's sampling.
+ */
+const BOOKKEEPING = "/* inflight:demo_bookkeeping */";
+
 const RELATION_FILES = `
-SELECT pg_relation_filepath($1::regclass) AS heap,
+SELECT ${BOOKKEEPING} pg_relation_filepath($1::regclass) AS heap,
        array(SELECT pg_relation_filepath(indexrelid) FROM pg_index WHERE indrelid = $1::regclass) AS indexes`;
 
 class DemoWorkload implements Workload {
@@ -100,7 +109,7 @@ class DemoWorkload implements Workload {
     const admin = new pg.Client({ connectionString: this.server.superuserUrl(this.opts.database), connectionTimeoutMillis: 5_000 });
     try {
       await admin.connect();
-      await admin.query("SELECT pg_cancel_backend($1)", [pid]);
+      await admin.query(`SELECT ${BOOKKEEPING} pg_cancel_backend($1)`, [pid]);
     } catch (err) {
       this.log(`demo workload: could not cancel backend ${pid} (${oneLine(err)}); closing its connection`);
       await client.end();
@@ -141,7 +150,7 @@ class DemoWorkload implements Workload {
       if (this.lastFailure) this.log("demo workload: reconnected");
       this.lastFailure = null;
       const sql = statements(client, this.opts.table);
-      const me = await this.query<{ pid: number }>(client, "SELECT pg_backend_pid() AS pid");
+      const me = await this.query<{ pid: number }>(client, `SELECT ${BOOKKEEPING} pg_backend_pid() AS pid`);
       this.backendPid = me.rows[0]?.pid ?? null;
       // Parallel workers would split the reads across processes; one backend is easier to watch.
       await this.query(client, "SET max_parallel_workers_per_gather = 0");

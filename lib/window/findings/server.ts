@@ -25,7 +25,8 @@ export interface ServerInput {
   workers: WorkerLoad;
 }
 
-const ASPECT_NAMES = { sampling: "sampling", aios: "pg_aios", stat_io: "pg_stat_io", settings: "pg_settings", statements: "pg_stat_statements", relations: "relation names" } as const satisfies Record<AspectHealth["aspect"], string>;
+/** How the page and the findings name each collection aspect. */
+export const ASPECT_NAMES = { sampling: "sampling", aios: "pg_aios", stat_io: "pg_stat_io", settings: "pg_settings", statements: "pg_stat_statements", relations: "relation names" } as const satisfies Record<AspectHealth["aspect"], string>;
 
 export function targetDown({ target }: ServerInput): NewFinding | null {
   if (target.status === "up") return null;

@@ -1,0 +1,67 @@
+import { expect, test } from "@playwright/test";
+import { openTarget } from "./helpers";
+
+// Issue 11, "make the numbers agree": what a newcomer read as contradictions
+// on the page, checked on the page (the figures themselves are unit-tested
+// in lib/client/charts).
+
+test("the header and the io workers panel say the same workers figure, from the same sample", async ({ page }) => {
+  await openTarget(page);
+  await expect(page.getByTestId("panel-workers-now")).not.toHaveAttribute("data-alive", "", { timeout: 30_000 });
+  // Read both in one task, many times while ticks arrive: never apart.
+  const pairs = await page.evaluate(async () => {
+    const out: string[][] = [];
+    for (let i = 0; i < 30; i++) {
+      const h = document.querySelector<HTMLElement>('[data-testid="workers-now"]')!;
+      const p = document.querySelector<HTMLElement>('[data-testid="panel-workers-now"]')!;
+      out.push([`${h.dataset.busy}/${h.dataset.alive}`, `${p.dataset.busy}/${p.dataset.alive}`]);
+      await new Promise((r) => setTimeout(r, 70));
+    }
+    return out;
+  });
+  for (const [header, panel] of pairs) expect(header).toBe(panel);
+});
+
+test("the header says when inflight connected apart from the server's start, and names the demo once", async ({ page }) => {
+  await openTarget(page);
+  await expect(page.getByTestId("target-status")).toContainText(/^up · connected since \d\d:\d\d:\d\d/);
+  await expect(page.getByTestId("server-started")).toContainText(/\d\d:\d\d:\d\d \(/);
+  await expect(page.locator("header").first()).not.toContainText("demodemo");
+  await expect(page.getByTestId("watch-cost")).toContainText(/watching costs [\d.]+ ms\/s of server time, [<\d.]+% of a core/);
+  // Nothing fails here (pg_aios may be "not read yet" until a backend is active: not a fault).
+  await expect(page.getByTestId("collection")).toHaveAttribute("data-degraded", "false");
+});
+
+test("settings and checks say what they mean: units, limits, and io_uring not offered", async ({ page }) => {
+  await openTarget(page);
+  await expect(page.getByTestId("setting-block_size")).toContainText("8 kB");
+  await expect(page.getByTestId("setting-effective_io_concurrency")).toContainText("a limit, not a count");
+  await expect(page.getByTestId("check-effective_io_concurrency")).not.toContainText("reads ahead.");
+  // The embedded build has no liburing: said plainly, not "unknown".
+  await expect(page.getByTestId("check-io_uring")).toHaveAttribute("data-status", "info");
+  await expect(page.getByTestId("check-io_uring")).toContainText("Not offered");
+});
+
+test("the Statements panel leaves out housekeeping and the demo's bookkeeping, and says how many it hid", async ({ page }) => {
+  test.setTimeout(150_000);
+  await openTarget(page);
+  const hidden = page.getByTestId("statements-hidden");
+  // pg_stat_statements is read every 10 s; the demo's bitmap scan runs in a transaction with SET LOCAL.
+  await expect.poll(async () => Number(await hidden.getAttribute("data-hidden")), { timeout: 120_000 }).toBeGreaterThan(0);
+  await expect(hidden).toContainText("transaction-control and SET");
+  const texts = await page.getByTestId("statement-row").getByTestId("query-text").allInnerTexts();
+  expect(texts.length).toBeGreaterThan(0);
+  for (const t of texts) expect(t).not.toMatch(/^(BEGIN|COMMIT|SET)\b|pg_relation_filepath|coalesce\(max\(id\)|pg_backend_pid/i);
+});
+
+test("ended scans say finished, not an empty 0% bar", async ({ page }) => {
+  test.setTimeout(150_000);
+  await openTarget(page);
+  // Ended scans whose block positions were seen (a scan sampled once a second, before this page opened, may have none).
+  const ended = page.locator('[data-testid="query-row"][data-running="false"]:not([data-progress=""])', { hasText: "LIKE '%zz%'" });
+  await expect(ended.first()).toBeVisible({ timeout: 120_000 });
+  await expect(ended.first().getByTestId("run-finished")).toContainText(/^finished \([\d.]+ s\), scanned public\.readings/);
+  await expect(ended.first().getByRole("progressbar")).toHaveCount(0);
+  // An ended run's in-flight cell has its figure and says what it is.
+  await expect(ended.first().getByTestId("run-inflight")).toContainText(/(\d+peak in flight|0none seen in flight|pg_aios not read)/);
+});

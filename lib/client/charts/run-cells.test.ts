@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { StatementStat } from "@/lib/schemas/runs";
+import { run } from "../../../test/support/fixtures";
+import { inFlightCell, progressCell, readWaitCell, statementShare } from "./run-cells";
+
+const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "q1", query: "select", calls: 3, totalExecTime: 1000, readTime: 220, sharedBlksRead: 1, sharedBlksHit: 0, readShare: 0.22, ...over });
+
+// Three shares for one run ("42%, 57 of 136", "async handles in 85 of 136", the statement's "22%"): one named figure for read wait (issue 11).
+describe("readWaitCell", () => {
+  it("is (async + synchronous read waits) / samples, with its counts", () => {
+    const c = readWaitCell(run({ samples: 136, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3, ioWaitSamples: 60 }));
+    expect(c).toMatchObject({ main: "42%", detail: "57 of 136 samples", split: "async 50 · sync 7" });
+    expect(c.title).toContain("other IO waits (not reads) in 3, not counted");
+  });
+
+  // "not waiting on reads" beside "100% / 1 of 1 / 1 other" (issue 11).
+  it("says too short, never 100%, for a run of one sample waiting on another IO", () => {
+    const c = readWaitCell(run({ samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1, verdict: "cpu" }));
+    expect(c.main).toBe("too short");
+    expect(c.detail).toBe("0 of 1 sample");
+    expect(c.split).toBe("");
+  });
+});
+
+describe("statementShare", () => {
+  it("labels the statement's exact share as what it is", () => {
+    expect(statementShare(run({ queryId: "q1" }), [stat()])).toBe("statement, exact: 22% read, 3 calls");
+    expect(statementShare(run({ queryId: null }), [stat()])).toBeNull();
+    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: null })])).toBeNull();
+  });
+  it("says a parallel statement's read time is summed, never 100%", () => {
+    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: 2400 })])).toBe("statement, exact: read time above exec time (summed over its processes), 3 calls");
+  });
+});
+
+// "0" over "peak" with no number (issue 11); and aio: null ticks (not read, not zero).
+describe("inFlightCell", () => {
+  it.each([
+    { name: "running, read this sample", r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }), now: { id: "x", state: "aio" as const, inFlight: 3, syncInFlight: 0 }, want: { main: "3", label: "now · peak 4", unknown: false } },
+    { name: "running, pg_aios not read this sample", r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }), now: { id: "x", state: "aio" as const, inFlight: null, syncInFlight: null }, want: { main: "–", label: "not read this sample (last 2, peak 4)", unknown: true } },
+    { name: "ended with a peak", r: run({ endedAt: 5000, maxInFlight: 4, aioReadSamples: 12 }), now: undefined, want: { main: "4", label: "peak in flight (12 pg_aios reads)", unknown: false } },
+    { name: "ended, none in flight", r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 1 }), now: undefined, want: { main: "0", label: "none seen in flight (1 pg_aios read)", unknown: false } },
+    { name: "ended, never read", r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 0 }), now: undefined, want: { main: "–", label: "pg_aios not read in its samples", unknown: true } },
+  ])("$name", ({ r, now, want }) => expect(inFlightCell(r, now)).toEqual(want));
+});
+
+// Finished scans with an empty "0%" progress bar (issue 11).
+describe("progressCell", () => {
+  it("an ended scan shows finished, not its last share", () => {
+    const c = progressCell(run({ startedAt: 1000, endedAt: 4500, progress: 0, progressRelation: "public.readings" }), 8192);
+    expect(c).toEqual({ kind: "finished", text: "finished (3.5 s), scanned public.readings" });
+  });
+  it("a running scan has a bar, its time left and its rate", () => {
+    const c = progressCell(run({ endedAt: null, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 4000 }), 8192);
+    expect(c).toMatchObject({ kind: "bar", pct: 79, text: "79% of public.events", eta: "about 4.0 s left at 180 MB/s" });
+  });
+  it("no position: a dash", () => {
+    expect(progressCell(run({ progress: null }), 8192)).toEqual({ kind: "none", text: "–" });
+    expect(progressCell(run({ endedAt: 9, progress: null }), 8192)).toEqual({ kind: "none", text: "–" });
+  });
+});

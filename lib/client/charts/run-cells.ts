@@ -1,0 +1,97 @@
+// One query run's cells in the runs table, each figure named for what it
+// is: the read-wait share (sampled), reads in flight (of the samples that
+// read pg_aios), the statement's exact share (pg_stat_statements), and
+// where a scan has got to.
+import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
+import type { RunSample } from "@/lib/schemas/tick";
+import { formatBytes, formatDuration, formatShare } from "@/lib/format";
+import { runFigures } from "@/lib/window/findings/figures";
+import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
+
+export interface ReadWaitCell {
+  /** "42%", or "too short" under MIN_SAMPLES samples */
+  main: string;
+  /** "57 of 136 samples" */
+  detail: string;
+  /** "async 50 · sync 7"; empty without read waits */
+  split: string;
+  title: string;
+}
+
+export function readWaitCell(run: QueryRun): ReadWaitCell {
+  const f = runFigures(run, run.lastSeen);
+  const waits = run.aioWaitSamples + run.readWaitSamples;
+  const split = [run.aioWaitSamples ? `async ${run.aioWaitSamples}` : "", run.readWaitSamples ? `sync ${run.readWaitSamples}` : ""].filter(Boolean).join(" · ");
+  const other = run.otherIoWaitSamples ? `; other IO waits (not reads) in ${run.otherIoWaitSamples}, not counted` : "";
+  return {
+    main: run.samples < MIN_SAMPLES ? "too short" : formatShare(f.readWait),
+    detail: `${waits} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`,
+    split,
+    title: `read wait: samples waiting on a read (IO:AioIoCompletion ${run.aioWaitSamples}, IO:DataFileRead ${run.readWaitSamples}) / samples (${run.samples})${other}. Sampled, an estimate${run.samples < MIN_SAMPLES ? `; under ${MIN_SAMPLES} samples, too short to tell` : ""}.`,
+  };
+}
+
+/**
+ * The statement's exact read share over the window (pg_stat_statements,
+ * all its calls), labelled as that; null when the run has no entry.
+ */
+export function statementShare(run: QueryRun, statements: readonly StatementStat[]): string | null {
+  if (!run.queryId) return null;
+  const s = statements.find((x) => x.queryId === run.queryId);
+  if (!s || s.readTime === null || s.totalExecTime <= 0) return null;
+  const share = s.readTime / s.totalExecTime;
+  const calls = `${s.calls} call${s.calls === 1 ? "" : "s"}`;
+  if (share > 1) return `statement, exact: read time above exec time (summed over its processes), ${calls}`;
+  return `statement, exact: ${formatShare(share)} read, ${calls}`;
+}
+
+export interface InFlightCell {
+  /** the figure: reads in flight now (running), else the peak */
+  main: string;
+  /** what it is: "now · peak 4", "peak in flight (12 pg_aios reads)", "not read this sample" */
+  label: string;
+  /** the figure is not known (pg_aios not read) */
+  unknown: boolean;
+}
+
+/**
+ * `now`: the run's sample in the newest tick (undefined when the run is not
+ * in it). Its inFlight is null when that sample did not read pg_aios.
+ */
+export function inFlightCell(run: QueryRun, now: RunSample | undefined): InFlightCell {
+  if (run.endedAt !== null) {
+    if (run.aioReadSamples === 0) return { main: "–", label: "pg_aios not read in its samples", unknown: true };
+    const reads = `${run.aioReadSamples} pg_aios read${run.aioReadSamples === 1 ? "" : "s"}`;
+    return run.maxInFlight > 0
+      ? { main: String(run.maxInFlight), label: `peak in flight (${reads})`, unknown: false }
+      : { main: "0", label: `none seen in flight (${reads})`, unknown: false };
+  }
+  if (now && now.inFlight === null) return { main: "–", label: `not read this sample (last ${run.inFlightNow}, peak ${run.maxInFlight})`, unknown: true };
+  const value = now?.inFlight ?? run.inFlightNow;
+  return { main: String(value), label: `now · peak ${run.maxInFlight}`, unknown: false };
+}
+
+export type ProgressCell =
+  | { kind: "none"; text: string }
+  | { kind: "finished"; text: string }
+  | { kind: "bar"; pct: number; text: string; eta: string | null; title: string };
+
+/** A running scan's bar and time left; an ended scan says it finished, never its last share as a bar. */
+export function progressCell(run: QueryRun, blockSize: number): ProgressCell {
+  const rel = run.progressRelation ?? "the relation";
+  if (run.endedAt !== null) {
+    if (run.progress === null) return { kind: "none", text: "–" };
+    return { kind: "finished", text: `finished (${formatDuration(run.endedAt - run.startedAt)}), scanned ${rel}` };
+  }
+  if (run.progress === null) return { kind: "none", text: "–" };
+  const pct = Math.round(Math.min(1, Math.max(0, run.progress)) * 100);
+  const rate = run.readBlocksPerSec !== null && run.readBlocksPerSec > 0 ? `${formatBytes(run.readBlocksPerSec * blockSize)}/s` : null;
+  const eta = run.etaMs !== null ? `about ${formatDuration(run.etaMs)} left${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
+  return {
+    kind: "bar",
+    pct,
+    text: `${pct}% of ${rel}`,
+    eta,
+    title: `share of ${rel} covered since the first block seen in flight (from pg_aios block positions; a synchronized scan may start mid-table and wrap around)`,
+  };
+}
