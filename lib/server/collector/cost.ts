@@ -208,7 +208,8 @@ export function watchCost(f: CostFacts): WatchCost {
   const aiosMs = f.cost.estimate("aios", f.now);
   const notes: string[] = [];
   if (f.interval > f.asked) notes.push(`wait events every ${f.interval} ms, not ${f.asked}: the sample alone costs ${fmt(f.cost.estimate("activity", f.now))} ms here`);
-  if (f.aios.skipped > 0) {
+  // Put off now and then but read at about the asked cadence: nothing worth a note.
+  if (f.aios.skipped > 0 && (f.aios.intervalMs === null || f.aios.intervalMs > f.asked * 1.5)) {
     notes.push(
       `pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`,
     );

@@ -10,7 +10,10 @@ import { canPin, backendPid, parseExplain, pin, runsOf, unpin, watching, SCAN, t
 const PG = testPg();
 
 describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () => {
+  /** At least this many runs, and then more until the runs hold MIN_SAMPLES samples (scans are shorter on a quiet machine). */
   const RUNS = 6;
+  const MIN_SAMPLES = 70;
+  const MAX_RUNS = 20;
   let admin: pg.Client;
   beforeAll(async () => {
     admin = await connect(PG.superuserUrl);
@@ -23,7 +26,7 @@ describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () =
   async function measure(w: Watch, scanner: pg.Client, sql: string, runs: number) {
     const pid = await backendPid(scanner);
     const out: { explained: Explained; run: QueryRun }[] = [];
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < MAX_RUNS && (i < runs || out.reduce((n, m) => n + m.run.samples, 0) < MIN_SAMPLES); i++) {
       await evictFromPageCache(admin, PG.dataDir, PG.table);
       const from = Date.now();
       const explained = parseExplain((await scanner.query(`EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ${sql}`)).rows);

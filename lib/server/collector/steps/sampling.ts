@@ -8,6 +8,8 @@ import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 /** Names are read again at most this often when an unknown oid appears. */
 const NAMES_EVERY_MS = 10_000;
 const RECENT_MS = 10_000;
+/** However costly pg_aios is here, it is read at least this often while a backend is active. */
+const AIOS_FLOOR_MS = 10_000;
 
 /**
  * Every tick: active backends, io workers and their wait events (cheap, at
@@ -22,6 +24,8 @@ export class SamplingStep implements Step {
   /** when pg_aios was read while a backend was active, and when the budget put a read off */
   private aiosReads: number[] = [];
   private aiosSkips: number[] = [];
+  /** when pg_aios was last read (aiosReads keeps the last 10 s only) */
+  private aiosReadAt = 0;
   /** the last sample showed a run that the one before did not (a new statement started) */
   sawNewRun = false;
   /** the next run is a sample between the slots */
@@ -68,7 +72,9 @@ export class SamplingStep implements Step {
       return { reading: "unknown", handles: null };
     }
     if (!reading) return { reading: "idle", handles: null };
-    if (!budget.affords(cost.estimate("aios", now), now)) {
+    // Never starved: at least one read every AIOS_FLOOR_MS while backends run, whatever the budget.
+    const starved = now - (this.aiosReads.at(-1) ?? this.aiosReadAt) >= AIOS_FLOOR_MS;
+    if (!starved && !budget.affords(cost.estimate("aios", now), now)) {
       this.aiosSkips.push(now);
       this.trim(now);
       return { reading: "unknown", handles: null };
@@ -77,6 +83,7 @@ export class SamplingStep implements Step {
       const rows = await session.run("aios");
       health.ok("aios", now);
       this.aiosReads.push(now);
+      this.aiosReadAt = now;
       this.trim(now);
       return { reading: "read", handles: new Map(rows.map((r) => [r.pid, r.handles])) };
     } catch (err) {
