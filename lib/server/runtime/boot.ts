@@ -81,6 +81,8 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
         try {
           const { alterSystem } = await import("../demo/admin");
           log(`demo: restarting the embedded server with ${JSON.stringify(settings)}`);
+          // Stopped from outside (pg_ctl stop, a crash): started first, since ALTER SYSTEM needs it up.
+          await server.start();
           await server.restartWithChange(() => alterSystem(server, settings));
         } finally {
           busy = false;

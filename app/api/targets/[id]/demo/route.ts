@@ -23,6 +23,10 @@ export const POST = route(async (request: Request, ctx: { params: Promise<{ id: 
   if (body.io_method && offered && !offered.includes(body.io_method)) {
     throw new HttpError("bad_request", `io_method: this build offers ${offered.join(", ")}`, "io_method");
   }
-  await runtime.demo.restartWith(body);
+  try {
+    await runtime.demo.restartWith(body);
+  } catch (err) {
+    throw new HttpError("internal", `the demo server could not be restarted: ${(err as Error).message.split("\n")[0]}`);
+  }
   return NextResponse.json({ ok: true }, { status: 200 });
 });
