@@ -1,11 +1,12 @@
 import type { NextConfig } from "next";
 
-const production = process.env.NODE_ENV === "production";
+// `next dev` sets development; a build or start under any other NODE_ENV is strict.
+const development = process.env.NODE_ENV === "development";
 
 // No unsafe-eval in production; React's dev tooling needs it in `next dev`.
 const csp = [
   "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${production ? "" : " 'unsafe-eval'"}`,
+  `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",

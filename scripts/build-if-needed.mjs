@@ -42,11 +42,13 @@ export function buildNeeded(root = process.cwd()) {
 export function phaseOf(line) {
   const text = line.replace(/\x1b\[[0-9;]*m/g, "").trim().replace(/^[^A-Za-z]+/, "");
   if (!/\.\.\.$/.test(text) || /^Finished\b/.test(text)) return null;
-  return text
+  const name = text
     .replace(/\s*\.\.\.$/, "")
     .replace(/\s+using \d+ workers?/, "")
     .replace(/\s*\(\d+\/\d+\)$/, "")
     .trim();
+  // A phase is a few plain words; a warning's code frame ("16 | ...length) return ...") is not.
+  return /^[A-Z][a-z]+( [A-Za-z]+){0,6}$/.test(name) ? name : null;
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -64,7 +66,8 @@ export function runBuild(root = process.cwd(), { label = "[inflight]", log = con
   const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
-    env: process.env,
+    // next build runs next.config.ts before it settles NODE_ENV: a build is production.
+    env: { ...process.env, NODE_ENV: "production" },
   });
   const onLine = (line, out) => {
     out.write(`${line}\n`);
