@@ -6,12 +6,16 @@
 // markers; the prose around it is hand-written). BENCHMARKS.md says how each
 // figure is measured.
 //
-// Timeline (the 10/s server "A" runs from start to end with a viewer, so its
-// 15-minute window is full when the browser is measured last), one module of
-// bench/phases/ a step:
+// Timeline (the 10/s server "A" runs from setup to the end with a viewer, so
+// its 15-minute window is full when the browser is measured last), one
+// module of bench/phases/ a step:
+//   0 sizes: before anything else runs, four server sizes one at a time
+//      (max_connections 100 and 1000 x io_max_concurrency 16 and 64), one
+//      inflight at the default budget on each, idle and during cold scans,
+//      and one bare read of each view under pgbench -> figure 9
 //   setup: the target, the scan driver, A (10/s) and D (1/s)
-//   1 scans: A and D watch, pg_activity (0.5 s) and pgbench (the sampling
-//      statement and four parts of it, bare) run beside them;
+//   1 scans: A and D watch, pg_activity (0.5 s) and pgbench (activity.sql
+//      and aios.sql bare, the view and SELECT 1) run beside them;
 //      30 s quiet, then 420 s of cold scans -> figures 1, 2 (10/s), 4, 7, 8
 //   2 viewers: A with 1, then 50 SSE viewers -> figure 3; the 60 s window
 //      server "E" starts and runs until the browser phase -> figure 5
@@ -22,6 +26,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "vitest";
+import { snapshotApp } from "./lib/app";
 import { benchConfig, ROLES } from "./lib/config";
 import { takeLock } from "./lib/lock";
 import { toolVersion } from "./lib/peers";
@@ -32,6 +37,7 @@ import type { Bench, Json, PhaseContext } from "./phases/context";
 import { fasterRates } from "./phases/rates";
 import { scansBesidePeers } from "./phases/scans";
 import { setUp, tearDown } from "./phases/setup";
+import { costBySize } from "./phases/sizes";
 import { viewersAndMemory } from "./phases/viewers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -62,7 +68,7 @@ const errors = results.errors as string[];
 const noteLoad = (phase: string) => (results.load as Json[]).push({ phase, at: new Date().toISOString(), loadavg: loadAvg() });
 
 /** A run that measured nothing (failed at the start) leaves the last good results alone. */
-const measured = () => results.fig1 !== undefined;
+const measured = () => results.fig1 !== undefined || results.fig9 !== undefined;
 
 function save() {
   const file = CFG.quick ? "tmp/results.quick.json" : measured() ? "results.json" : "tmp/results.failed.json";
@@ -129,6 +135,9 @@ test("inflight benchmarks", async () => {
     memory: { task: Promise.resolve(), stop: false },
   };
   try {
+    results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
+    log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
+    await phase("0 sizes", () => costBySize(bench));
     const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
     for (const [name, run] of PHASES) await phase(name, () => run(ctx));
     await summarizeServerA(ctx);

@@ -1,10 +1,11 @@
 // `npm run bench`: checks the tools the bench runs beside inflight (and
 // installs them from Debian as root, scripts/prereqs.mjs), builds
 // the app if the build is stale, then runs bench/run.ts through vitest
-// (TypeScript; about 18 minutes: the browser figure needs a full 15-minute
-// window at 10 samples a second). Writes bench/results.json and the table
-// into BENCHMARKS.md. BENCH_QUICK=1: a short smoke run (2-minute window,
-// fewer scans) written to bench/tmp/ instead.
+// (TypeScript; about 25 minutes: the four server sizes of figure 9 first,
+// then the browser figure needs a full 15-minute window at 10 samples a
+// second). Writes bench/results.json and the table into BENCHMARKS.md.
+// BENCH_QUICK=1: a short smoke run (2-minute window, fewer scans, about 6
+// minutes) written to bench/tmp/ instead.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { buildIfNeeded } from "./build-if-needed.mjs";
@@ -18,7 +19,7 @@ const t0 = Date.now();
 ensurePrereqsOrExit(benchNeeds(), { label: "[inflight bench]" });
 
 await buildIfNeeded(root, { label: "[inflight bench]" });
-console.log(`[inflight bench] running (about ${process.env.BENCH_QUICK === "1" ? 5 : 18} minutes)`);
+console.log(`[inflight bench] running (about ${process.env.BENCH_QUICK === "1" ? 6 : 25} minutes)`);
 const result = spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "bench/vitest.bench.config.ts"], {
   stdio: "inherit",
   env: { ...process.env, BENCH_T0: String(t0) },

@@ -71,7 +71,7 @@ export function testNeeds(env = process.env, uid = process.getuid?.() ?? -1) {
 /** What `npm run bench` needs. */
 export function benchNeeds(env = process.env, uid = process.getuid?.() ?? -1) {
   return [
-    { name: "pgbench", why: "figure 1", commands: ["pgbench"], apt: "postgresql-client" },
+    { name: "pgbench", why: "figures 1 and 9", commands: ["pgbench"], apt: "postgresql-client" },
     { name: "pg_activity", why: "figure 8", commands: ["pg_activity"], apt: "pg-activity" },
     chromiumNeed(env, "figure 6"),
     { name: "script", why: "runs pg_activity on a terminal", commands: ["script"], apt: "bsdutils" },

@@ -2,27 +2,40 @@
 // sql/: a change to those files that the cutting no longer understands
 // should fail here, not minutes into `npm run bench`.
 import { describe, expect, it } from "vitest";
-import { PART_NAMES, partMarker, samplingScript, statementParts } from "../bench/lib/sampling-sql";
+import { statementMarker } from "../bench/lib/pgss";
+import { BARE_NAMES, bareScripts, PGBENCH_MARKERS, PGBENCH_NAMES, pgbenchScripts } from "../bench/lib/sampling-sql";
 
-describe("the bench's sampling statement and its parts", () => {
-  it("runs activity.sql as sql/ has it, its parameter filled in, as one pgbench statement", () => {
-    const script = samplingScript();
-    expect(script).toContain("/* inflight:activity */");
-    expect(script).toContain("'{}'::text[]");
-    expect(script).not.toContain("$1");
-    expect(script.endsWith(";\n")).toBe(true);
+describe("what pgbench runs beside inflight", () => {
+  const scripts = pgbenchScripts();
+
+  it("runs activity.sql and aios.sql as sql/ has them, marked as the bench's, the parameter filled in", () => {
+    expect(scripts.activity).toMatch(/^SELECT \/\* bench part: activity \*\/ /);
+    expect(scripts.activity).toContain("pg_catalog.pg_stat_get_activity(NULL)");
+    expect(scripts.activity).toContain("'{}'::text[]");
+    expect(scripts.activity).not.toContain("$1");
+    expect(scripts.aios).toMatch(/^SELECT \/\* bench part: aios \*\/ .*FROM pg_catalog\.pg_aios GROUP BY pid;$/);
   });
 
-  it("has pg_aios alone and pg_stat_activity alone, each marked, each one line", () => {
-    const parts = statementParts();
-    expect(Object.keys(parts)).toEqual([...PART_NAMES]);
-    for (const name of PART_NAMES) {
-      expect(parts[name]).toContain(partMarker(name));
-      expect(parts[name]).toMatch(/;$/);
-      expect(parts[name]).not.toContain("\n");
+  it("is one statement a script, on one line, each told apart by its marker", () => {
+    expect(Object.keys(scripts)).toEqual([...PGBENCH_NAMES]);
+    for (const name of PGBENCH_NAMES) {
+      expect(scripts[name]).toMatch(/;$/);
+      expect(scripts[name]).not.toContain("\n");
+      // a line comment left in would swallow the rest of the one line
+      expect(scripts[name]).not.toContain("--");
+      // pgbench takes :name anywhere, comments included, for a variable of its own (and prepares a parameter)
+      expect(scripts[name].replaceAll("::", "")).not.toMatch(/:[A-Za-z0-9_]/);
+      expect(statementMarker(scripts[name])).toBe(PGBENCH_MARKERS[name]);
     }
-    expect(parts.aios).toMatch(/FROM pg_catalog\.pg_aios GROUP BY pid;$/);
-    expect(parts.activityFn).toContain("pg_stat_get_activity(NULL)");
-    expect(parts.activity).toContain("pg_catalog.pg_stat_activity a");
+    expect(scripts.view).toContain("pg_catalog.pg_stat_activity a");
+  });
+
+  it("has figure 9's bare reads: a count of each view, each marked", () => {
+    const bare = bareScripts();
+    expect(Object.keys(bare)).toEqual([...BARE_NAMES]);
+    expect(bare.aiosCount).toMatch(/count\(\*\) FROM pg_catalog\.pg_aios;$/);
+    expect(bare.activityCount).toMatch(/count\(\*\) FROM pg_catalog\.pg_stat_get_activity\(NULL\);$/);
+    expect(BARE_NAMES.map((n) => statementMarker(bare[n]))).toEqual(["part:aiosCount", "part:activityCount"]);
+    for (const n of BARE_NAMES) expect(bare[n].replaceAll("::", "")).not.toMatch(/:[A-Za-z0-9_]/);
   });
 });

@@ -3,8 +3,11 @@
 // 18-minute run would pull the files from under the servers (the browser
 // figure would load chunks that are no longer there). So the bench snapshots
 // .next (without its cache) into bench/tmp/app/.next at the start, links the
-// rest, and runs `next start <that folder>` with the folder as cwd (the
-// collector reads sql/ from its cwd).
+// rest, and runs `node scripts/start.mjs --no-build` there, as `npm start`
+// runs inflight (configuration checked and collectors booted before the
+// port is bound). start.mjs finds the project from its own path and makes
+// it the cwd (the collector reads sql/ from there), so it and the module it
+// imports are copied, not linked: a link would lead it back to this tree.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
@@ -20,8 +23,10 @@ export interface AppServer {
 }
 
 const LINKS = ["node_modules", "sql", "public", "package.json", "next.config.ts", "tsconfig.json", "postcss.config.mjs"];
+/** scripts/start.mjs and what it imports */
+const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs"];
 
-/** Copies root/.next to <dir>/.next and links what `next start` needs; returns the build id. */
+/** Copies root/.next to <dir>/.next and scripts/start.mjs, links the rest the server needs; returns the build id. */
 export function snapshotApp(root: string, dir: string): string {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) throw new Error("no build: `npm run bench` builds first (scripts/build-if-needed.mjs)");
@@ -35,6 +40,8 @@ export function snapshotApp(root: string, dir: string): string {
   const copied = readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8").trim();
   if (copied !== id) throw new Error("the build changed while it was being copied; run the bench again");
   for (const name of LINKS) if (existsSync(path.join(root, name))) symlinkSync(path.join(root, name), path.join(dir, name));
+  mkdirSync(path.join(dir, "scripts"));
+  for (const file of COPIES) cpSync(path.join(root, file), path.join(dir, file));
   return id;
 }
 
@@ -46,10 +53,9 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export async function startApp(dir: string, env: Record<string, string>): Promise<AppServer> {
   const port = await freePort();
-  const next = path.join(dir, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [next, "start", dir, "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, [path.join(dir, "scripts", "start.mjs"), "--no-build"], {
     cwd: dir,
-    env: cleanEnv({ NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true", PORT: String(port), ...env }),
+    env: cleanEnv({ NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -1,6 +1,6 @@
 // How long each part of the bench runs (BENCH_* overrides, BENCH_QUICK=1 a
-// short smoke run), and the login role of each observer: pg_stat_statements
-// tells their statements apart by role.
+// short smoke run), the server sizes of figure 9, and the login role of each
+// observer: pg_stat_statements tells their statements apart by role.
 
 export type BenchConfig = ReturnType<typeof benchConfig>;
 
@@ -21,6 +21,8 @@ export function benchConfig(env: NodeJS.ProcessEnv) {
     quietSeconds: num("BENCH_QUIET_S", quick ? 10 : 30),
     extraViewers: 49,
     rateSeconds: num("BENCH_RATE_S", quick ? 10 : 40),
+    /** B (50/s) and C (100/s): a budget that does not decide their cadence (the default 5 ms/s would slow them; figure 9 and the page say by how much) */
+    rateBudgetMs: 100,
     memWindowS: 60,
     browserSeconds: num("BENCH_BROWSER_S", quick ? 15 : 60),
     browserSettleSeconds: 10,
@@ -28,6 +30,16 @@ export function benchConfig(env: NodeJS.ProcessEnv) {
     profileSeconds: num("BENCH_PROFILE_S", quick ? 5 : 10),
     shortScanMs: 1000,
     pgActivityRefreshS: 0.5,
+    /** figure 9, per server size: inflight's start settles (its first 10 s hold the start's own reads and a first
+     * calibration from pg_stat_statements), then no query running, then cold scans (after a warm-up), then the bare reads */
+    sizeSettleSeconds: num("BENCH_SIZE_SETTLE_S", quick ? 3 : 12),
+    sizeIdleSeconds: num("BENCH_SIZE_IDLE_S", quick ? 5 : 20),
+    /** before the scans are counted: until inflight has read pg_aios's cost from pg_stat_statements, at most this */
+    sizeWarmupSeconds: num("BENCH_SIZE_WARMUP_S", quick ? 8 : 25),
+    sizeScanSeconds: num("BENCH_SIZE_SCAN_S", quick ? 10 : 40),
+    /** each bare read at pgbench -R sizeBareRate for this long */
+    sizeBareSeconds: num("BENCH_SIZE_BARE_S", quick ? 3 : 10),
+    sizeBareRate: 10,
   };
 }
 
@@ -39,6 +51,18 @@ export const ROLES = {
   e: "bench_inflight_mem",
   pgbench: "bench_pgbench",
   pga: "bench_pg_activity",
+  /** figure 9: the one inflight on each server size */
+  size: "bench_inflight_size",
 };
 
 export type Roles = typeof ROLES;
+
+/** Figure 9's servers, one at a time: pg_aios walks about max_connections x io_max_concurrency handle slots. */
+export const SIZES = [
+  { maxConnections: 100, ioMaxConcurrency: 16 },
+  { maxConnections: 100, ioMaxConcurrency: 64 },
+  { maxConnections: 1000, ioMaxConcurrency: 16 },
+  { maxConnections: 1000, ioMaxConcurrency: 64 },
+] as const;
+
+export type ServerSize = (typeof SIZES)[number];

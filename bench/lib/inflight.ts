@@ -1,12 +1,21 @@
-// One inflight server (`next start`, built) watching the bench's target under
-// a login role of its own, with one SSE viewer attached so the fast cadence
-// runs.
+// One inflight server (scripts/start.mjs on the built app) watching a bench
+// target under a login role of its own, with one SSE viewer attached so the
+// fast cadence runs.
 import { startApp, type AppServer } from "./app";
 import { listeningPid } from "./proc";
 import { SseViewer } from "./sse";
 import { sleep } from "./stats";
 
 export const TARGET_ID = "bench";
+
+/** The target payload's `cost` (lib/schemas/target.ts WatchCost), as far as the bench reads it. */
+export interface WatchCostLite {
+  budgetMsPerSecond: number;
+  msPerSecond: number;
+  statements: { statement: string; msPerCall: number; callsPerSecond: number; msPerSecond: number; source: string }[];
+  aios: { msPerRead: number | null; intervalMs: number | null; skipped: number };
+  note: string | null;
+}
 
 export interface TargetInfoLite {
   status: string;
@@ -17,6 +26,7 @@ export interface TargetInfoLite {
   viewers: number;
   windowMs: number;
   lastError: string | null;
+  cost: WatchCostLite;
 }
 
 export interface Inflight {
@@ -31,6 +41,8 @@ export interface Inflight {
   watchedSince: number;
   info(): Promise<TargetInfoLite>;
   json<T>(path: string): Promise<T>;
+  /** GET /metrics, as text */
+  metrics(): Promise<string>;
   streamUrl(): string;
   stop(): Promise<void>;
 }
@@ -44,6 +56,8 @@ export async function startInflight(opts: {
   sampleMs: number;
   window: string;
   keepRuns?: boolean;
+  /** more settings (INFLIGHT_*) for this server */
+  env?: Record<string, string>;
   log: (l: string) => void;
 }): Promise<Inflight> {
   const server = await startApp(opts.appDir, {
@@ -51,11 +65,17 @@ export async function startInflight(opts: {
     INFLIGHT_SAMPLE_MS: String(opts.sampleMs),
     INFLIGHT_WINDOW: opts.window,
     INFLIGHT_LOG: "1",
+    ...opts.env,
   });
   const json = async <T>(p: string): Promise<T> => {
     const res = await fetch(server.url + p, { cache: "no-store" });
     if (!res.ok) throw new Error(`${opts.name}: GET ${p} answered ${res.status}`);
     return (await res.json()) as T;
+  };
+  const metrics = async (): Promise<string> => {
+    const res = await fetch(server.url + "/metrics", { cache: "no-store" });
+    if (!res.ok) throw new Error(`${opts.name}: GET /metrics answered ${res.status}`);
+    return res.text();
   };
   const info = async () => (await json<{ targets: TargetInfoLite[] }>("/api/targets")).targets[0];
   const until = Date.now() + 60_000;
@@ -81,6 +101,7 @@ export async function startInflight(opts: {
     watchedSince,
     info,
     json,
+    metrics,
     streamUrl,
     async stop() {
       viewer.close();

@@ -1,5 +1,5 @@
-// The other programs run beside inflight: pgbench (the sampling statement run
-// bare, -M prepared) and pg_activity (a terminal monitor, in a pseudo
+// The other programs run beside inflight: pgbench (inflight's statements run
+// bare, -M prepared; figure 9's bare reads) and pg_activity (a terminal monitor, in a pseudo
 // terminal made by `script`, logging what it shows with --output).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 export interface Peer {
   child: ChildProcess;
   output(): string;
+  /** resolves when the process has exited */
+  exited: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export function startPgbench(conn: PgConn, files: string[], rate: number, second
     { env: { ...process.env, PGPASSWORD: conn.password, PGAPPNAME: "bench-pgbench" }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   const { output, exited } = track(child);
-  return { child, output, stop: () => stopGroup(child, exited, "SIGINT") };
+  return { child, output, exited, stop: () => stopGroup(child, exited, "SIGINT") };
 }
 
 /** pg_activity at its fastest refresh (0.5 s), in a 240x60 pseudo terminal. */
@@ -81,6 +83,7 @@ export function startPgActivity(conn: PgConn, csvFile: string): Peer {
   return {
     child,
     output,
+    exited,
     stop: async () => {
       // q quits pg_activity; the signal is the fallback
       try {
@@ -105,4 +108,10 @@ export function readPgActivityCsv(file: string): { pid: string; appname: string;
     out.push({ pid: fields[1], appname: fields[3], wait: fields[11], state: fields[13], query: fields.slice(14).join('";"') });
   }
   return out;
+}
+
+/** pgbench's own "latency average = 0.123 ms" (round trip included, and with -R the schedule lag), null when it printed none. */
+export function pgbenchLatencyMs(output: string): number | null {
+  const m = /latency average = ([0-9.]+) ms/.exec(output);
+  return m ? Number(m[1]) : null;
 }

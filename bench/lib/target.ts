@@ -1,11 +1,12 @@
-// The bench's target: one embedded PostgreSQL 18 (lib/demo/embedded.ts) with
-// the demo table, a login role per observer so pg_stat_statements can tell
-// their statements apart, and helpers to read pg_stat_statements by role.
+// The bench's targets: an embedded PostgreSQL 18 (lib/server/demo/embedded.ts)
+// with the demo table, a login role per observer so pg_stat_statements can
+// tell their statements apart, and the reading of pg_stat_statements by role.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { startEmbedded, type EmbeddedServer } from "@/lib/server/demo/embedded";
 import { ensureDemoDatabase } from "@/lib/server/demo/seed";
+import { snapshotOf, type PgssSnapshot } from "./pgss";
 import { cpuSeconds } from "./proc";
 
 export interface BenchTarget {
@@ -40,12 +41,18 @@ async function ensureSmallTable(admin: pg.Client, from: string, mb: number, log:
   return name;
 }
 
-export async function startTarget(opts: { dataDir: string; tableMb: number; smallTableMb: number; roles: string[]; log: (l: string) => void }): Promise<BenchTarget> {
-  const server = await startEmbedded({ dataDir: opts.dataDir, log: (l) => opts.log(`pg: ${l}`), settings: { max_connections: "60" } });
+/** `settings`: postgresql.conf settings over the bench's own (max_connections 60 unless given). */
+export async function startTarget(opts: { dataDir: string; tableMb: number; smallTableMb: number; roles: string[]; settings?: Record<string, string>; log: (l: string) => void }): Promise<BenchTarget> {
+  const server = await startEmbedded({ dataDir: opts.dataDir, log: (l) => opts.log(`pg: ${l}`), settings: { max_connections: "60", ...opts.settings } });
   const { database, table } = await ensureDemoDatabase(server, { tableMb: opts.tableMb, log: (l) => opts.log(`seed: ${l}`) });
   const admin = new pg.Client({ connectionString: server.superuserUrl(database), application_name: "bench-admin" });
   await admin.connect();
   const small = await ensureSmallTable(admin, table, opts.smallTableMb, opts.log);
+  // pg_stat_statements keeps its counters across restarts: each start is a
+  // fresh server to inflight (its first read of its own entries calibrates
+  // what each statement costs; a mean over earlier runs, or over another
+  // size's, would be another server's cost)
+  await admin.query("SELECT pg_stat_statements_reset()");
   const passwords = new Map<string, string>();
   for (const role of opts.roles) {
     const pw = randomBytes(18).toString("hex");
@@ -67,71 +74,18 @@ export async function startTarget(opts: { dataDir: string; tableMb: number; smal
   };
 }
 
-export interface StatementCounters {
-  queryid: string;
-  calls: number;
-  totalExecMs: number;
-  /** the sampling statement (pg_stat_activity joined with pg_aios) */
-  sampling: boolean;
-  query: string;
-}
-
-/** pg_stat_statements counters by role, then queryid. */
-export type PgssSnapshot = Map<string, Map<string, StatementCounters>>;
-
-/** pg_stat_statements rows of the given roles, keyed role -> queryid. */
+/** pg_stat_statements rows of the given roles, keyed role -> queryid (pgss.ts: markers and deltas). */
 export async function pgssSnapshot(admin: pg.Client, roles: string[]): Promise<PgssSnapshot> {
-  const { rows } = await admin.query<{ rolname: string; queryid: string; calls: string; total: number; query: string; sampling: boolean }>(
-    `SELECT r.rolname, s.queryid::text AS queryid, s.calls::text AS calls, s.total_exec_time AS total, left(s.query, 300) AS query,
-            (s.query LIKE '%pg_aios%' AND s.query LIKE '%pg_stat_activity%' AND s.query LIKE '%json_agg%') AS sampling
+  const { rows } = await admin.query<{ rolname: string; queryid: string; calls: string; total: number; query: string }>(
+    `SELECT r.rolname, s.queryid::text AS queryid, s.calls::text AS calls, s.total_exec_time AS total, left(s.query, 300) AS query
      FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
      WHERE r.rolname = ANY($1)`,
     [roles],
   );
-  const out = new Map<string, Map<string, StatementCounters>>();
-  for (const role of roles) out.set(role, new Map());
-  for (const r of rows) {
-    const sampling = r.sampling;
-    const prev = out.get(r.rolname)!.get(r.queryid);
-    // the same queryid can appear once per database: add them up
-    out.get(r.rolname)!.set(r.queryid, {
-      queryid: r.queryid,
-      calls: Number(r.calls) + (prev?.calls ?? 0),
-      totalExecMs: r.total + (prev?.totalExecMs ?? 0),
-      sampling,
-      query: r.query,
-    });
-  }
-  return out;
-}
-
-export interface RoleDelta {
-  calls: number;
-  totalExecMs: number;
-  samplingCalls: number;
-  samplingExecMs: number;
-  statements: { query: string; calls: number; totalExecMs: number }[];
-}
-
-export function pgssDelta(before: PgssSnapshot, after: PgssSnapshot, role: string): RoleDelta {
-  const b = before.get(role) ?? new Map();
-  const a = after.get(role) ?? new Map();
-  const out: RoleDelta = { calls: 0, totalExecMs: 0, samplingCalls: 0, samplingExecMs: 0, statements: [] };
-  for (const [id, cur] of a) {
-    const old = b.get(id);
-    const calls = cur.calls - (old?.calls ?? 0);
-    const ms = cur.totalExecMs - (old?.totalExecMs ?? 0);
-    if (calls <= 0) continue;
-    out.calls += calls;
-    out.totalExecMs += ms;
-    if (cur.sampling) {
-      out.samplingCalls += calls;
-      out.samplingExecMs += ms;
-    }
-    out.statements.push({ query: cur.query.replace(/\s+/g, " ").slice(0, 120), calls, totalExecMs: Math.round(ms * 1000) / 1000 });
-  }
-  out.statements.sort((x, y) => y.totalExecMs - x.totalExecMs);
-  return out;
+  return snapshotOf(
+    rows.map((r) => ({ rolname: r.rolname, queryid: r.queryid, calls: Number(r.calls), totalExecMs: r.total, query: r.query })),
+    roles,
+  );
 }
 
 /** pid of a role's backend with the given application_name (first match). */
@@ -150,3 +104,5 @@ export async function cpuOfRole(target: BenchTarget, role: string, app?: string)
 }
 
 export const DEFAULT_DATA_DIR = path.resolve(".inflight/bench-pg");
+/** figure 9's server, started once per size with other settings (the same data each time) */
+export const SIZES_DATA_DIR = path.resolve(".inflight/bench-sizes");

@@ -1,15 +1,18 @@
 // Phase 1: A (10/s) and D (1/s) watch while pg_activity (every 0.5 s) and
-// pgbench (the sampling statement and four parts of it, bare, ~10/s each)
-// run beside them; first a quiet stretch without scans, then cold scans
+// pgbench (inflight's two sampling statements, activity.sql and aios.sql,
+// bare, with the view and SELECT 1 for context, ~10/s each) run beside
+// them; first a quiet stretch without scans, then cold scans
 // -> figures 1, 2 (10/s), 4 (one viewer), 7 and 8.
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { TargetInfoLite } from "../lib/inflight";
+import type { Inflight, TargetInfoLite } from "../lib/inflight";
+import { metricSum } from "../lib/metrics-text";
 import { startPgActivity, startPgbench, type Peer } from "../lib/peers";
+import { meanMs, perStatement, pgssDelta, type PgssSnapshot, type RoleDelta } from "../lib/pgss";
 import { cpuSeconds } from "../lib/proc";
-import { PART_NAMES, partMarker, samplingScript, statementParts } from "../lib/sampling-sql";
+import { PGBENCH_MARKERS, PGBENCH_NAMES, pgbenchScripts } from "../lib/sampling-sql";
 import { quantile, r3, r5, sleep } from "../lib/stats";
-import { cpuOfRole, pgssDelta, pgssSnapshot, type PgssSnapshot, type RoleDelta } from "../lib/target";
+import { cpuOfRole, pgssSnapshot } from "../lib/target";
 import type { Json, PhaseContext } from "./context";
 import { shortScansFigures } from "./short-scans";
 
@@ -24,11 +27,12 @@ export async function scansBesidePeers(ctx: PhaseContext): Promise<void> {
   const dPga = pgssDelta(before, run.after, roles.pga);
   results.fig1 = figure1(ctx, run, before, dA, quiet);
   const ticksA = ctx.A.viewer.ticks.filter((k) => k.t >= run.from && k.t < run.to);
-  results.fig2 = figure2(run, ticksA.length);
+  const burstA = run.extraA0 !== null && run.extraA1 !== null ? run.extraA1 - run.extraA0 : null;
+  results.fig2 = figure2(run, ticksA.length, burstA);
   // figure 4 at 10/s: the bench's own SSE client on A
   const fresh = ticksA.map((k) => k.at - k.t);
   results.fig4 = { oneViewer: { ticks: fresh.length, p50: r3(quantile(fresh, 0.5)), p95: r3(quantile(fresh, 0.95)), max: fresh.length ? Math.max(...fresh) : null } };
-  const { fig7, fig8, summary } = await shortScansFigures(ctx, csv, { seconds: run.seconds, dA, dPga });
+  const { fig7, fig8, summary } = await shortScansFigures(ctx, csv, { seconds: run.seconds, dA, dPga, burstA });
   results.fig7 = fig7;
   results.fig8 = fig8;
   log(`fig1 ${JSON.stringify(results.fig1).slice(0, 400)}`);
@@ -40,32 +44,43 @@ interface Peers {
   pgb: Peer;
 }
 
-/** pg_activity logging what it shows to `csv`, and pgbench running the sampling statement and its parts. */
+/** pg_activity logging what it shows to `csv`, and pgbench running inflight's sampling statements bare (and the view, and SELECT 1). */
 function startPeers(ctx: PhaseContext, csv: string): Peers {
   const { target: tgt, roles, paths, running } = ctx;
-  const sqlFile = path.join(paths.tmp, "activity_aios.pgbench.sql");
-  writeFileSync(sqlFile, samplingScript());
   rmSync(csv, { force: true });
   const pga = startPgActivity({ port: tgt.server.port, database: tgt.database, role: roles.pga, password: tgt.passwordOf(roles.pga) }, csv);
   running.peers.push(pga);
-  const partFiles = Object.entries(statementParts()).map(([name, text]) => {
-    const file = path.join(paths.tmp, `part-${name}.pgbench.sql`);
+  const files = Object.entries(pgbenchScripts()).map(([name, text]) => {
+    const file = path.join(paths.tmp, `bare-${name}.pgbench.sql`);
     writeFileSync(file, text + "\n");
     return file;
   });
-  const pgb = startPgbench({ port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) }, [sqlFile, ...partFiles], 50, 3600);
+  // ~10/s of each, picked at random
+  const pgb = startPgbench({ port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) }, files, 10 * files.length, 3600);
   running.peers.push(pgb);
   return { pga, pgb };
 }
 
-/** Mean execution time of each part, from pgbench's pg_stat_statements rows. */
-function partsOf(d: RoleDelta) {
+/** Mean execution time (ms) of each statement pgbench ran, from its pg_stat_statements rows. */
+function bareMeans(d: RoleDelta) {
+  return Object.fromEntries(PGBENCH_NAMES.map((name) => [name, r3(meanMs(d, PGBENCH_MARKERS[name]))]));
+}
+
+/** inflight's sampling statements against the same files bare: calls, means and their ratio. */
+function sideBySide(inflight: RoleDelta, bare: RoleDelta) {
   return Object.fromEntries(
-    PART_NAMES.map((name) => {
-      const st = d.statements.find((x) => x.query.includes(partMarker(name)));
-      return [name, st && st.calls ? r3(st.totalExecMs / st.calls) : null];
+    (["activity", "aios"] as const).map((file) => {
+      const mark = PGBENCH_MARKERS[file];
+      const a = meanMs(inflight, file);
+      const b = meanMs(bare, mark);
+      return [file, { inflightCalls: inflight.byFile[file]?.calls ?? 0, inflightMeanMs: r3(a), pgbenchCalls: bare.byFile[mark]?.calls ?? 0, pgbenchMeanMs: r3(b), ratio: a !== null && b ? r3(a / b) : null }];
     }),
   );
+}
+
+/** The burst samples a server has taken so far (/metrics); null when it cannot say. */
+async function extraSamples(srv: Inflight): Promise<number | null> {
+  return metricSum(await srv.metrics().catch(() => ""), "inflight_samples_extra_total");
 }
 
 /** The same observers on a target without scans; `before` is where the scans' counting starts. */
@@ -84,13 +99,11 @@ async function measureQuiet(ctx: PhaseContext): Promise<{ quiet: Json; before: P
   const quietPgb = pgssDelta(q0, before, roles.pgbench);
   const quietPga = pgssDelta(q0, before, roles.pga);
   const quiet = {
-    partsMeanMs: partsOf(quietPgb),
+    bareMeanMs: bareMeans(quietPgb),
     seconds: qSeconds,
-    inflightMeanMs: quietA.samplingCalls ? r3(quietA.samplingExecMs / quietA.samplingCalls) : null,
-    pgbenchMeanMs: quietPgb.samplingCalls ? r3(quietPgb.samplingExecMs / quietPgb.samplingCalls) : null,
-    inflightCalls: quietA.samplingCalls,
-    pgbenchCalls: quietPgb.samplingCalls,
+    sampling: sideBySide(quietA, quietPgb),
     serverMsPerSecond10: r3(quietA.totalExecMs / qSeconds),
+    byStatement10: perStatement(quietA, qSeconds),
     statements10: quietA.statements,
     backendCpu10: cpuQ0.cpu !== null && cpuQ1 !== null ? r5((cpuQ1 - cpuQ0.cpu) / qSeconds) : null,
     pgActivityMsPerSecond: r3(quietPga.totalExecMs / qSeconds),
@@ -114,6 +127,9 @@ interface ScanRun {
   cpuPgb1: number | null;
   srvCpuA0: number | null;
   srvCpuA1: number | null;
+  /** A's burst samples before and after (/metrics) */
+  extraA0: number | null;
+  extraA1: number | null;
   iA0: TargetInfoLite;
   iA1: TargetInfoLite;
   iD0: TargetInfoLite;
@@ -129,6 +145,7 @@ async function runScans(ctx: PhaseContext, { pga, pgb }: Peers): Promise<ScanRun
   const cpuPga0 = await cpuOfRole(tgt, roles.pga);
   const cpuPgb0 = await cpuOfRole(tgt, roles.pgbench);
   const srvCpuA0 = cpuSeconds(A.pid);
+  const extraA0 = await extraSamples(A);
   const iA0 = await A.info();
   const iD0 = await D.info();
   const from = Date.now();
@@ -144,47 +161,48 @@ async function runScans(ctx: PhaseContext, { pga, pgb }: Peers): Promise<ScanRun
   const cpuPga1 = cpuPga0.pid ? cpuSeconds(cpuPga0.pid) : null;
   const cpuPgb1 = cpuPgb0.pid ? cpuSeconds(cpuPgb0.pid) : null;
   const srvCpuA1 = cpuSeconds(A.pid);
+  const extraA1 = await extraSamples(A);
   const iA1 = await A.info();
   const iD1 = await D.info();
+  // pgbench runs for an hour unless stopped: an exit before now is a failure (its figures would be empty)
+  if (pgb.child.exitCode !== null) errors.push(`pgbench exited during the scans (${pgb.child.exitCode}): ${pgb.output().slice(-500)}`);
   await pga.stop();
   await pgb.stop();
   if (pga.child.exitCode !== null && pga.child.exitCode !== 0) errors.push(`pg_activity exited ${pga.child.exitCode}: ${pga.output().slice(-500)}`);
-  return { from, to, seconds: (to - from) / 1000, after, cpuA0, cpuA1, cpuPga0, cpuPga1, cpuPgb0, cpuPgb1, srvCpuA0, srvCpuA1, iA0, iA1, iD0, iD1 };
+  return { from, to, seconds: (to - from) / 1000, after, cpuA0, cpuA1, cpuPga0, cpuPga1, cpuPgb0, cpuPgb1, srvCpuA0, srvCpuA1, extraA0, extraA1, iA0, iA1, iD0, iD1 };
 }
 
-/** Figure 1: what the sampling statement costs the target, inflight's and its peers' backends side by side. */
+/** Figure 1: what inflight's statements cost the target, beside the same files bare and its peers' backends. */
 function figure1(ctx: PhaseContext, run: ScanRun, before: PgssSnapshot, dA: RoleDelta, quiet: Json): Json {
   const { roles } = ctx;
   const { seconds } = run;
   const dD = pgssDelta(before, run.after, roles.d);
   const dPgb = pgssDelta(before, run.after, roles.pgbench);
-  const inflightMean = dA.samplingCalls ? dA.samplingExecMs / dA.samplingCalls : null;
-  const pgbenchMean = dPgb.samplingCalls ? dPgb.samplingExecMs / dPgb.samplingCalls : null;
   const cpuShare = (a: number | null | undefined, b: number | null | undefined) => (a != null && b != null ? (b - a) / seconds : null);
   return {
     seconds,
-    samplingStatement: {
-      inflightCalls: dA.samplingCalls,
-      inflightMeanMs: r3(inflightMean),
-      pgbenchCalls: dPgb.samplingCalls,
-      pgbenchMeanMs: r3(pgbenchMean),
-      ratio: inflightMean && pgbenchMean ? r3(inflightMean / pgbenchMean) : null,
-    },
+    sampling: sideBySide(dA, dPgb),
     serverMsPerSecond10: r3(dA.totalExecMs / seconds),
     statementsPerSecond10: r3(dA.calls / seconds),
+    byStatement10: perStatement(dA, seconds),
     statements10: dA.statements,
     serverMsPerSecond1: r3(dD.totalExecMs / seconds),
     backendCpu10: { pid: run.cpuA0.pid, shareOfCore: r5(cpuShare(run.cpuA0.cpu, run.cpuA1)) },
     serverProcessCpu10: r5(cpuShare(run.srvCpuA0, run.srvCpuA1)),
     pgbenchBackendCpu: r5(cpuShare(run.cpuPgb0.cpu, run.cpuPgb1)),
     pgActivityBackendCpu: r5(cpuShare(run.cpuPga0.cpu, run.cpuPga1)),
-    partsMeanMs: partsOf(dPgb),
+    bareMeanMs: bareMeans(dPgb),
     quiet,
   };
 }
 
-/** Figure 2 at 10/s, over the scans: A's samples and SSE ticks against the slots it had; D's at 1/s. */
-function figure2(run: ScanRun, ticksA: number): Json {
+/**
+ * Figure 2 at 10/s, over the scans: A's samples and SSE ticks against the
+ * slots it had; D's at 1/s. The stream also carries the burst samples taken
+ * between the slots, which /api/targets does not count: the SSE share is of
+ * the ticks less those.
+ */
+function figure2(run: ScanRun, ticksA: number, burstA: number | null): Json {
   const { from, to, seconds, iA0, iA1, iD0, iD1 } = run;
   const expectedA = (to - from) / 100;
   return {
@@ -198,7 +216,8 @@ function figure2(run: ScanRun, ticksA: number): Json {
         missed: iA1.missed - iA0.missed,
         achievedShare: (iA1.samples - iA0.samples) / expectedA,
         sseTicks: ticksA,
-        sseShare: ticksA / expectedA,
+        burstSamples: burstA,
+        sseShare: (ticksA - (burstA ?? 0)) / expectedA,
         during: "cold scans, beside D (1/s), pg_activity and pgbench",
       },
     ],

@@ -1,20 +1,19 @@
-// Setup: the snapshot of the built app, the target (embedded PostgreSQL 18
-// with the demo table and a smaller copy), the scan driver, and the two
-// servers that watch through phase 1: A (10/s) and D (1/s). And the undoing
-// of all of it at the end of the run.
-import path from "node:path";
-import { snapshotApp } from "../lib/app";
+// Setup: the target (embedded PostgreSQL 18 with the demo table and a
+// smaller copy), the scan driver, and the two servers that watch through
+// phase 1: A (10/s) and D (1/s). And the undoing of all of it at the end of
+// the run. (The snapshot of the built app that every server serves is made
+// first, in run.ts: figure 9 runs before this.)
+import { KNOWN_SETTINGS } from "@/lib/server/runtime/config";
 import { startInflight } from "../lib/inflight";
 import { rssBytes } from "../lib/proc";
 import { ScanDriver } from "../lib/scans";
+import { streamCapEnv } from "../lib/stream-caps";
 import { DEFAULT_DATA_DIR, startTarget } from "../lib/target";
 import type { Bench, Json, Rig } from "./context";
 
 export async function setUp(bench: Bench): Promise<Rig> {
   const { cfg, roles, paths, results, running, log } = bench;
   const t0 = Date.now();
-  results.buildId = snapshotApp(paths.root, paths.app);
-  log(`serving build ${results.buildId} from a snapshot in ${path.relative(paths.root, paths.app)}`);
   const target = await startTarget({ dataDir: process.env.BENCH_DATA_DIR ?? DEFAULT_DATA_DIR, tableMb: cfg.tableMb, smallTableMb: cfg.smallTableMb, roles: Object.values(roles), log });
   running.target = target;
   const pgv = await target.admin.query<{ v: string; tbl: string; small: string }>(
@@ -29,7 +28,10 @@ export async function setUp(bench: Bench): Promise<Rig> {
   running.driver = scans;
   await scans.open();
 
-  const A = await startInflight({ appDir: paths.app, name: "A (10/s)", role: roles.a, url: target.urlFor(roles.a), sampleMs: 100, window: `${cfg.windowMin}m`, keepRuns: true, log });
+  // A takes figure 3's 50 viewers (one address): stream caps above that where the server has them (stream-caps.ts)
+  const caps = streamCapEnv(KNOWN_SETTINGS, cfg.extraViewers + 1 + 10);
+  results.streamCaps = caps;
+  const A = await startInflight({ appDir: paths.app, name: "A (10/s)", role: roles.a, url: target.urlFor(roles.a), sampleMs: 100, window: `${cfg.windowMin}m`, keepRuns: true, env: caps, log });
   running.servers.push(A);
   const D = await startInflight({ appDir: paths.app, name: "D (1/s)", role: roles.d, url: target.urlFor(roles.d), sampleMs: 1000, window: `${cfg.windowMin}m`, keepRuns: true, log });
   running.servers.push(D);

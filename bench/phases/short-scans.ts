@@ -3,28 +3,19 @@
 // in their SSE ticks), pg_activity in the rows it logged; and what
 // pg_activity costs the target beside inflight.
 import { readPgActivityCsv } from "../lib/peers";
+import type { RoleDelta } from "../lib/pgss";
+import { seenBy, type Run } from "../lib/runs";
 import type { ScanRecord } from "../lib/scans";
 import type { SseViewer } from "../lib/sse";
 import { quantile, r3 } from "../lib/stats";
-import type { RoleDelta } from "../lib/target";
 import type { Json, PhaseContext } from "./context";
 
-/** A run of a query as a server's window keeps it (/api/targets/bench/window). */
-type Run = {
-  query: string;
-  pid: number;
-  samples: number;
-  aioSamples: number;
-  aioWaitSamples: number;
-  readWaitSamples: number;
-  syncSamples: number;
-  cpuSamples: number;
-  startedAt: number;
-  verdict: string;
-};
-
 /** The scans' figures; `summary` is the log line's text. */
-export async function shortScansFigures(ctx: PhaseContext, csv: string, costs: { seconds: number; dA: RoleDelta; dPga: RoleDelta }): Promise<{ fig7: Json; fig8: Json; summary: string }> {
+export async function shortScansFigures(
+  ctx: PhaseContext,
+  csv: string,
+  costs: { seconds: number; dA: RoleDelta; dPga: RoleDelta; burstA: number | null },
+): Promise<{ fig7: Json; fig8: Json; summary: string }> {
   const { cfg, scans, A, D } = ctx;
   const phaseScans = scans.scans.filter((s) => s.phase === "scans");
   const short = phaseScans.filter((s) => s.ms < cfg.shortScanMs);
@@ -46,6 +37,8 @@ export async function shortScansFigures(ctx: PhaseContext, csv: string, costs: {
     shortMsMax: durations.length ? r3(Math.max(...durations)) : null,
     longer: phaseScans.length - short.length,
     at10: { aio: seen10, sampled: count((s) => seenBy(runsA, s).sampled), fromTicks: count((s) => tickSeen(A.viewer, s)), share: short.length ? seen10 / short.length : null },
+    /** A's samples between the slots over the scans (a burst of three when a statement starts: inflight_samples_extra_total) */
+    burstA: { samples: costs.burstA, perScan: costs.burstA !== null && phaseScans.length ? r3(costs.burstA / phaseScans.length) : null },
     at1: { aio: seen1, sampled: count((s) => seenBy(runsD, s).sampled), fromTicks: count((s) => tickSeen(D.viewer, s)), share: short.length ? seen1 / short.length : null },
     missedAt10: short.filter((s) => !seenBy(runsA, s).aio).map((s) => missed(runsA, s)),
     byDuration: [
@@ -95,12 +88,6 @@ export async function shortScansFigures(ctx: PhaseContext, csv: string, costs: {
     },
   };
   return { fig7, fig8, summary: `short ${short.length}: 10/s ${seen10}, 1/s ${seen1}, pg_activity ${shownPga}` };
-}
-
-/** Whether a server's window has a run of this scan (its pid, its marker), sampled at all, and with async handles. */
-function seenBy(runs: Run[], s: ScanRecord) {
-  const mine = runs.filter((r) => r.pid === s.pid && r.query.includes(s.marker));
-  return { sampled: mine.some((r) => r.samples > 0), aio: mine.some((r) => r.aioSamples > 0) };
 }
 
 /** The cross-check from the stream: a tick during the scan with async handles of its pid. */

@@ -6,7 +6,8 @@ import { startInflight, type Inflight } from "../lib/inflight";
 import { cpuSeconds, rssBytes } from "../lib/proc";
 import { SseViewer } from "../lib/sse";
 import { quantile, r3, r5, sleep } from "../lib/stats";
-import { pgssDelta, pgssSnapshot } from "../lib/target";
+import { pgssDelta } from "../lib/pgss";
+import { pgssSnapshot } from "../lib/target";
 import type { Json, PhaseContext } from "./context";
 
 export async function viewersAndMemory(ctx: PhaseContext): Promise<void> {
@@ -71,11 +72,13 @@ async function measureViewers(ctx: PhaseContext): Promise<void> {
   const watched = [roles.a];
   const bytes0 = new Map(A.viewer.bytes);
   const p0 = await pgssSnapshot(tgt.admin, watched);
+  const i0 = await A.info();
   const srv0 = cpuSeconds(A.pid);
   const me0 = process.cpuUsage();
   const v0 = Date.now();
   await sleep(cfg.viewerSeconds * 1000);
   const p1 = await pgssSnapshot(tgt.admin, watched);
+  const i1 = await A.info();
   const srv1 = cpuSeconds(A.pid);
   const me1 = process.cpuUsage();
   const v1 = Date.now();
@@ -108,13 +111,14 @@ async function measureViewers(ctx: PhaseContext): Promise<void> {
   const oneRate = one.calls / ((v1 - v0) / 1000);
   const manyRate = many.calls / ((v3 - v2) / 1000);
   results.fig3 = {
-    oneViewer: { seconds: (v1 - v0) / 1000, calls: one.calls, perSecond: r3(oneRate), serverMsPerSecond: r3(one.totalExecMs / ((v1 - v0) / 1000)) },
+    oneViewer: { seconds: (v1 - v0) / 1000, calls: one.calls, perSecond: r3(oneRate), serverMsPerSecond: r3(one.totalExecMs / ((v1 - v0) / 1000)), samplesPerSecond: r3((i1.samples - i0.samples) / ((v1 - v0) / 1000)) },
     fiftyViewers: {
       seconds: (v3 - v2) / 1000,
       viewersReported: infoMany.viewers,
       calls: many.calls,
       perSecond: r3(manyRate),
       serverMsPerSecond: r3(many.totalExecMs / ((v3 - v2) / 1000)),
+      samplesPerSecond: r3((infoMany1.samples - infoMany0.samples) / ((v3 - v2) / 1000)),
       ticksPerViewerMin: Math.min(...perViewer),
       ticksPerViewerMax: Math.max(...perViewer),
     },
