@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { countersStatement, isOwn, OWN_MARKER, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
+import { countersStatement, isOwn, OWN_MARKER, ownCallCosts, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
 
 const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
   own: false,
@@ -70,5 +70,26 @@ describe("the collector's own statements", () => {
     expect(OWN_MARKER.exec(body.slice(0, 80))?.[1]).toBe(file.replace(/\.sql$/, ""));
     expect(isOwn(body)).toBe(true);
     expect(ownStatement(body)).toBe(file.replace(/\.sql$/, ""));
+  });
+});
+
+describe("ownCallCosts", () => {
+  const own = (queryid: string, calls: number, exec: number) => ({ ...row(queryid, calls, exec, 0, 0), own: true });
+  const names = new Map([["a", "aios"], ["b", "activity"]]);
+  const nameOf = (id: string) => names.get(id) ?? null;
+
+  it("learns nothing from an entry's first read: its mean spans the entry's whole life", () => {
+    // 10 000 calls at 6 ms from before a restart with other settings.
+    expect(ownCallCosts(new Map(), [own("a", 10_000, 60_000)], nameOf)).toEqual([]);
+  });
+
+  it("gives the server time per call between two reads, own entries only", () => {
+    const before = new Map([["a", own("a", 10_000, 60_000)], ["b", own("b", 100, 10)], ["c", row("c", 1, 1, 0, 0)]]);
+    const now = [own("a", 10_050, 60_000 + 50 * 0.4), own("b", 100, 10), row("c", 5, 100, 0, 0)];
+    expect(ownCallCosts(before, now, nameOf)).toEqual([{ name: "aios", msPerCall: expect.closeTo(0.4, 9) }]);
+  });
+
+  it("learns nothing across a reset (calls went down)", () => {
+    expect(ownCallCosts(new Map([["a", own("a", 500, 100)]]), [own("a", 3, 9)], nameOf)).toEqual([]);
   });
 });

@@ -26,6 +26,30 @@ export function ownStatement(query: string): string | null {
   return OWN_MARKER.exec(query)?.[1] ?? null;
 }
 
+/**
+ * What each of the collector's own statements cost per call between two
+ * reads of its pg_stat_statements entries. An entry seen for the first time
+ * gives nothing: its mean is over the entry's whole life, which may span a
+ * restart with other settings (pg_stat_statements keeps its counters across
+ * a clean one) or the first, cold calls.
+ */
+export function ownCallCosts(
+  before: ReadonlyMap<string, StatStatementsRow>,
+  rows: readonly StatStatementsRow[],
+  nameOf: (queryid: string) => string | null,
+): { name: string; msPerCall: number }[] {
+  const costs: { name: string; msPerCall: number }[] = [];
+  for (const row of rows) {
+    const last = before.get(row.queryid);
+    const name = row.own && last ? nameOf(row.queryid) : null;
+    if (!name) continue;
+    const calls = row.calls - last!.calls;
+    // A reset (calls went down) or no call since: nothing learned.
+    if (calls > 0) costs.push({ name, msPerCall: Math.max(0, row.total_exec_time - last!.total_exec_time) / calls });
+  }
+  return costs;
+}
+
 /** "1.10" < "1.11": versions compared as numbers, part by part. */
 export function versionAtLeast(version: string, min: string): boolean {
   const a = version.split(".").map(Number);

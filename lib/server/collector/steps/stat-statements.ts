@@ -1,7 +1,7 @@
 import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
 import { QUERY_NAMES, type QueryName } from "../../pg/queries";
-import { countersStatement, isOwn, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import { countersStatement, isOwn, ownCallCosts, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -82,16 +82,11 @@ export class StatStatementsStep implements Step {
   /** inflight's own statements: their server time since the last read, per call, is the exact cost. */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
-    for (const row of rows) {
-      if (!row.own) continue;
-      const name = ownStatement(this.texts.get(row.queryid) ?? "");
-      const before = this.own.get(row.queryid);
-      this.own.set(row.queryid, row);
-      if (!name || !names.has(name)) continue;
-      // The first read gives the mean over the entry's whole life; later ones, over the last interval.
-      const calls = row.calls - (before?.calls ?? 0);
-      if (calls > 0) this.ctx.cost.calibrate(name as QueryName, Math.max(0, row.total_exec_time - (before?.total_exec_time ?? 0)) / calls, now);
+    const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
+    for (const { name, msPerCall } of ownCallCosts(this.own, rows, nameOf)) {
+      if (names.has(name)) this.ctx.cost.calibrate(name as QueryName, msPerCall, now);
     }
+    this.own = new Map(rows.filter((r) => r.own).map((r) => [r.queryid, r]));
   }
 
   private unavailable(session: Session, now: number): string | null {
