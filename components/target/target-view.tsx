@@ -14,6 +14,7 @@ import { ViewContext, type ViewState } from "@/components/charts/time-view";
 import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
+import { ComparePanel } from "./compare-panel";
 import { DemoControls } from "./demo-controls";
 import { QueriesPanel } from "./queries-panel";
 import { SettingsPanel } from "./settings-panel";
@@ -114,6 +115,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
             {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
             <StatementsPanel statStatements={caps?.statStatements ?? null} />
             <SettingsPanel />
+            <ComparePanel id={id} />
           </div>
         </main>
       </ViewContext>

@@ -1,5 +1,7 @@
 import "server-only";
 import { Collector } from "../collector/collector";
+import { HistoryStore } from "../history/store";
+import { formatDuration } from "../../format";
 import { loadConfigOrExit, type Config } from "./config";
 import { createRuntime, type DemoControl, type Runtime } from "./runtime";
 
@@ -9,12 +11,22 @@ function makeLog(config: Config) {
   };
 }
 
+/** The history file (INFLIGHT_HISTORY_FILE); a file it cannot use is one line, and the history is off. */
+function openHistory(config: Config, log: (line: string) => void): HistoryStore {
+  const options = config.history ?? { file: "", retentionMs: 0, maxBytes: 0 };
+  if (!config.history) return HistoryStore.off({ ...options, log }, "INFLIGHT_HISTORY is off");
+  const store = HistoryStore.open({ ...config.history, log });
+  if (store.status.on) log(`history in ${config.history.file}, kept ${formatDuration(config.history.retentionMs)}`);
+  return store;
+}
+
 /** Starts everything once per process; safe to call again. */
 export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
     const config = loadConfigOrExit();
     const log = makeLog(config);
     const collectors = new Map<string, Collector>();
+    const history = openHistory(config, log);
     for (const target of config.targets) {
       collectors.set(
         target.id,
@@ -27,11 +39,12 @@ export function boot(): Runtime {
           windowMs: config.windowMs,
           redact: config.redact,
           budgetMsPerSecond: config.budgetMsPerSecond,
+          history: history.forTarget(target.id),
           log,
         }),
       );
     }
-    return { config, collectors, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
+    return { config, collectors, history, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
   });
   if (!created) return runtime;
 
@@ -115,6 +128,7 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
+      .then(() => runtime.history.close())
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
