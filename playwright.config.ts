@@ -33,6 +33,6 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e" },
+    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e", INFLIGHT_HISTORY_FILE: ".inflight/e2e/history.db" },
   },
 });

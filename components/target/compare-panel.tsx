@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
 import { getJson, targetPath } from "@/lib/client/live/api";
-import { useNow } from "@/lib/client/live/hooks";
+import { useChannel, useNow } from "@/lib/client/live/hooks";
 import { changeText, sideCells } from "@/lib/client/charts/compare";
 import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
@@ -18,8 +18,10 @@ const span = (s: { from: number; to: number } | null) => (s ? `${formatClock(s.f
 /** Did the restart help? The same statements before and after it, from the history on disk. */
 export function ComparePanel({ id }: { id: string }) {
   const now = useNow(10_000);
+  // A restart seen live asks again at once (the history has it by then).
+  const lastRestart = useChannel("settings").restarts.at(-1)?.at ?? null;
   const compare = useQuery({
-    queryKey: ["compare", id],
+    queryKey: ["compare", id, lastRestart],
     queryFn: async ({ signal }) => (await getJson(`${targetPath(id)}/compare`, CompareResponse, signal)).data,
     refetchInterval: REFRESH_MS,
   });

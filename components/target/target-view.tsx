@@ -15,6 +15,7 @@ import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
 import { ComparePanel } from "./compare-panel";
+import { LabPanel } from "./lab-panel";
 import { DemoControls } from "./demo-controls";
 import { QueriesPanel } from "./queries-panel";
 import { SettingsPanel } from "./settings-panel";
@@ -116,6 +117,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
             <StatementsPanel statStatements={caps?.statStatements ?? null} />
             <SettingsPanel />
             <ComparePanel id={id} />
+            {target.demo ? <LabPanel target={target} /> : null}
           </div>
         </main>
       </ViewContext>

@@ -44,7 +44,7 @@ export function boot(): Runtime {
         }),
       );
     }
-    return { config, collectors, history, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
+    return { config, collectors, history, lab: null, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
   });
   if (!created) return runtime;
 
@@ -69,6 +69,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { startEmbedded } = await import("../demo/embedded");
     const { ensureDemoDatabase } = await import("../demo/seed");
     const { startWorkload } = await import("../demo/workload");
+    const { DemoLab } = await import("../lab/demo-lab");
     collector.setStarting("starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
     const starting = startEmbedded({ dataDir: `${config.demoDir}/demo-pg`, log });
@@ -88,6 +89,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       },
       async restartWith(settings) {
         if (busy) throw new Error("a restart is already under way");
+        if (runtime.lab?.busy) throw new Error("the lab is running: it restarts the server itself");
         busy = true;
         try {
           const { alterSystem } = await import("../demo/admin");
@@ -100,7 +102,27 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       },
     };
     runtime.demo = control;
+    let stopping = false;
+    runtime.lab = new DemoLab({
+      server,
+      database,
+      table,
+      async pauseWorkload() {
+        const paused = workload;
+        await paused?.stop();
+        workload = null;
+        return () => {
+          if (paused && !stopping) workload = startWorkload(server, { database, table, log });
+        };
+      },
+      restarting: () => busy,
+      noteRestart: (at) => runtime.history.noteLabRestart(collector.id, at),
+      log,
+    });
     runtime.stopDemo = async () => {
+      stopping = true;
+      // A running lab puts io_method back before the server stops.
+      await runtime.lab?.stop();
       await workload?.stop();
       workload = null;
       await collector.stop();
