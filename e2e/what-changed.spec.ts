@@ -4,6 +4,8 @@ import { openTarget } from "./helpers";
 // Issue 13: after a restart the target page compares the statements before
 // and after it, and the fleet row says what changed; the demo's A/B lab
 // shows its progress, then its table. The demo is left as it was found.
+// The file sorts after restart.spec.ts on purpose: Playwright runs the files
+// in order on one server, and this one's restarts would be in that one's notes.
 
 const DEMO = { io_method: "worker", io_workers: 3 } as const;
 
