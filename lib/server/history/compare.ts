@@ -107,11 +107,17 @@ export function comparePayload(store: HistoryStore, q: CompareRequest): CompareR
   };
 }
 
+/** The fleet page asks every 2 s; the verdicts move with the per-minute history. */
+const SUMMARY_TTL_MS = 30_000;
+
 /** The fleet row's restart line: the default comparison, or the window's last restart without history. */
 export function restartSummary(store: HistoryStore, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
   if (store.status.on) {
-    const c = comparePayload(store, { target, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false });
-    if (c.restart) return { at: c.restart.at, changes: c.changes, counts: c.counts };
+    const summary = store.memo(`summary:${target}`, now, SUMMARY_TTL_MS, () => {
+      const c = comparePayload(store, { target, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false });
+      return c.restart ? { at: c.restart.at, changes: c.changes, counts: c.counts } : null;
+    });
+    if (summary) return summary;
   }
   return windowRestart ? { at: windowRestart.at, changes: windowRestart.changes, counts: null } : null;
 }

@@ -74,6 +74,8 @@ export class HistoryStore {
   private lastState = new Map<string, { epoch: number; json: string; settings: Settings }>();
   /** per target and queryid: the minute its text row was last touched */
   private textMinute = new Map<string, number>();
+  /** answers kept a little while (the fleet page asks every 2 s), dropped at each restart */
+  private memos = new Map<string, { until: number; value: unknown }>();
 
   private constructor(readonly options: HistoryOptions) {
     this.state = { on: true };
@@ -143,6 +145,7 @@ export class HistoryStore {
       if (last && last.epoch !== postmasterStart) {
         restart = { at: postmasterStart, seenAt: t, changes: diffSettings(last.settings, settings) };
         db.prepare("INSERT OR IGNORE INTO restarts (target, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(target, restart.at, t, JSON.stringify(restart.changes));
+        this.memos.clear();
       }
       if (!last || last.json !== json || last.epoch !== postmasterStart) {
         db.prepare("INSERT OR REPLACE INTO settings (target, t, epoch, settings) VALUES (?, ?, ?, ?)").run(target, t, postmasterStart, json);
@@ -186,6 +189,16 @@ export class HistoryStore {
       const json = db.prepare("SELECT settings FROM settings WHERE target = ? AND t <= ? ORDER BY t DESC LIMIT 1").pluck().get(target, t) as string | undefined;
       return json ? (JSON.parse(json) as Settings) : null;
     });
+  }
+
+  /** `compute()`'s answer, the same for `ttlMs` (or until the next restart). */
+  memo<T>(key: string, now: number, ttlMs: number, compute: () => T): T {
+    const hit = this.memos.get(key);
+    if (hit && hit.until > now) return hit.value as T;
+    const value = compute();
+    if (this.memos.size > 1000) this.memos.clear();
+    this.memos.set(key, { until: now + ttlMs, value });
+    return value;
   }
 
   /** Retention and the size cap, now (they also run by themselves as the collector writes). */
