@@ -4,7 +4,7 @@
 // against the raw EXPLAIN output it exports), io_method put back; a request
 // that is not one read-only SELECT is a 400 naming the field; an SQL error
 // halfway is one line and io_method is still put back.
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,5 +93,14 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     expect(done.state).toBe("failed");
     expect(done.error).toBe("run 1 of 2 (round 1 of 1, sync): division by zero");
     expect(done.restoredTo).toBe("worker");
+  });
+
+  it("inflight stopped during a lab (SIGTERM, as Ctrl-C): io_method is put back before the server stops", async () => {
+    expect((await post({ query: "seq", methods: ["sync"], runs: 20 })).status).toBe(202);
+    await waitFor("a first run on sync", async () => (await state()).runs.length > 0, 60_000, 100);
+    await app.stop();
+    expect(app.output()).toMatch(/\[inflight\] lab: stopped before the end, after \d+ of 20 runs/);
+    // The next start reads this file: io_method comes from inflight's own settings again (worker).
+    expect(readFileSync(path.join(dir, "demo-pg", "postgresql.auto.conf"), "utf8")).not.toMatch(/io_method/);
   });
 });
