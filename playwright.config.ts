@@ -39,6 +39,13 @@ export default defineConfig({
     // costs several ms of server time; the default 5 ms/s budget then skips
     // most of them and the page has no reads in flight to show. The budget is
     // tested in lib/server/collector/budget.int.test.ts; the page is tested here.
-    env: { PORT: String(port), HOST: "127.0.0.1", INFLIGHT_DEMO_DIR: ".inflight/e2e", INFLIGHT_DEMO_TABLE_MB: "1024", INFLIGHT_BUDGET: "25" },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      INFLIGHT_DEMO_DIR: ".inflight/e2e",
+      INFLIGHT_DEMO_TABLE_MB: "1024",
+      INFLIGHT_BUDGET: "25",
+      INFLIGHT_HISTORY_FILE: ".inflight/e2e/history.db",
+    },
   },
 });

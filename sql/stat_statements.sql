@@ -6,6 +6,8 @@
 SELECT /* inflight:stat_statements */ queryid::text AS queryid,
        sum(calls)::float8 AS calls,
        sum(total_exec_time)::float8 AS total_exec_time,
+       -- the sum of squares, per entry from its mean and (population) stddev: the history's spread
+       sum(calls * (stddev_exec_time ^ 2 + mean_exec_time ^ 2))::float8 AS exec_time_sq,
        sum(shared_blk_read_time)::float8 AS read_time,
        sum(shared_blks_read)::float8 AS shared_blks_read,
        sum(shared_blks_hit)::float8 AS shared_blks_hit,

@@ -7,7 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testPg, waitFor } from "./support/pg";
-import { freePort, spawnServer, startServer } from "./support/server";
+import { freePort, spawnServer, startServer, testHistoryFile } from "./support/server";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECRET = "Cfg-Secret-91x";
@@ -117,7 +117,7 @@ describe("`next start` bound beyond loopback (no -H: every interface)", () => {
 function runStart(env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; stdout: () => string; pid: number; kill: () => void } {
   const clean: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(clean)) if (key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT") delete clean[key];
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: { ...clean, INFLIGHT_HISTORY_FILE: testHistoryFile(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));

@@ -17,6 +17,7 @@ import { formatViewParams } from "@/lib/client/charts/url";
 import { Badge } from "@/components/ui/badge";
 import { STATUS_TONES } from "@/components/target/target-header";
 import { VERDICT_TONES } from "@/components/target/queries-panel";
+import { RestartLine } from "./restart-line";
 import { Sparkline } from "./sparkline";
 
 const REFRESH_MS = 2000;
@@ -140,7 +141,10 @@ function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: nu
         ) : null}
       </td>
       <td className="px-3 py-2 tabular-nums">{t.serverVersion ? `PostgreSQL ${t.serverVersion}` : "–"}</td>
-      <td className="px-3 py-2 font-mono text-xs">{t.ioMethod ?? "–"}</td>
+      <td className="px-3 py-2 font-mono text-xs">
+        {t.ioMethod ?? "–"}
+        <RestartLine summary={entry?.lastRestart} now={now} />
+      </td>
       <td className="px-3 py-2" data-testid="pending-restarts">
         {!entry ? UNKNOWN : entry.pendingRestarts.length ? <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge> : <span className="text-xs text-slate-400">none</span>}
       </td>

@@ -14,6 +14,8 @@ import { ViewContext, type ViewState } from "@/components/charts/time-view";
 import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
+import { ComparePanel } from "./compare-panel";
+import { LabPanel } from "./lab-panel";
 import { DemoControls } from "./demo-controls";
 import { FindingsList } from "./findings-list";
 import { QueriesPanel } from "./queries-panel";
@@ -115,6 +117,8 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
             {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
             <StatementsPanel target={target} />
             <SettingsPanel />
+            <ComparePanel id={id} />
+            {target.demo ? <LabPanel target={target} /> : null}
           </div>
         </main>
       </ViewContext>

@@ -1,6 +1,7 @@
 // Responses of the JSON routes that are not a target's window.
 import { z } from "zod";
 import { Finding } from "./findings";
+import { RestartSummary } from "./history";
 import { Verdict } from "./runs";
 import { TargetInfo } from "./target";
 
@@ -28,6 +29,8 @@ export const FleetEntry = z.object({
   spark: z.array(z.number().nullable()),
   /** the target's most severe finding; null when it has none */
   topFinding: Finding.nullable(),
+  /** the last restart, with what it changed and how the statements fared; null when none is known */
+  lastRestart: RestartSummary.nullable(),
 });
 export type FleetEntry = z.infer<typeof FleetEntry>;
 export const FleetResponse = z.object({ targets: z.array(FleetEntry) });

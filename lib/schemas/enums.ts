@@ -39,3 +39,13 @@ export type Aspect = (typeof ASPECTS)[number];
 /** ok: the last read worked. failing: it raised an error (lastError). unavailable:
  * the server or the role does not offer it (note says why). waiting: not read yet. */
 export const ASPECT_STATES = ["ok", "failing", "unavailable", "waiting"] as const;
+
+/** A statement before and after a restart: faster, slower, no measurable difference, too few calls to tell. */
+export const COMPARE_VERDICTS = ["faster", "slower", "same", "too_few"] as const;
+
+/** What the lab runs: the demo's sequential scan, its bitmap heap scan, or SQL of the user's own. */
+export const LAB_QUERIES = ["seq", "bitmap", "custom"] as const;
+export type LabQuery = (typeof LAB_QUERIES)[number];
+
+/** idle: never run in this process; running; done: a table; failed: one line says why. */
+export const LAB_STATES = ["idle", "running", "done", "failed"] as const;

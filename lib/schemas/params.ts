@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { IO_METHODS, IO_WORKERS_RANGE } from "./enums";
+import { parseDuration } from "../duration";
+import { IO_METHODS, IO_WORKERS_RANGE, LAB_QUERIES } from "./enums";
 
 // Parameters of the HTTP routes, parsed with zod (shared with the browser,
 // which builds the same URLs).
@@ -38,3 +39,47 @@ export const DemoRestartBody = z.strictObject({
   io_method: z.enum(IO_METHODS).optional(),
   io_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
 });
+
+const MINUTE = 60_000;
+/** A side of a comparison: "1h", "30m", "2d"; per-minute history, so at least a minute. */
+const span = z
+  .string()
+  .max(16, "is too long")
+  .transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms === null) {
+      ctx.addIssue({ code: "custom", message: "must be a duration such as 1h, 30m or 2d" });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .refine((ms) => ms >= MINUTE && ms <= 30 * 24 * 60 * MINUTE, "must be between 1m and 30d");
+
+/** GET /api/targets/{id}/compare: around `at` (default: the last restart), `before` and `after` it (default 1h each). */
+export const CompareQuery = z.strictObject({
+  at: ms.optional(),
+  before: span.default(60 * MINUTE),
+  after: span.default(60 * MINUTE),
+});
+export type CompareQuery = z.infer<typeof CompareQuery>;
+
+/** Runs per io_method a lab may ask for. */
+export const LAB_RUNS = { min: 1, max: 20, default: 5 } as const;
+
+/** POST /api/targets/demo/lab: what to run, with which io_methods, how many times each. */
+export const LabStartBody = z
+  .strictObject({
+    query: z.enum(LAB_QUERIES),
+    /** the statement for query = custom: one read-only SELECT */
+    sql: z.string().trim().min(1, "must not be empty").max(10_000, "is too long (10,000 characters at most)").optional(),
+    methods: z
+      .array(z.enum(IO_METHODS))
+      .min(1, "needs at least one io_method")
+      .refine((m) => new Set(m).size === m.length, "names an io_method twice"),
+    runs: z.number().int("must be a whole number").min(LAB_RUNS.min).max(LAB_RUNS.max).default(LAB_RUNS.default),
+  })
+  .refine((b) => b.query !== "custom" || b.sql !== undefined, { message: "is needed for query = custom", path: ["sql"] })
+  .refine((b) => b.query === "custom" || b.sql === undefined, { message: "is only for query = custom", path: ["sql"] });
+export type LabStartBody = z.infer<typeof LabStartBody>;
+
+export const LabExportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS).default("json") });

@@ -107,6 +107,8 @@ export const StatStatementsRow = z.object({
   queryid: z.string(),
   calls: z.number(),
   total_exec_time: z.number(),
+  /** sum of the squared execution times (ms²): calls x (stddev² + mean²), per entry */
+  exec_time_sq: z.number(),
   read_time: z.number(),
   shared_blks_read: z.number(),
   shared_blks_hit: z.number(),

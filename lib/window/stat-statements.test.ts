@@ -8,6 +8,7 @@ const row = (queryid: string, calls: number, exec: number, read: number, blks: n
   queryid,
   calls,
   total_exec_time: exec,
+  exec_time_sq: exec * exec,
   read_time: read,
   shared_blks_read: blks,
   shared_blks_hit: 0,

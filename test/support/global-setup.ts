@@ -18,6 +18,8 @@ export interface TestPg {
 declare module "vitest" {
   export interface ProvidedContext {
     pg: TestPg;
+    /** the history file of the run's test servers (never the project's .inflight/history.db) */
+    historyFile: string;
   }
 }
 
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject) {
   const log = (line: string) => console.log(`[test-pg] ${line}`);
   server = await startEmbedded({ dataDir, log });
   const { database, table } = await ensureDemoDatabase(server, { tableMb: 96, log });
+  project.provide("historyFile", path.join(runDir, "history.db"));
   project.provide("pg", {
     port: server.port,
     dataDir: server.dataDir,

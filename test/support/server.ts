@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { inject } from "vitest";
 import { childEnv } from "../../lib/server/runtime/config";
 
 export interface RunningServer {
@@ -35,10 +36,19 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const NEXT = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const START = path.join(ROOT, "scripts", "start.mjs");
 
+/**
+ * The run's history file (made by the global setup, removed with its run
+ * folder), unless the test names one: test servers must not write into the
+ * project's .inflight/history.db.
+ */
+export function testHistoryFile(): string {
+  return inject("historyFile");
+}
+
 /** Environment with nothing inflight-related inherited from the caller. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = childEnv((key) => key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT");
-  return { ...env, ...extra };
+  return { ...env, INFLIGHT_HISTORY_FILE: testHistoryFile(), ...extra };
 }
 
 export interface SpawnedServer {

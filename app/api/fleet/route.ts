@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { fleetEntry } from "@/lib/server/payloads/fleet";
+import { restartSummary } from "@/lib/server/history/compare";
 import { route, runtimeOr503 } from "@/lib/server/http/route";
 import type { FleetResponse } from "@/lib/schemas/api";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(() => {
   const runtime = runtimeOr503();
   const now = Date.now();
-  const targets = [...runtime.collectors.values()].map((c) => fleetEntry(c, now));
+  const targets = [...runtime.collectors.values()].map((c) => fleetEntry(c, now, restartSummary(runtime.history, c.id, now, c.window.restarts.at(-1))));
   const body: FleetResponse = { targets };
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

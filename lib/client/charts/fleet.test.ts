@@ -3,7 +3,7 @@ import type { FleetEntry } from "@/lib/schemas/api";
 import { cadenceNote, findingHref, fleetRows, sparkLines } from "./fleet";
 import { target } from "../../../test/support/fixtures";
 
-const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, ...over });
+const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, lastRestart: null, ...over });
 
 describe("fleetRows", () => {
   it("shows the server-rendered targets, figures unknown, until the first poll", () => {

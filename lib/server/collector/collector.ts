@@ -3,6 +3,7 @@ import type pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
+import { NO_HISTORY, type HistorySink } from "../history/sink";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
@@ -36,6 +37,8 @@ export interface CollectorOptions {
   redact?: boolean;
   /** INFLIGHT_BUDGET: server time watching may cost this target, ms per second */
   budgetMsPerSecond?: number;
+  /** the history on disk, for this target (default: none) */
+  history?: HistorySink;
   /** the periodic reads' intervals (tests shorten them) */
   cadences?: Partial<Cadences>;
   log?: (line: string) => void;
@@ -93,6 +96,7 @@ export class Collector implements PayloadSource {
       cadences: { ...DEFAULT_CADENCES, ...options.cadences },
       cost: this.cost,
       budget: this.budget,
+      history: options.history ?? NO_HISTORY,
       describe: (err) => this.connection.describe(err),
     };
     this.sampling = new SamplingStep(ctx);

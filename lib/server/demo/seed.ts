@@ -62,7 +62,7 @@ function marker(tableMb: number): string {
  * interrupted seed, or another size) is rebuilt.
  */
 export async function ensureDemoDatabase(
-  server: EmbeddedServer,
+  server: Pick<EmbeddedServer, "superuserUrl">,
   opts: DemoDatabaseOptions = {},
 ): Promise<DemoDatabase> {
   const database = opts.database ?? "inflight_demo";
@@ -98,7 +98,7 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-async function createDatabase(server: EmbeddedServer, database: string): Promise<void> {
+async function createDatabase(server: Pick<EmbeddedServer, "superuserUrl">, database: string): Promise<void> {
   await withClient(server.superuserUrl("postgres"), async (client) => {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (found.rowCount !== 0) return;

@@ -1,14 +1,13 @@
 import "server-only";
 
-import { promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import pg from "pg";
 
 import type { EmbeddedServer } from "./embedded";
-import { run, summarize } from "./process";
+import { dropFromPageCache, segmentFiles } from "./evict";
+import { BITMAP_RANGE_SHARE, BOOKKEEPING, demoStatements } from "./statements";
 
 export interface WorkloadOptions {
   database: string;
@@ -28,8 +27,6 @@ export const WORKLOAD_APPLICATION_NAME = "inflight-demo";
 const RECONNECT_MS = 2_000;
 const POINT_LOOKUPS = 2_000;
 const UPDATE_ROWS = 50_000;
-/** Share of the id range a bitmap heap scan covers. */
-const BITMAP_RANGE_SHARE = 0.1;
 
 function defaultLog(line: string): void {
   console.log(`[inflight] ${line}`);
@@ -44,26 +41,8 @@ class Stopped extends Error {}
 
 /** Statements for one table; the name is quoted once per session. */
 function statements(client: pg.Client, table: string) {
-  const t = table.split(".").map((part) => client.escapeIdentifier(part)).join(".");
-  return {
-    // Hex-only payloads never match: the scan reads the whole heap and returns nothing.
-    seqScan: `SELECT count(*), avg(reading) FROM ${t} WHERE payload LIKE '%zz%'`,
-    rangeScan: `SELECT count(*), avg(reading) FROM ${t} WHERE id BETWEEN $1 AND $2`,
-    pointLookups: `SELECT count(*), sum(reading) FROM ${t} WHERE id = ANY($1::bigint[])`,
-    update: `UPDATE ${t} SET reading = reading + 0.5 WHERE id > $1 AND id <= $2`,
-    vacuum: `VACUUM ${t}`,
-    maxId: `SELECT ${BOOKKEEPING} coalesce(max(id), 0)::bigint AS max_id FROM ${t}`,
-  };
+  return demoStatements(table, (part) => client.escapeIdentifier(part));
 }
-
-/**
- * The demo's bookkeeping (its backend's pid, the table's files to evict, its
- * id range) is not the workload it shows: marked as inflight's own
- * statements are (lib/window/stat-statements.ts, OWN_MARKER), inside the
- * text where pg_stat_statements keeps it, so the Statements panel and the
- * runs leave it out as they leave out inflight's sampling.
- */
-const BOOKKEEPING = "/* inflight:demo_bookkeeping */";
 
 const RELATION_FILES = `
 SELECT ${BOOKKEEPING} pg_relation_filepath($1::regclass) AS heap,
@@ -236,15 +215,7 @@ class DemoWorkload implements Workload {
     const row = res.rows[0];
     if (!row) throw new Error(`no relation file for ${this.opts.table}`);
     const relations = withIndexes ? [row.heap, ...row.indexes] : [row.heap];
-    for (const relation of relations) {
-      for (const file of await segmentFiles(path.join(this.server.dataDir, relation))) {
-        const result = await run("dd", [`if=${file}`, "iflag=nocache", "count=0", "status=none"], {
-          runAs: null,
-          cwd: os.tmpdir(),
-        });
-        if (result.code !== 0) throw new Error(`evicting ${file} from the page cache failed (dd ${summarize(result)})`);
-      }
-    }
+    for (const relation of relations) await dropFromPageCache(await segmentFiles(path.join(this.server.dataDir, relation)));
   }
 
   private async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
@@ -268,21 +239,6 @@ class DemoWorkload implements Workload {
     } catch (err) {
       if ((err as { name?: string }).name !== "AbortError") throw err;
     }
-  }
-}
-
-/** A relation's files: FILE, FILE.1, FILE.2 ... (1 GB segments). */
-async function segmentFiles(base: string): Promise<string[]> {
-  const files: string[] = [];
-  for (let segment = 0; ; segment++) {
-    const file = segment === 0 ? base : `${base}.${segment}`;
-    try {
-      await fs.access(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return files;
-      throw err;
-    }
-    files.push(file);
   }
 }
 

@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   not_ready: 503,
+  /** a part that is off (the history file): the message says why */
+  unavailable: 503,
   internal: 500,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,6 @@
 import "server-only";
 import type { FleetEntry } from "../../schemas/api";
+import type { RestartSummary } from "../../schemas/history";
 import type { QueryRun } from "../../schemas/runs";
 import type { Tick } from "../../schemas/tick";
 import { redactRuns } from "./redact";
@@ -30,7 +31,7 @@ export function busiest(runs: QueryRun[]): QueryRun | null {
 }
 
 /** One target's row of the fleet page. */
-export function fleetEntry(source: PayloadSource, now: number): FleetEntry {
+export function fleetEntry(source: PayloadSource, now: number, lastRestart: RestartSummary | null = null): FleetEntry {
   const w = source.window;
   const last = w.lastAioTick();
   let top = busiest(w.queries());
@@ -44,5 +45,6 @@ export function fleetEntry(source: PayloadSource, now: number): FleetEntry {
     // Only the last minute, found by binary search: not a copy of the window.
     spark: sparkline(w.ticksFrom(now - SPARK_SECONDS * 1000), now),
     topFinding: findingsPayload(source).findings[0] ?? null,
+    lastRestart,
   };
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { Collector } from "../collector/collector";
+import { HistoryStore } from "../history/store";
+import { formatDuration } from "../../format";
 import { loadConfigOrExit, type Config } from "./config";
 import { createRuntime, type DemoControl, type Runtime } from "./runtime";
 
@@ -9,12 +11,22 @@ function makeLog(config: Config) {
   };
 }
 
+/** The history file (INFLIGHT_HISTORY_FILE); a file it cannot use is one line, and the history is off. */
+function openHistory(config: Config, log: (line: string) => void): HistoryStore {
+  const options = config.history ?? { file: "", retentionMs: 0, maxBytes: 0 };
+  if (!config.history) return HistoryStore.off({ ...options, log }, "INFLIGHT_HISTORY is off");
+  const store = HistoryStore.open({ ...config.history, log });
+  if (store.status.on) log(`history in ${config.history.file}, kept ${formatDuration(config.history.retentionMs)}`);
+  return store;
+}
+
 /** Starts everything once per process; safe to call again. */
 export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
     const config = loadConfigOrExit();
     const log = makeLog(config);
     const collectors = new Map<string, Collector>();
+    const history = openHistory(config, log);
     for (const target of config.targets) {
       collectors.set(
         target.id,
@@ -27,11 +39,12 @@ export function boot(): Runtime {
           windowMs: config.windowMs,
           redact: config.redact,
           budgetMsPerSecond: config.budgetMsPerSecond,
+          history: history.forTarget(target.id),
           log,
         }),
       );
     }
-    return { config, collectors, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
+    return { config, collectors, history, lab: null, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
   });
   if (!created) return runtime;
 
@@ -56,6 +69,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { startEmbedded } = await import("../demo/embedded");
     const { ensureDemoDatabase } = await import("../demo/seed");
     const { startWorkload } = await import("../demo/workload");
+    const { DemoLab } = await import("../lab/demo-lab");
     collector.setStarting("starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
     // Another build's cluster gets a data directory of its own.
@@ -77,6 +91,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       },
       async restartWith(settings) {
         if (busy) throw new Error("a restart is already under way");
+        if (runtime.lab?.busy) throw new Error("the lab is running: it restarts the server itself");
         busy = true;
         try {
           const { alterSystem } = await import("../demo/admin");
@@ -90,7 +105,27 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       },
     };
     runtime.demo = control;
+    let stopping = false;
+    runtime.lab = new DemoLab({
+      server,
+      database,
+      table,
+      async pauseWorkload() {
+        const paused = workload;
+        await paused?.stop();
+        workload = null;
+        return () => {
+          if (paused && !stopping) workload = startWorkload(server, { database, table, log });
+        };
+      },
+      restarting: () => busy,
+      noteRestart: (at) => runtime.history.noteLabRestart(collector.id, at),
+      log,
+    });
     runtime.stopDemo = async () => {
+      stopping = true;
+      // A running lab puts io_method back before the server stops.
+      await runtime.lab?.stop();
       await workload?.stop();
       workload = null;
       await collector.stop();
@@ -118,6 +153,7 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
+      .then(() => runtime.history.close())
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", () => shutdown("SIGINT"));

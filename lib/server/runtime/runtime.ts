@@ -1,6 +1,8 @@
 import "server-only";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
+import type { HistoryStore } from "../history/store";
+import type { DemoLab } from "../lab/demo-lab";
 
 /** What the demo target offers beyond a configured one: a restart control. */
 export interface DemoControl {
@@ -12,7 +14,11 @@ export interface DemoControl {
 export interface Runtime {
   config: Config;
   collectors: Map<string, Collector>;
+  /** the history on disk (its status says when it is off, and why) */
+  history: HistoryStore;
   demo: DemoControl | null;
+  /** the labs' A/B on the demo server, once it runs */
+  lab: DemoLab | null;
   /** the embedded server's start while it is under way (a shutdown waits for it) */
   demoStarting: Promise<unknown> | null;
   /** stops the embedded demo (and its workload) once it has started */

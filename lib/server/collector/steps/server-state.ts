@@ -59,7 +59,9 @@ export class ServerStateStep implements Step {
     this.settingsAt = now;
     const rows = await session.run("settings", { values: [IO_SETTINGS] });
     const before = JSON.stringify(window.settings);
-    const restart = window.setServerState(now, toSettings(rows), server.postmaster_start_ms);
+    const settings = toSettings(rows);
+    const restart = window.setServerState(now, settings, server.postmaster_start_ms);
+    this.ctx.history.serverState(now, settings, server.postmaster_start_ms);
     if (restart) {
       const changes = restart.changes.map((c) => `${c.name} ${c.before} -> ${c.after}`).join(", ") || "no io setting changed";
       log.line(`target ${target} restarted at ${new Date(restart.at).toISOString()}: ${changes}`);

@@ -1,6 +1,7 @@
 import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
 import { QUERY_NAMES, type QueryName } from "../../pg/queries";
+import { intervalDeltas } from "../../../history/deltas";
 import { countersStatement, isOwn, ownCallCosts, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
@@ -28,14 +29,18 @@ export class StatStatementsStep implements Step {
   private failure: { message: string; at: number } | null = null;
   private snapshots: { t: number; rows: Map<string, StatStatementsRow> }[] = [];
   private texts = new Map<string, string>();
-  /** inflight's own entries at the last read: what each of its statements costs */
-  private own = new Map<string, StatStatementsRow>();
+  /** this session's previous read: the history keeps what happened in between, and
+   * inflight's own entries in it say what each of its statements costs */
+  private previous: Map<string, StatStatementsRow> | null = null;
 
   constructor(private readonly ctx: StepContext) {}
 
   reset(session: Session): void {
     if (session.caps.stat_statements !== this.version) this.snapshots = [];
-    this.own.clear();
+    // A new session may be a new server: its first read is only a baseline,
+    // taken at the first tick, so that little of the new server goes uncounted.
+    this.previous = null;
+    this.lastAt = 0;
     this.version = session.caps.stat_statements;
     // A new connection tries again: the extension may have been fixed.
     this.failure = null;
@@ -74,19 +79,29 @@ export class StatStatementsStep implements Step {
     if (!last || now - last.t >= SNAPSHOT_EVERY_MS) this.snapshots.push({ t: now, rows: latest });
     while (this.snapshots.length > 1 && this.snapshots[0].t < now - window.spanMs) this.snapshots.shift();
     const serverTiming = window.settings.track_io_timing?.setting === "on";
+    this.record(now, rows, latest, serverTiming);
     const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
     window.setStatements(stats, statementsNote(serverTiming, stats));
     return OK;
+  }
+
+  /** What ran since the previous read of this session goes to the history (the workload's statements, not inflight's). */
+  private record(now: number, rows: StatStatementsRow[], latest: Map<string, StatStatementsRow>, serverTiming: boolean): void {
+    const previous = this.previous;
+    this.previous = latest;
+    const epoch = this.ctx.window.serverStart;
+    if (!previous || epoch === null) return;
+    const deltas = intervalDeltas(previous, rows, serverTiming).filter((d) => !isOwn(this.texts.get(d.queryid) ?? ""));
+    this.ctx.history.statements(now, epoch, deltas, (id) => this.texts.get(id));
   }
 
   /** inflight's own statements: their server time since the last read, per call, is the exact cost. */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
     const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
-    for (const { name, msPerCall } of ownCallCosts(this.own, rows, nameOf)) {
+    for (const { name, msPerCall } of ownCallCosts(this.previous ?? new Map(), rows, nameOf)) {
       if (names.has(name)) this.ctx.cost.calibrate(name as QueryName, msPerCall, now);
     }
-    this.own = new Map(rows.filter((r) => r.own).map((r) => [r.queryid, r]));
   }
 
   private unavailable(session: Session, now: number): string | null {

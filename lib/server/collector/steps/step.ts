@@ -2,6 +2,7 @@ import "server-only";
 import type { Aspect } from "../../../schemas/enums";
 import type { TargetWindow } from "../../../window/window";
 import type { Feed } from "../../payloads/feed";
+import type { HistorySink } from "../../history/sink";
 import type { Budget, CostMeter } from "../cost";
 import type { HealthBoard } from "../health";
 import type { ThrottledLog } from "../log";
@@ -29,6 +30,8 @@ export interface StepContext {
   readonly cadences: Cadences;
   readonly cost: CostMeter;
   readonly budget: Budget;
+  /** the history on disk, for this target: what the steps read goes there too */
+  readonly history: HistorySink;
   /** an error's first line, the target's password masked */
   describe(err: unknown): string;
 }

@@ -19,6 +19,7 @@ export const POST = route(async (request: Request, ctx: { params: Promise<{ id: 
   if (!collector.options.demo) throw new HttpError("not_found", "restart controls exist only for the demo target", "id");
   if (!runtime.demo) throw new HttpError("not_ready", "the demo server is not running yet");
   if (runtime.demo.busy) throw new HttpError("conflict", "a restart is already under way");
+  if (runtime.lab?.busy) throw new HttpError("conflict", "the lab is running: it restarts the server itself");
   const offered = collector.window.settings.io_method?.enumvals;
   if (body.io_method && offered && !offered.includes(body.io_method)) {
     throw new HttpError("bad_request", `io_method: this build offers ${offered.join(", ")}`, "io_method");

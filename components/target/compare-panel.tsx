@@ -1,0 +1,105 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
+import { getJson, targetPath } from "@/lib/client/live/api";
+import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { changeText, sideCells } from "@/lib/client/charts/compare";
+import { formatAgo, formatClock, formatDuration } from "@/lib/format";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { Panel } from "@/components/ui/panel";
+import { QueryText } from "@/components/ui/query-text";
+
+const REFRESH_MS = 15_000;
+
+const VERDICT_TONES = { slower: "bad", faster: "ok", same: "muted", too_few: "muted" } as const satisfies Record<CompareRow["verdict"]["kind"], Tone>;
+
+const span = (s: { from: number; to: number } | null) => (s ? `${formatClock(s.from)}–${formatClock(s.to)} (${formatDuration(s.to - s.from)})` : "–");
+
+/** Did the restart help? The same statements before and after it, from the history on disk. */
+export function ComparePanel({ id }: { id: string }) {
+  const now = useNow(10_000);
+  // A restart seen live asks again at once (the history has it by then).
+  const lastRestart = useChannel("settings").restarts.at(-1)?.at ?? null;
+  const compare = useQuery({
+    queryKey: ["compare", id, lastRestart],
+    queryFn: async ({ signal }) => (await getJson(`${targetPath(id)}/compare`, CompareResponse, signal)).data,
+    refetchInterval: REFRESH_MS,
+  });
+  const c = compare.data;
+  return (
+    <Panel
+      wide
+      testId="compare-panel"
+      title="Before and after the last restart"
+      subtitle="pg_stat_statements per minute, kept on disk: the same statements an hour either side of the restart, with the spread of their calls."
+    >
+      {compare.isError ? (
+        <p role="alert" className="text-sm text-amber-900" data-testid="compare-error">
+          {compare.error.message}
+        </p>
+      ) : !c ? (
+        <p className="text-sm text-slate-500">Loading the history…</p>
+      ) : c.at === null ? (
+        <p className="text-sm text-slate-600" data-testid="compare-note">{c.note}</p>
+      ) : (
+        <div className="space-y-2">
+          <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="compare-changes">
+            <span className="font-medium">
+              {c.restart ? "Restart" : "At"} {formatClock(c.at)}
+              {now !== null ? ` (${formatAgo(c.at, now)})` : ""}:
+            </span>
+            {c.changes.length ? c.changes.map((ch) => <Badge key={ch.name} tone="info" testId="compare-change">{changeText(ch)}</Badge>) : <span className="text-slate-500">no io setting changed</span>}
+          </div>
+          <p className="text-xs text-slate-500">
+            before {span(c.before)} · after {span(c.after)}
+            {c.onlyBefore || c.onlyAfter ? ` · ${c.onlyBefore} statement(s) seen only before, ${c.onlyAfter} only after` : ""}
+            {c.note ? ` · ${c.note}` : ""}
+          </p>
+          {c.rows.length === 0 ? <p className="text-sm text-slate-500" data-testid="compare-empty">No statement was seen on both sides yet.</p> : <CompareTable rows={c.rows} />}
+        </div>
+      )}
+    </Panel>
+  );
+}
+
+function CompareTable({ rows }: { rows: CompareRow[] }) {
+  const arrow = <span className="px-1 text-slate-400">→</span>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid="compare-table">
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
+            <th className="py-1 pr-2 font-medium">verdict</th>
+            <th className="py-1 pr-2 text-right font-medium">calls</th>
+            <th className="py-1 pr-2 text-right font-medium" title="mean execution time ± the standard deviation of single calls">mean exec time ± spread</th>
+            <th className="py-1 pr-2 text-right font-medium" title="read time over execution time">read share</th>
+            <th className="py-1 pr-2 text-right font-medium">blocks read / call</th>
+            <th className="py-1 font-medium">statement</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const [b, a] = [sideCells(r.before), sideCells(r.after)];
+            return (
+              <tr key={r.queryId} data-testid="compare-row" data-verdict={r.verdict.kind} className="border-b border-slate-100 align-top last:border-0">
+                <td className="py-1.5 pr-2">
+                  <Badge tone={VERDICT_TONES[r.verdict.kind]}>{r.verdict.text}</Badge>
+                </td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.calls}{arrow}{a.calls}</td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.mean}{arrow}{a.mean}</td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.readShare}{arrow}{a.readShare}</td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.blocksPerCall}{arrow}{a.blocksPerCall}</td>
+                <td className="py-1.5">
+                  <QueryText text={r.query} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="mt-1 text-[11px] text-slate-500">
+        A difference counts when it is more than twice its standard error and at least 5% of the mean before; fewer than 5 calls on a side is too few to tell.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { TargetInfo } from "@/lib/schemas/target";
+import { LabState } from "@/lib/schemas/lab";
+import { LAB_RUNS } from "@/lib/schemas/params";
+import type { IoMethod, LabQuery } from "@/lib/schemas/enums";
+import { getJson, postJson, targetPath } from "@/lib/client/live/api";
+import { useChannel } from "@/lib/client/live/hooks";
+import { labFraction, offeredMethods } from "@/lib/client/charts/lab";
+import { Panel } from "@/components/ui/panel";
+import { LabResult } from "./lab-result";
+
+const POLL_MS = 700;
+const QUERY_LABELS = { seq: "the demo's sequential scan", bitmap: "the demo's bitmap heap scan", custom: "my own SELECT" } as const satisfies Record<LabQuery, string>;
+
+/** The labs' A/B as a button (demo target only): one query, cold, N runs per io_method. */
+export function LabPanel({ target }: { target: TargetInfo }) {
+  const key = ["lab", target.id];
+  const client = useQueryClient();
+  const lab = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => (await getJson(`${targetPath(target.id)}/lab`, LabState, signal)).data,
+    refetchInterval: (q) => (q.state.data?.state === "running" ? POLL_MS : false),
+  });
+  const { settings } = useChannel("settings");
+  const offered = offeredMethods(settings.io_method?.enumvals);
+  const [query, setQuery] = useState<LabQuery>("seq");
+  const [sql, setSql] = useState("");
+  const [picked, setPicked] = useState<IoMethod[] | null>(null);
+  const [runs, setRuns] = useState<number>(LAB_RUNS.default);
+  const methods = picked ?? offered;
+  const start = useMutation({
+    mutationFn: () => postJson(`${targetPath(target.id)}/lab`, { query, ...(query === "custom" ? { sql } : {}), methods, runs }),
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+  const state = lab.data;
+  const running = state?.state === "running" || start.isPending;
+
+  return (
+    <Panel
+      wide
+      testId="lab-panel"
+      title="A/B lab: which io_method is faster for this query?"
+      subtitle="As the write-ups measured it: each run cold (a restart into the io_method, the tables' files dropped from the page cache), the methods taking turns within each round, EXPLAIN (ANALYZE, BUFFERS) of every run; the median with its spread. The demo workload pauses meanwhile; io_method is put back at the end."
+    >
+      <form
+        className="mb-3 flex flex-wrap items-end gap-3 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          start.mutate();
+        }}
+      >
+        <label className="flex flex-col gap-0.5">
+          <span className="text-xs text-slate-500">query</span>
+          <select data-testid="lab-query" value={query} onChange={(e) => setQuery(e.target.value as LabQuery)} className="rounded border border-slate-300 bg-white px-2 py-1">
+            {Object.entries(QUERY_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="flex flex-col gap-0.5">
+          <legend className="text-xs text-slate-500">io_methods</legend>
+          <div className="flex gap-2 py-1">
+            {offered.map((m) => (
+              <label key={m} className="flex items-center gap-1">
+                <input type="checkbox" data-testid={`lab-method-${m}`} checked={methods.includes(m)} onChange={(e) => setPicked(e.target.checked ? offered.filter((o) => o === m || methods.includes(o)) : methods.filter((x) => x !== m))} />
+                {m}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="flex flex-col gap-0.5">
+          <span className="text-xs text-slate-500">
+            runs each ({LAB_RUNS.min}-{LAB_RUNS.max})
+          </span>
+          <input data-testid="lab-runs" type="number" min={LAB_RUNS.min} max={LAB_RUNS.max} value={runs} onChange={(e) => setRuns(Math.min(LAB_RUNS.max, Math.max(LAB_RUNS.min, Math.round(Number(e.target.value) || LAB_RUNS.min))))} className="w-20 rounded border border-slate-300 px-2 py-1" />
+        </label>
+        <button type="submit" data-testid="lab-start" disabled={running || methods.length === 0 || target.status !== "up"} className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400">
+          {running ? "Running…" : "Run the A/B"}
+        </button>
+        {query === "custom" ? (
+          <textarea data-testid="lab-sql" value={sql} onChange={(e) => setSql(e.target.value)} rows={3} placeholder="SELECT count(*) FROM public.readings WHERE …" className="basis-full rounded border border-slate-300 p-2 font-mono text-xs" />
+        ) : null}
+      </form>
+      {start.isError ? (
+        <p role="alert" className="mb-2 text-sm text-red-800" data-testid="lab-refused">
+          {start.error.message}
+        </p>
+      ) : null}
+      {state && state.state !== "idle" ? <LabStatus state={state} /> : null}
+      {state ? <LabResult id={target.id} state={state} /> : null}
+    </Panel>
+  );
+}
+
+function LabStatus({ state }: { state: LabState }) {
+  const pct = Math.round(labFraction(state) * 100);
+  return (
+    <div className="mb-2 space-y-1 text-sm" data-testid="lab-status" data-state={state.state}>
+      <div role="progressbar" aria-valuemin={0} aria-valuemax={state.progress.total} aria-valuenow={state.progress.done} data-testid="lab-progress" className="h-2 w-full max-w-xl rounded bg-slate-100">
+        <div className="h-full rounded bg-blue-600 transition-[width]" style={{ width: `${pct}%` }} />
+      </div>
+      <p className="text-xs text-slate-600">
+        {state.progress.done} of {state.progress.total} runs{state.state === "running" ? ` · ${state.progress.phase}` : ""}
+        {state.restoredTo ? ` · io_method is back to ${state.restoredTo}` : ""}
+      </p>
+      {state.request ? <code className="block break-words font-mono text-xs text-slate-700">{state.request.sql}</code> : null}
+      {state.error ? (
+        <p role="alert" className="text-red-800" data-testid="lab-error">
+          {state.error}
+        </p>
+      ) : null}
+      {state.cold && state.state !== "running" ? <p className="text-[11px] text-slate-500">Cold: {state.cold}.</p> : null}
+    </div>
+  );
+}

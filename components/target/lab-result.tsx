@@ -1,0 +1,60 @@
+"use client";
+import type { LabState } from "@/lib/schemas/lab";
+import { SUMMARY_COLUMNS } from "@/lib/lab/export";
+import { labBars } from "@/lib/client/charts/lab";
+import { targetPath } from "@/lib/client/live/api";
+import { formatDuration } from "@/lib/format";
+import { LabChart } from "@/components/charts/lab-chart";
+
+/** The lab's table (the same columns `npm run lab` prints), its chart, every run, and the exports. */
+export function LabResult({ id, state }: { id: string; state: LabState }) {
+  if (state.summary.length === 0) return null;
+  const exportHref = (format: "json" | "csv") => `${targetPath(id)}/lab/export?format=${format}`;
+  return (
+    <div className="space-y-2">
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" data-testid="lab-table">
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
+              {SUMMARY_COLUMNS.map(([header]) => (
+                <th key={header} className="py-1 pr-3 font-medium">
+                  {header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {state.summary.map((s) => (
+              <tr key={s.method} data-testid="lab-row" data-method={s.method} data-median={s.medianMs} className="border-b border-slate-100 last:border-0">
+                {SUMMARY_COLUMNS.map(([header, cell]) => (
+                  <td key={header} className="py-1.5 pr-3 tabular-nums">
+                    {cell(s)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <LabChart bars={labBars(state.summary)} />
+      <details className="text-xs text-slate-600">
+        <summary className="cursor-pointer">every run (EXPLAIN&apos;s Execution Time, in the order run)</summary>
+        <ol className="mt-1 list-decimal pl-6 tabular-nums">
+          {state.runs.map((r) => (
+            <li key={`${r.round}-${r.method}`}>
+              round {r.round}, {r.method}: {formatDuration(r.executionMs)}, read wait {r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}
+            </li>
+          ))}
+        </ol>
+      </details>
+      <p className="flex gap-3 text-xs">
+        <a href={exportHref("json")} download className="text-blue-700 hover:underline" data-testid="lab-export-json">
+          Export JSON (with every EXPLAIN)
+        </a>
+        <a href={exportHref("csv")} download className="text-blue-700 hover:underline" data-testid="lab-export-csv">
+          Export CSV (the runs)
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+// Before and after (pure): the same statements on both sides of a moment
+// (a restart), each side summed from the per-minute history, and a plain
+// verdict per statement. The thresholds are named here, once.
+import type { CompareRow, CompareSide, CompareVerdict } from "../schemas/history";
+
+/** Fewer calls than this on either side: too few to tell (the write-ups ran 5 per setting). */
+export const MIN_CALLS = 5;
+/** A difference of means counts when it is larger than this many standard errors of it (about 95%). */
+export const SPREAD_Z = 2;
+/** ...and at least this share of the before mean: smaller differences are not worth a verdict. */
+export const MIN_CHANGE = 0.05;
+
+/** One side's sums for one queryid, as the history keeps them. */
+export interface SideSums {
+  calls: number;
+  /** ms */
+  execMs: number;
+  /** sum of squared execution times, ms² */
+  execSq: number;
+  /** ms; null when unknown on any minute of the side */
+  readMs: number | null;
+  blksRead: number;
+  blksHit: number;
+}
+
+/** Mean, standard deviation (of single calls), read share and blocks read per call. */
+export function sideStats(s: SideSums): CompareSide {
+  const mean = s.calls > 0 ? s.execMs / s.calls : 0;
+  // Sample variance from the sums; rounding can take it a hair below zero.
+  const variance = s.calls > 1 ? Math.max(0, (s.execSq - s.calls * mean * mean) / (s.calls - 1)) : null;
+  return {
+    calls: s.calls,
+    meanMs: mean,
+    sdMs: variance === null ? null : Math.sqrt(variance),
+    readShare: s.readMs !== null && s.execMs > 0 ? Math.min(1, s.readMs / s.execMs) : null,
+    blocksReadPerCall: s.calls > 0 ? s.blksRead / s.calls : 0,
+  };
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** faster / slower / no measurable difference / too few calls, with its reason in words. */
+export function verdict(before: CompareSide, after: CompareSide): CompareVerdict {
+  const calls = `${before.calls} vs ${after.calls} calls`;
+  if (before.calls < MIN_CALLS || after.calls < MIN_CALLS || before.sdMs === null || after.sdMs === null) {
+    return { kind: "too_few", change: null, text: `too few calls to tell (${calls}; ${MIN_CALLS} a side needed)` };
+  }
+  const change = before.meanMs > 0 ? (after.meanMs - before.meanMs) / before.meanMs : 0;
+  const standardError = Math.sqrt(before.sdMs ** 2 / before.calls + after.sdMs ** 2 / after.calls);
+  const outside = Math.abs(after.meanMs - before.meanMs) > SPREAD_Z * standardError;
+  if (!outside) return { kind: "same", change, text: "no measurable difference (within the spread)" };
+  if (Math.abs(change) < MIN_CHANGE) return { kind: "same", change, text: `no measurable difference (under ${pct(MIN_CHANGE)})` };
+  const kind = change < 0 ? "faster" : "slower";
+  return { kind, change, text: `${kind} by ${pct(Math.abs(change))} (${calls}; outside the spread)` };
+}
+
+const ORDER = { slower: 0, faster: 1, same: 2, too_few: 3 } as const satisfies Record<CompareVerdict["kind"], number>;
+
+/**
+ * Every queryid seen on both sides, slower first, then faster, then the
+ * rest; within each, the most time before first.
+ */
+export function compareSides(before: ReadonlyMap<string, SideSums>, after: ReadonlyMap<string, SideSums>, textOf: (queryid: string) => string): CompareRow[] {
+  const rows: (CompareRow & { weight: number })[] = [];
+  for (const [queryId, b] of before) {
+    const a = after.get(queryId);
+    if (!a || b.calls <= 0 || a.calls <= 0) continue;
+    const sb = sideStats(b);
+    const sa = sideStats(a);
+    rows.push({ queryId, query: textOf(queryId), before: sb, after: sa, verdict: verdict(sb, sa), weight: b.execMs + a.execMs });
+  }
+  rows.sort((x, y) => ORDER[x.verdict.kind] - ORDER[y.verdict.kind] || y.weight - x.weight);
+  return rows.map(({ weight: _weight, ...row }) => row);
+}
+
+/** How many rows got each verdict. */
+export function verdictCounts(rows: readonly CompareRow[]): Record<CompareVerdict["kind"], number> {
+  const out = { slower: 0, faster: 0, same: 0, too_few: 0 };
+  for (const r of rows) out[r.verdict.kind]++;
+  return out;
+}

@@ -1,0 +1,84 @@
+// The labs' A/B as a button: the wire contract of GET/POST
+// /api/targets/demo/lab and of its export, and what `npm run lab` prints.
+import { z } from "zod";
+import { IO_METHODS, LAB_QUERIES, LAB_STATES } from "./enums";
+
+/** One cold run: EXPLAIN (ANALYZE, BUFFERS)'s own figures. */
+export const LabRun = z.object({
+  /** 1-based */
+  round: z.number(),
+  method: z.enum(IO_METHODS),
+  /** EXPLAIN's Execution Time, ms */
+  executionMs: z.number(),
+  planningMs: z.number(),
+  /** I/O Timings: shared read, ms; null when EXPLAIN gave none */
+  readWaitMs: z.number().nullable(),
+  /** read wait over execution time */
+  readShare: z.number().nullable(),
+  sharedRead: z.number(),
+  sharedHit: z.number(),
+  /** ms since the epoch, when the run ended */
+  at: z.number(),
+});
+export type LabRun = z.infer<typeof LabRun>;
+
+/** A method against the first one: "34% faster than sync (outside the spread)". */
+export const LabVersus = z.object({
+  /** (median - baseline median) / baseline median */
+  change: z.number(),
+  /** the two min-max ranges do not overlap */
+  outside: z.boolean(),
+  text: z.string(),
+});
+export type LabVersus = z.infer<typeof LabVersus>;
+
+export const LabMethodSummary = z.object({
+  method: z.enum(IO_METHODS),
+  runs: z.number(),
+  medianMs: z.number(),
+  minMs: z.number(),
+  maxMs: z.number(),
+  /** median read wait, ms */
+  readWaitMs: z.number().nullable(),
+  /** median of the runs' read shares */
+  readShare: z.number().nullable(),
+  blocksRead: z.number(),
+  /** null for the first method, which the others are set against */
+  versus: LabVersus.nullable(),
+});
+export type LabMethodSummary = z.infer<typeof LabMethodSummary>;
+
+export const LabRequest = z.object({
+  query: z.enum(LAB_QUERIES),
+  /** the statement run, as run */
+  sql: z.string(),
+  /** session settings it runs with, e.g. enable_seqscan = off for the bitmap scan */
+  settings: z.array(z.tuple([z.string(), z.string()])),
+  methods: z.array(z.enum(IO_METHODS)),
+  runs: z.number(),
+});
+export type LabRequest = z.infer<typeof LabRequest>;
+
+export const LabState = z.object({
+  state: z.enum(LAB_STATES),
+  request: LabRequest.nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  progress: z.object({ done: z.number(), total: z.number(), phase: z.string() }),
+  runs: z.array(LabRun),
+  summary: z.array(LabMethodSummary),
+  /** one line: why it stopped */
+  error: z.string().nullable(),
+  /** io_method the server was left on (the one it started with); null before the end */
+  restoredTo: z.string().nullable(),
+  /** how each run was made cold */
+  cold: z.string().nullable(),
+});
+export type LabState = z.infer<typeof LabState>;
+
+/** The JSON export: the state, and each run's EXPLAIN output as PostgreSQL gave it. */
+export const LabExport = LabState.extend({
+  serverVersion: z.string().nullable(),
+  explains: z.array(z.object({ round: z.number(), method: z.enum(IO_METHODS), explain: z.unknown() })),
+});
+export type LabExport = z.infer<typeof LabExport>;

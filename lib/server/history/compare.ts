@@ -1,0 +1,123 @@
+import "server-only";
+import { compareSides, verdictCounts } from "../../history/compare";
+import type { CompareResponse, RestartSummary } from "../../schemas/history";
+import type { Restart } from "../../schemas/settings";
+import { diffSettings } from "../../window/settings";
+import { redactLiterals } from "../payloads/redact";
+import type { HistoryStore, SideQuery, StoredRestart } from "./store";
+
+const MINUTE = 60_000;
+/** An `at` this close to a restart means that restart. */
+const SNAP_MS = 60_000;
+const MAX_ROWS = 200;
+
+export interface CompareRequest {
+  target: string;
+  /** default: the last restart that was not the lab's */
+  at?: number;
+  beforeMs: number;
+  afterMs: number;
+  now: number;
+  redact: boolean;
+}
+
+const floorMinute = (t: number) => Math.floor(t / MINUTE) * MINUTE;
+
+/** The restart `at` names, or by default the last one the lab did not make. */
+function pickRestart(restarts: StoredRestart[], at: number | undefined): StoredRestart | null {
+  if (at === undefined) return restarts.filter((r) => !r.lab).at(-1) ?? null;
+  let best: StoredRestart | null = null;
+  for (const r of restarts) {
+    const d = Math.min(Math.abs(r.at - at), Math.abs(r.seenAt - at));
+    if (d <= SNAP_MS && (!best || d < Math.min(Math.abs(best.at - at), Math.abs(best.seenAt - at)))) best = r;
+  }
+  return best;
+}
+
+interface Sides {
+  before: SideQuery;
+  after: SideQuery;
+  /** what bounds the after side before its full length */
+  afterEnd: "now" | "restart" | null;
+}
+
+/**
+ * Around a restart, each side is one server (the epoch), so the minute the
+ * restart fell in splits cleanly; a side stops at the restart before or
+ * after it. The spans are on inflight's clock (seenAt), the epochs on the
+ * target's.
+ */
+function restartSides(r: Restart, prev: Restart | undefined, next: Restart | undefined, q: CompareRequest): Sides {
+  const beforeFrom = Math.max(r.seenAt - q.beforeMs, prev?.seenAt ?? -Infinity);
+  const fullAfter = r.seenAt + q.afterMs;
+  const afterTo = Math.min(fullAfter, next?.seenAt ?? Infinity, q.now);
+  return {
+    before: { from: beforeFrom, to: r.seenAt, epochFrom: prev?.at, epochTo: r.at },
+    after: { from: r.seenAt, to: afterTo, epochFrom: r.at, epochTo: next?.at },
+    afterEnd: afterTo >= fullAfter ? null : next && next.seenAt <= Math.min(fullAfter, q.now) ? "restart" : "now",
+  };
+}
+
+/** Around a moment that is not a restart: by minute. */
+function momentSides(at: number, q: CompareRequest): Sides {
+  const afterTo = Math.min(at + q.afterMs, q.now);
+  return { before: { from: at - q.beforeMs, to: at }, after: { from: at, to: afterTo }, afterEnd: afterTo < at + q.afterMs ? "now" : null };
+}
+
+/** A side's span as minute buckets: the minute it starts in, through the minute it ends in. */
+const buckets = (s: SideQuery, epochs: boolean): SideQuery => ({ ...s, from: floorMinute(s.from), to: epochs ? floorMinute(s.to) + MINUTE : floorMinute(s.to) });
+
+const NOTES = {
+  now: "The after side is still filling: it runs up to now.",
+  restart: "The after side ends at the next restart.",
+} as const;
+
+export function comparePayload(store: HistoryStore, q: CompareRequest): CompareResponse {
+  const restarts = store.restarts(q.target);
+  const restart = pickRestart(restarts, q.at);
+  const empty = { target: q.target, rows: [], counts: { slower: 0, faster: 0, same: 0, too_few: 0 }, onlyBefore: 0, onlyAfter: 0, retentionMs: store.retentionMs };
+  if (!restart && q.at === undefined) {
+    return { ...empty, at: null, restart: null, changes: [], before: null, after: null, note: "No restart of this target is in the history yet: nothing to compare around (or pass at= for another moment)." };
+  }
+  const i = restart ? restarts.indexOf(restart) : -1;
+  const sides = restart ? restartSides(restart, restarts[i - 1], restarts[i + 1], q) : momentSides(q.at!, q);
+  const at = restart ? restart.at : q.at!;
+  const before = store.sideSums(q.target, buckets(sides.before, restart !== null));
+  const after = store.sideSums(q.target, buckets(sides.after, restart !== null));
+  const ids = [...new Set([...before.keys(), ...after.keys()])];
+  const texts = store.texts(q.target, ids.filter((id) => before.has(id) && after.has(id)));
+  const rows = compareSides(before, after, (id) => {
+    const text = texts.get(id) ?? "";
+    return q.redact ? redactLiterals(text) : text;
+  });
+  const changes = restart ? restart.changes : diffSettings(store.settingsAt(q.target, at) ?? {}, store.settingsAt(q.target, sides.after.to) ?? {});
+  const { lab: _lab, ...plainRestart } = restart ?? { lab: false };
+  return {
+    ...empty,
+    at,
+    restart: restart ? (plainRestart as Restart) : null,
+    changes,
+    before: { from: sides.before.from, to: sides.before.to },
+    after: { from: sides.after.from, to: sides.after.to },
+    rows: rows.slice(0, MAX_ROWS),
+    counts: verdictCounts(rows),
+    onlyBefore: ids.filter((id) => before.has(id) && !after.has(id)).length,
+    onlyAfter: ids.filter((id) => after.has(id) && !before.has(id)).length,
+    note: sides.afterEnd ? NOTES[sides.afterEnd] : null,
+  };
+}
+
+/** The fleet page asks every 2 s; the verdicts move with the per-minute history. */
+const SUMMARY_TTL_MS = 30_000;
+
+/** The fleet row's restart line: the default comparison, or the window's last restart without history. */
+export function restartSummary(store: HistoryStore, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
+  if (store.status.on) {
+    const summary = store.memo(`summary:${target}`, now, SUMMARY_TTL_MS, () => {
+      const c = comparePayload(store, { target, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false });
+      return c.restart ? { at: c.restart.at, changes: c.changes, counts: c.counts } : null;
+    });
+    if (summary) return summary;
+  }
+  return windowRestart ? { at: windowRestart.at, changes: windowRestart.changes, counts: null } : null;
+}
