@@ -132,6 +132,9 @@ if (!globalThis[RUNTIME]) {
 
 const handle = app.getRequestHandler();
 const server = http.createServer(async (req, res) => {
+  // The client's address, for the per-client limits (lib/server/http/gate.ts
+  // CLIENT_HEADER): always the socket's, whatever the client sent as that header.
+  req.headers["x-inflight-client"] = req.socket.remoteAddress ?? "unknown";
   try {
     await handle(req, res);
   } catch (err) {

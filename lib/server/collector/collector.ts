@@ -39,6 +39,8 @@ export interface CollectorOptions {
   /** the periodic reads' intervals (tests shorten them) */
   cadences?: Partial<Cadences>;
   log?: (line: string) => void;
+  /** this process's event-loop delay, so that its own lag is never read as the target's silence */
+  loopLag?: { maxSince(t: number): number };
 }
 
 /** 5 ms of server time per second: 0.5% of one core. */
@@ -197,6 +199,7 @@ export class Collector implements PayloadSource {
         this.budget.spend(this.cost.estimate(name, now), now);
       },
       hung: (err) => this.connection.lose(client, err),
+      loopLag: this.options.loopLag,
     });
     this.capabilities = session.capabilities;
     this.serverVersion = { text: caps.server_version, num: caps.server_version_num };

@@ -10,10 +10,20 @@ import type { Collector } from "../collector/collector";
 export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
+  /** a state-changing request from another origin (or none the browser vouches for) */
+  cross_origin: 403,
   not_found: 404,
   conflict: 409,
-  not_ready: 503,
+  length_required: 411,
+  too_large: 413,
+  unsupported_media_type: 415,
+  /** a Host this server does not answer to (DNS rebinding) */
+  wrong_host: 421,
+  too_many_requests: 429,
   internal: 500,
+  not_ready: 503,
+  /** the server's own capacity (open streams) is used up */
+  busy: 503,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -22,14 +32,16 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** sent with the error (Retry-After) */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
 
-export function errorResponse(code: ErrorCode, message: string, field?: string): NextResponse<ErrorBody> {
+export function errorResponse(code: ErrorCode, message: string, field?: string, headers: Record<string, string> = {}): NextResponse<ErrorBody> {
   const body: ErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
-  return NextResponse.json(body, { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(body, { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /** Parses input with zod; a failure is a 400 naming the field. */
@@ -62,7 +74,7 @@ export function route<A extends unknown[]>(handler: (...args: A) => Promise<Resp
     try {
       return await handler(...args);
     } catch (err) {
-      if (err instanceof HttpError) return errorResponse(err.code, err.message, err.field);
+      if (err instanceof HttpError) return errorResponse(err.code, err.message, err.field, err.headers);
       console.error("[inflight] route failed:", (err as Error)?.stack ?? err);
       return errorResponse("internal", "internal error");
     }

@@ -1,6 +1,10 @@
 import "server-only";
 import { Collector } from "../collector/collector";
+import { StreamLimits } from "../http/streams";
+import { FailureThrottle } from "../http/throttle";
+import { isLoopback } from "./addresses";
 import { loadConfigOrExit, type Config } from "./config";
+import { LoopLag } from "./loop-lag";
 import { createRuntime, type DemoControl, type Runtime } from "./runtime";
 
 function makeLog(config: Config) {
@@ -14,6 +18,8 @@ export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
     const config = loadConfigOrExit();
     const log = makeLog(config);
+    const loopLag = new LoopLag();
+    loopLag.start();
     const collectors = new Map<string, Collector>();
     for (const target of config.targets) {
       collectors.set(
@@ -28,10 +34,21 @@ export function boot(): Runtime {
           redact: config.redact,
           budgetMsPerSecond: config.budgetMsPerSecond,
           log,
+          loopLag,
         }),
       );
     }
-    return { config, collectors, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
+    return {
+      config,
+      collectors,
+      demo: null,
+      demoStarting: null,
+      stopDemo: null,
+      startedAt: Date.now(),
+      streams: new StreamLimits(config.maxStreams, config.maxStreamsPerClient),
+      tokenChecks: new FailureThrottle(),
+      loopLag,
+    };
   });
   if (!created) return runtime;
 
@@ -44,6 +61,9 @@ export function boot(): Runtime {
   } else {
     for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
     log(`watching ${config.targets.map((t) => t.name).join(", ")}; dashboard on ${url}`);
+  }
+  if (config.servedHosts.length === 3 && !isLoopback(config.host)) {
+    log(`HOST ${config.host}: requests are answered only for Host 127.0.0.1, localhost or [::1]; list the names this server is reached by in INFLIGHT_ALLOWED_HOSTS`);
   }
   installShutdown(runtime, log);
   return runtime;

@@ -1,6 +1,9 @@
 import "server-only";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
+import type { FailureThrottle } from "../http/throttle";
+import type { StreamLimits } from "../http/streams";
+import type { LoopLag } from "./loop-lag";
 
 /** What the demo target offers beyond a configured one: a restart control. */
 export interface DemoControl {
@@ -18,6 +21,11 @@ export interface Runtime {
   /** stops the embedded demo (and its workload) once it has started */
   stopDemo: (() => Promise<void>) | null;
   startedAt: number;
+  /** open SSE streams against INFLIGHT_MAX_STREAMS(_PER_CLIENT) */
+  streams: StreamLimits;
+  /** the pause after wrong tokens, per client */
+  tokenChecks: FailureThrottle;
+  loopLag: LoopLag;
 }
 
 // Next builds instrumentation and route handlers as separate module graphs:
