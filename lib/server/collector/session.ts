@@ -70,9 +70,11 @@ export class Session {
    * The server ends a slow statement itself (statement_timeout); the guard
    * ends the connection when no answer comes back at all. It never reads
    * its own process's lag as the target's silence: a timer that fired late,
-   * or one armed while the event loop was held up (measured: loopLag), gives
-   * the target the whole limit again, and the decision waits until pending
-   * socket data has been read (setImmediate runs after the poll phase).
+   * or one whose statement ran while the event loop was held up (measured:
+   * loopLag; a large answer then sits in the socket, the target blocked on
+   * sending the rest), gives the target the whole limit again, and the
+   * decision waits until pending socket data has been read (setImmediate
+   * runs after the poll phase).
    */
   private guard(name: QueryName): () => void {
     const limit = this.options.statementTimeoutMs + HANG_GRACE_MS;
