@@ -1,7 +1,7 @@
 import "server-only";
 import type { Config } from "../runtime/config";
 import { hostServed, originMatchesHost } from "../runtime/hosts";
-import type { ErrorCode } from "./route";
+import type { ErrorCode } from "./errors";
 
 // The checks proxy.ts makes before any route runs, each a pure function of
 // the request's method, path and headers: who it is addressed to (Host),

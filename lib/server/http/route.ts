@@ -4,28 +4,11 @@ import type { z } from "zod";
 import type { ErrorBody } from "../../schemas/api";
 import { getRuntime, type Runtime } from "../runtime/runtime";
 import type { Collector } from "../collector/collector";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
 
 // One shape for every route handler: parse (zod) -> check -> call lib -> respond.
 
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  /** a state-changing request from another origin (or none the browser vouches for) */
-  cross_origin: 403,
-  not_found: 404,
-  conflict: 409,
-  length_required: 411,
-  too_large: 413,
-  unsupported_media_type: 415,
-  /** a Host this server does not answer to (DNS rebinding) */
-  wrong_host: 421,
-  too_many_requests: 429,
-  internal: 500,
-  not_ready: 503,
-  /** the server's own capacity (open streams) is used up */
-  busy: 503,
-} as const satisfies Record<string, number>;
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export { ERROR_STATUS, type ErrorCode } from "./errors";
 
 export class HttpError extends Error {
   constructor(

@@ -9,7 +9,8 @@ import "server-only";
 /** The browser's EventSource cannot read Retry-After, but tools can: about when a slot frees up. */
 const RETRY_AFTER_S = 5;
 
-export type Admission = { release: () => void } | { refused: "server" | "client"; retryAfterS: number };
+export type Refused = { refused: "server" | "client"; retryAfterS: number };
+export type Admission = { release: () => void } | Refused;
 
 export class StreamLimits {
   private open = 0;
@@ -26,16 +27,27 @@ export class StreamLimits {
     return this.open;
   }
 
+  /** Which cap a new stream from `client` would meet now, if any (nothing is counted). */
+  full(client: string): Refused | null {
+    if ((this.byClient.get(client) ?? 0) >= this.perClient) return { refused: "client", retryAfterS: RETRY_AFTER_S };
+    if (this.open >= this.max) return { refused: "server", retryAfterS: RETRY_AFTER_S };
+    return null;
+  }
+
+  /** The HTTP error for a refusal (the stream route's and the early one's). */
+  error(refusal: Refused): { code: "too_many_requests" | "busy"; message: string } {
+    return refusal.refused === "client"
+      ? { code: "too_many_requests", message: `this address has ${this.perClient} streams open, the most it may (INFLIGHT_MAX_STREAMS_PER_CLIENT)` }
+      : { code: "busy", message: `${this.max} streams are open, the most this server takes (INFLIGHT_MAX_STREAMS)` };
+  }
+
   admit(client: string): Admission {
+    const refusal = this.full(client);
+    if (refusal) {
+      this.refused[refusal.refused]++;
+      return refusal;
+    }
     const mine = this.byClient.get(client) ?? 0;
-    if (mine >= this.perClient) {
-      this.refused.client++;
-      return { refused: "client", retryAfterS: RETRY_AFTER_S };
-    }
-    if (this.open >= this.max) {
-      this.refused.server++;
-      return { refused: "server", retryAfterS: RETRY_AFTER_S };
-    }
     this.open++;
     this.byClient.set(client, mine + 1);
     let released = false;

@@ -1,5 +1,6 @@
 import "server-only";
 import { Collector } from "../collector/collector";
+import { earlyRefusal } from "../http/early";
 import { StreamLimits } from "../http/streams";
 import { FailureThrottle } from "../http/throttle";
 import { isLoopback } from "./addresses";
@@ -38,6 +39,7 @@ export function boot(): Runtime {
         }),
       );
     }
+    const streams = new StreamLimits(config.maxStreams, config.maxStreamsPerClient);
     return {
       config,
       collectors,
@@ -45,9 +47,10 @@ export function boot(): Runtime {
       demoStarting: null,
       stopDemo: null,
       startedAt: Date.now(),
-      streams: new StreamLimits(config.maxStreams, config.maxStreamsPerClient),
+      streams,
       tokenChecks: new FailureThrottle(),
       loopLag,
+      refuseEarly: (req, client) => earlyRefusal(config, streams, req, client),
     };
   });
   if (!created) return runtime;

@@ -1,6 +1,8 @@
 import "server-only";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
+import type { EarlyAnswer } from "../http/early";
 import type { FailureThrottle } from "../http/throttle";
 import type { StreamLimits } from "../http/streams";
 import type { LoopLag } from "./loop-lag";
@@ -26,6 +28,8 @@ export interface Runtime {
   /** the pause after wrong tokens, per client */
   tokenChecks: FailureThrottle;
   loopLag: LoopLag;
+  /** scripts/start.mjs asks before Next sees a request: a stream past the caps is answered at once */
+  refuseEarly(req: { method?: string; url?: string; headers: IncomingHttpHeaders }, client: string): EarlyAnswer | null;
 }
 
 // Next builds instrumentation and route handlers as separate module graphs:

@@ -22,11 +22,8 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const since = lastEventId ?? query.since ?? null;
   const admission = runtime.streams.admit(clientOf(request.headers));
   if ("refused" in admission) {
-    const retry = { "Retry-After": String(admission.retryAfterS) };
-    if (admission.refused === "client") {
-      throw new HttpError("too_many_requests", `this address has ${runtime.streams.perClient} streams open, the most it may (INFLIGHT_MAX_STREAMS_PER_CLIENT)`, undefined, retry);
-    }
-    throw new HttpError("busy", `${runtime.streams.max} streams are open, the most this server takes (INFLIGHT_MAX_STREAMS)`, undefined, retry);
+    const { code, message } = runtime.streams.error(admission);
+    throw new HttpError(code, message, undefined, { "Retry-After": String(admission.retryAfterS) });
   }
   return new Response(streamFor(collector, since, request.signal, admission.release), {
     headers: {
