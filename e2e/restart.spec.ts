@@ -11,7 +11,8 @@ test.afterAll(async ({ request }) => {
   const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
   const settings = res.ok() ? (await res.json()).settings : null;
   if (settings?.io_method?.setting !== DEMO.io_method || settings?.io_workers?.setting !== String(DEMO.io_workers)) {
-    await request.post("/api/targets/demo/demo", { data: DEMO, timeout: 60_000 });
+    // As the page does: its own Origin (the server refuses a state change without one).
+    await request.post("/api/targets/demo/demo", { data: DEMO, headers: { Origin: new URL(res.url()).origin }, timeout: 60_000 });
   }
 });
 

@@ -1,12 +1,15 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { openTarget } from "./helpers";
+import pg from "pg";
+import { demoCluster, openTarget } from "./helpers";
 
 // Query text comes from the monitored server: it is shown as text, never
 // parsed as HTML. The demo cannot be made to run a hostile query from here,
 // so this checks the rendering itself: every query text element holds one
 // text node and no element, and the page's CSP forbids eval.
 
-test("query text is rendered as text, and the page's CSP has no unsafe-eval", async ({ page }) => {
+test("query text is rendered as text, and the page's CSP has a nonce for scripts: no unsafe-inline, no unsafe-eval", async ({ page }) => {
   test.setTimeout(120_000);
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
@@ -15,8 +18,14 @@ test("query text is rendered as text, and the page's CSP has no unsafe-eval", as
   });
   const response = await page.goto("/targets/demo");
   const csp = response?.headers()["content-security-policy"] ?? "";
-  expect(csp).toContain("script-src 'self'");
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'(;|$)/);
   expect(csp).not.toContain("unsafe-eval");
+  const scriptSrc = /script-src [^;]*/.exec(csp)![0];
+  expect(scriptSrc).not.toContain("unsafe-inline");
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
   expect(response?.headers()["x-content-type-options"]).toBe("nosniff");
 
   await openTarget(page);
@@ -35,6 +44,12 @@ test("query text is rendered as text, and the page's CSP has no unsafe-eval", as
   }
   // The demo's own queries have quotes and operators that must survive as text.
   await expect(texts.filter({ hasText: "'%zz%'" }).first()).toBeAttached({ timeout: 60_000 });
+  // Every inline script of the page carries its request's nonce (one for all, none empty); none was refused.
+  const nonces = await page.locator("script:not([src])").evaluateAll((els) => els.map((e) => (e as HTMLScriptElement).nonce));
+  expect(nonces.length).toBeGreaterThan(0);
+  expect(new Set(nonces).size).toBe(1);
+  expect(nonces[0].length).toBeGreaterThanOrEqual(20);
+  expect(violations).toEqual([]);
   expect(dialogs).toEqual([]);
 });
 
@@ -52,4 +67,88 @@ test("hostile view parameters in a link are ignored, not rendered", async ({ pag
   await expect(page).toHaveURL(/\/targets\/demo\?view=5m$/);
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
   expect(dialogs).toEqual([]);
+});
+
+// Hostile names made for real on the demo cluster: a role and a table whose
+// names are HTML, and a query whose text is, run by that role over that
+// table (cold, so that its reads are seen in flight and the table named).
+// The page shows them as text: no element from them, no script run.
+const ROLE = `<img src=x onerror=alert("role")>`;
+const TABLE = `<script>alert("table")</script>`;
+const QUERY_MARK = `<script>alert("query")</script><img src=x onerror=alert(4)>`;
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+test("a hostile role, table and query text are rendered as text, and nothing runs", async ({ page }) => {
+  test.setTimeout(180_000);
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const cluster = demoCluster();
+  const connection = { host: "127.0.0.1", port: cluster.port, database: "inflight_demo" };
+  const admin = new pg.Client({ ...connection, user: "postgres", password: cluster.superuserPassword });
+  await admin.connect();
+  try {
+    await admin.query(`DROP TABLE IF EXISTS public.${ident(TABLE)}`);
+    await admin.query(`DROP ROLE IF EXISTS ${ident(ROLE)}`);
+    await admin.query(`CREATE ROLE ${ident(ROLE)} LOGIN PASSWORD 'hostile-pw-0123'`);
+    await admin.query(`CREATE TABLE public.${ident(TABLE)} AS SELECT g AS id, repeat('x', 1000) AS pad FROM generate_series(1, 200000) g`);
+    await admin.query(`GRANT SELECT ON public.${ident(TABLE)} TO ${ident(ROLE)}`);
+    await admin.query("CHECKPOINT");
+    const { rows } = await admin.query<{ path: string }>("SELECT pg_relation_filepath($1::regclass) AS path", [`public.${ident(TABLE)}`]);
+    const base = path.join(cluster.dataDir, rows[0].path);
+
+    await openTarget(page);
+    // The longest runs first (the hostile one sleeps), all of them listed.
+    await page.getByRole("button", { name: "elapsed" }).click();
+    const hostile = new pg.Client({ ...connection, user: ROLE, password: "hostile-pw-0123", application_name: "hostile" });
+    await hostile.connect();
+    const texts = page.getByTestId("query-text").filter({ hasText: 'alert("query")' });
+    // Is a hostile run seen reading the table asynchronously (then the table is named)?
+    const named = async () => {
+      const { queries } = (await (await page.request.get("/api/targets/demo/window")).json()) as { queries: { query: string; relations: unknown[] }[] };
+      return queries.some((q) => q.query.includes(QUERY_MARK) && q.relations.length > 0);
+    };
+    try {
+      // A backend of a role not known yet has inflight read the role names (at most every 10 s):
+      // the runs that begin after that carry the role's name.
+      await hostile.query("SELECT pg_sleep(11)");
+      // Cold scans, until one is seen reading the table: pg_aios is read less often than every
+      // sample where it is costly (INFLIGHT_BUDGET), and a scan may fall between two reads.
+      for (let i = 0; i < 12 && !(i >= 2 && (await named())); i++) {
+        const dd = spawnSync("dd", [`if=${base}`, "iflag=nocache", "count=0"], { encoding: "utf8" });
+        expect(dd.status, dd.stderr).toBe(0);
+        await hostile.query(`/* ${QUERY_MARK} */ SELECT count(*), max(length(pad)), pg_sleep(0.5) FROM public.${ident(TABLE)}`);
+      }
+    } finally {
+      await hostile.end();
+    }
+    const all = page.getByTestId("queries-show-all");
+    if ((await all.count()) && (await all.getAttribute("aria-pressed")) !== "true") await all.click();
+    await expect(texts.first()).toBeAttached({ timeout: 30_000 });
+    const row = page.getByTestId("query-row").filter({ has: texts.first() });
+    // The role, in the row's title (as an attribute's text).
+    const title = (await row.first().locator("td").first().getAttribute("title")) ?? "";
+    expect(title).toContain(ROLE);
+    for (const cell of await texts.evaluateAll((els) => els.map((e) => ({ elements: e.children.length, text: e.textContent ?? "" })))) {
+      expect(cell.elements).toBe(0);
+      expect(cell.text).toContain(QUERY_MARK);
+    }
+    // The table, where a run's relations are named (when a sample caught its reads in flight).
+    const tableNamed = await named();
+    const reads = page.getByTestId("query-row").filter({ has: texts }).getByText(/^reads /);
+    if (tableNamed) {
+      await expect(reads.filter({ hasText: TABLE }).first()).toBeAttached({ timeout: 10_000 });
+      expect((await reads.evaluateAll((els) => els.map((e) => e.children.length))).every((n) => n === 0)).toBe(true);
+    }
+    console.log(`[hostile] the table named in the runs table: ${tableNamed}`);
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    expect(await page.locator("script").evaluateAll((els) => els.filter((e) => (e.textContent ?? "").includes("alert(")).length)).toBe(0);
+    expect(dialogs).toEqual([]);
+  } finally {
+    await admin.query(`DROP TABLE IF EXISTS public.${ident(TABLE)}`).catch(() => undefined);
+    await admin.query(`DROP ROLE IF EXISTS ${ident(ROLE)}`).catch(() => undefined);
+    await admin.end();
+  }
 });

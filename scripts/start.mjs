@@ -131,7 +131,18 @@ if (!globalThis[RUNTIME]) {
 }
 
 const handle = app.getRequestHandler();
+const inflight = globalThis[RUNTIME];
 const server = http.createServer(async (req, res) => {
+  // The client's address, for the per-client limits (lib/server/http/gate.ts
+  // CLIENT_HEADER): always the socket's, whatever the client sent as that header.
+  const client = req.socket.remoteAddress ?? "unknown";
+  req.headers["x-inflight-client"] = client;
+  // A stream past the caps is refused here, before Next's pipeline (lib/server/http/early.ts).
+  const early = inflight.refuseEarly?.(req, client);
+  if (early) {
+    res.writeHead(early.status, early.headers).end(early.body);
+    return;
+  }
   try {
     await handle(req, res);
   } catch (err) {

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TargetsResponse } from "../lib/schemas/api";
+import { errorOf, request } from "./support/http";
 import { testPg, waitFor } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
 import { openSse } from "./support/sse";
@@ -75,7 +76,7 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
 
   it("the sign-in form: a wrong token goes back to the form, the right one sets an HttpOnly SameSite cookie that opens everything", async () => {
     const post = (token: string, next: string) =>
-      fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token, next }), redirect: "manual" });
+      fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token, next }), headers: { Origin: server.url }, redirect: "manual" });
     const wrong = await post("wrong-token-0123456789", "/targets/pg");
     expect(wrong.status).toBe(303);
     expect(wrong.headers.get("location")).toBe(`/signin?${new URLSearchParams({ next: "/targets/pg", error: "1" })}`);
@@ -103,9 +104,19 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
     expect((await status("/api/targets", { Cookie: "inflight_session=forged" })).status).toBe(401);
   });
 
-  it("after sign-in, only same-site paths are followed", async () => {
-    const res = await fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token: TOKEN, next: "//evil.example/x" }), redirect: "manual" });
+  it.each(["//evil.example/x", "/\t/evil.example", "/\\evil.example", "/\n/x", "/\u20ac"])("after sign-in, next=%j is not followed (and is no 500)", async (next) => {
+    const res = await fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token: TOKEN, next }), headers: { Origin: server.url }, redirect: "manual" });
+    expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
+    const form = await (await get(`/signin?${new URLSearchParams({ next })}`)).text();
+    expect(form).toContain('name="next" value="/"');
+  });
+
+  it("the sign-in form is refused from another site, even with the right token", async () => {
+    const res = await fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token: TOKEN, next: "/" }), headers: { Origin: "http://evil.example" }, redirect: "manual" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
   });
 
   it("refusals carry the security headers too", async () => {
@@ -113,5 +124,40 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
+
+describe("wrong tokens", () => {
+  const wrong = { Authorization: "Bearer wrong-token-0123456789abcdef" };
+  const targets = () => `${server.url}/api/targets`;
+
+  it("300 wrong tokens from one address are not all checked in 1.5 s, one after another or all at once", async () => {
+    let answered = 0;
+    const started = Date.now();
+    while (answered < 300 && Date.now() - started < 1500) {
+      expect((await request(targets(), { headers: wrong, from: "127.0.0.9" })).status).toBe(401);
+      answered++;
+    }
+    expect(answered).toBeLessThan(10);
+
+    // All at once: a few wait their turn, the rest are refused unchecked.
+    const sent = Date.now();
+    const burst = await Promise.all(Array.from({ length: 300 }, () => request(targets(), { headers: wrong, from: "127.0.0.10" }).then((r) => ({ ...r, at: Date.now() - sent }))));
+    const checked = burst.filter((r) => r.status === 401);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(checked.filter((r) => r.at <= 1500).length).toBeLessThan(10);
+    expect(checked.length).toBeLessThan(30);
+    expect(refused).toHaveLength(300 - checked.length);
+    expect(errorOf(refused[0])?.code).toBe("too_many_requests");
+    expect(refused[0].headers["retry-after"]).toMatch(/^\d+$/);
+  });
+
+  it("a right token after a wrong one still works; other addresses are not held up", async () => {
+    const from = "127.0.0.11";
+    expect((await request(targets(), { headers: wrong, from })).status).toBe(401);
+    expect((await request(targets(), { headers: { Authorization: `Bearer ${TOKEN}` }, from })).status).toBe(200);
+    const started = Date.now();
+    expect((await request(targets(), { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });

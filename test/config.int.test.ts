@@ -2,7 +2,8 @@
 // instrumentation -> boot -> loadConfigOrExit) and `node scripts/start.mjs`
 // exit non-zero with one line naming the setting, never a password.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,16 @@ import { freePort, spawnServer, startServer, testHistoryFile } from "./support/s
 
 const ROOT = path.resolve(__dirname, "..");
 const SECRET = "Cfg-Secret-91x";
+/** A password with "," and "=": INFLIGHT_TARGETS splits it mid-URL. None of its pieces may be echoed. */
+const SPLIT_SECRET = "Qz8w,Vk4r=Hn6t";
+const SPLIT_PIECES = ["Qz8w", "Vk4r", "Hn6t"];
+
+/** An INFLIGHT_CONFIG file holding `targets`. */
+function configFile(targets: unknown): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "inflight-config-")), "targets.json");
+  writeFileSync(file, JSON.stringify({ targets }));
+  return file;
+}
 
 /**
  * Sends requests to the port while `until` is pending: did it ever accept a
@@ -49,8 +60,16 @@ const CASES: { name: string; env: Record<string, string>; setting: string; probl
     name: "duplicate target name",
     env: { INFLIGHT_TARGETS: `east=postgres://u:${SECRET}@127.0.0.1:1/a,east=postgres://u:${SECRET}@127.0.0.1:2/b` },
     setting: "INFLIGHT_TARGETS",
-    problem: /duplicate target name "east"/,
+    problem: /target 2: has the same name as an earlier target/,
   },
+  { name: "a password with , and = in INFLIGHT_TARGETS", env: { INFLIGHT_TARGETS: `east=postgres://u:${SPLIT_SECRET}@db.example/app` }, setting: "INFLIGHT_TARGETS", problem: /target 1: is not a valid URL .*%2C/ },
+  {
+    name: "a password with , and = in INFLIGHT_CONFIG, with a bad port",
+    env: { INFLIGHT_CONFIG: configFile([{ name: "east", url: `postgres://u:${SPLIT_SECRET}@db.example:99999/app` }]) },
+    setting: "INFLIGHT_CONFIG",
+    problem: /targets\.0: is not a valid URL/,
+  },
+  { name: "INFLIGHT_ALLOWED_HOSTS not host[:port]", env: { INFLIGHT_ALLOWED_HOSTS: "dash.example,https://dash.example/" }, setting: "INFLIGHT_ALLOWED_HOSTS", problem: /"https:\/\/dash.example\/" is not host\[:port\]/ },
   { name: "a URL where the name goes", env: { INFLIGHT_TARGETS: `postgres://u:${SECRET}@db.example/app?sslmode=require` }, setting: "INFLIGHT_TARGETS", problem: /target 1: its name must be/ },
   { name: "unknown setting", env: { INFLIGHT_SAMPEL_MS: "100" }, setting: "INFLIGHT_SAMPEL_MS", problem: /not a setting inflight knows/ },
   { name: "sample interval below 10 ms", env: { INFLIGHT_SAMPLE_MS: "5" }, setting: "INFLIGHT_SAMPLE_MS", problem: /between 10 and/ },
@@ -81,6 +100,7 @@ describe("a bad configuration stops `npm start` before it listens", () => {
       expect(lines(stderr), c.name).toEqual([expect.stringMatching(new RegExp(`^inflight: bad configuration: ${c.setting}: `))]);
       expect(stderr, c.name).toMatch(c.problem);
       expect(output, c.name).not.toContain(SECRET);
+      for (const piece of SPLIT_PIECES) expect(output, c.name).not.toContain(piece);
     }
     // scripts/start.mjs boots inflight before it binds: nothing ever listened.
     for (const r of results) expect(r.seen.accepted, r.c.name).toBe(false);

@@ -62,8 +62,13 @@ describe("targets that are down", () => {
   });
 });
 
+/** A POST as the page sends it: its own Origin (known once the server runs), a JSON body. */
+function demoPost(body: string): () => RequestInit {
+  return () => ({ method: "POST", body, headers: { "Content-Type": "application/json", Origin: server.url } });
+}
+
 describe("parameters", () => {
-  const CASES: [string, string, RequestInit | undefined, number, string | null][] = [
+  const CASES: [string, string, RequestInit | (() => RequestInit) | undefined, number, string | null][] = [
     ["a malformed id", "/api/targets/Bad!Id/window", undefined, 400, "id"],
     ["an unknown target (window)", "/api/targets/nope/window", undefined, 404, "id"],
     ["an unknown target (stream)", "/api/targets/nope/stream", undefined, 404, "id"],
@@ -77,13 +82,13 @@ describe("parameters", () => {
     ["Last-Event-ID not a number", "/api/targets/good/stream", { headers: { "Last-Event-ID": "abc" } }, 400, "Last-Event-ID"],
     ["Last-Event-ID huge", "/api/targets/good/stream", { headers: { "Last-Event-ID": "9".repeat(4000) } }, 400, "Last-Event-ID"],
     ["export format", "/api/targets/good/export?format=xml", undefined, 400, "format"],
-    ["demo body not JSON", "/api/targets/good/demo", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } }, 400, "body"],
-    ["demo io_workers out of range", "/api/targets/good/demo", { method: "POST", body: JSON.stringify({ io_workers: 99 }) }, 400, "io_workers"],
-    ["demo unknown field", "/api/targets/good/demo", { method: "POST", body: JSON.stringify({ shared_buffers: "1GB" }) }, 400, "shared_buffers"],
-    ["demo on a target that is not the demo", "/api/targets/good/demo", { method: "POST", body: JSON.stringify({ io_method: "sync" }) }, 404, "id"],
+    ["demo body not JSON", "/api/targets/good/demo", demoPost("{"), 400, "body"],
+    ["demo io_workers out of range", "/api/targets/good/demo", demoPost(JSON.stringify({ io_workers: 99 })), 400, "io_workers"],
+    ["demo unknown field", "/api/targets/good/demo", demoPost(JSON.stringify({ shared_buffers: "1GB" })), 400, "shared_buffers"],
+    ["demo on a target that is not the demo", "/api/targets/good/demo", demoPost(JSON.stringify({ io_method: "sync" })), 404, "id"],
   ];
   it.each(CASES)("%s -> %i naming the field", async (_name, path, init, status, field) => {
-    const { status: got, body, headers } = await json<{ error: { code: string; message: string; field?: string } }>(path, init);
+    const { status: got, body, headers } = await json<{ error: { code: string; message: string; field?: string } }>(path, typeof init === "function" ? init() : init);
     expect(got).toBe(status);
     expect(headers.get("content-type")).toMatch(/application\/json/);
     expect(body.error.field).toBe(field);

@@ -1,6 +1,8 @@
 // 100 concurrent SSE viewers of one target, then 1,000 connect/disconnect
 // cycles, against the real server and a PostgreSQL 18 of this file's own
-// (its pg_stat_statements counts only this server's statements).
+// (its pg_stat_statements counts only this server's statements). The
+// viewers come from 127.0.1.x addresses, 20 from each at most: the
+// per-client cap (INFLIGHT_MAX_STREAMS_PER_CLIENT) is not what this tests.
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import type pg from "pg";
@@ -42,10 +44,13 @@ async function oneStatementPerTick(ms: number): Promise<{ calls: number; samples
   return { calls: c1 - c0, samples: s1 - s0 };
 }
 
-/** Opens a stream, waits for its first bytes, and drops the socket. */
-function cycle(url: string): Promise<void> {
+const from = (i: number) => `127.0.1.${i + 1}`;
+
+/** Opens a stream from `localAddress`, waits for its first bytes, and drops the socket. */
+function cycle(url: string, localAddress: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false }, (res) => {
+    const req = http.get(url, { agent: false, localAddress }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`stream refused: ${res.statusCode}`));
       res.once("data", () => {
         req.destroy();
         resolve();
@@ -73,7 +78,7 @@ describe("viewers at scale", () => {
     const stream = `${server.url}/api/targets/${(await target()).id}/stream`;
     const rssStart = rssMb(server.pid);
 
-    const viewers: SseClient[] = await Promise.all(Array.from({ length: 100 }, () => openSse(stream)));
+    const viewers: SseClient[] = await Promise.all(Array.from({ length: 100 }, (_, i) => openSse(stream, {}, from(i % 5))));
     try {
       await Promise.all(viewers.map((v) => v.waitFor((e) => e.event === "tick", 20_000)));
       expect((await target()).viewers).toBe(100);
@@ -94,13 +99,13 @@ describe("viewers at scale", () => {
 
     const started = Date.now();
     let done = 0;
-    const worker = async () => {
+    const worker = async (w: number) => {
       while (done < 1000 && Date.now() - started < 90_000) {
         done++;
-        await cycle(stream);
+        await cycle(stream, from(w));
       }
     };
-    await Promise.all(Array.from({ length: 20 }, worker));
+    await Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
     expect(done).toBe(1000);
     console.log(`[load] 1000 connect/disconnect cycles in ${Date.now() - started} ms`);
     await waitFor("viewers back to 0 after the cycles", async () => (await target()).viewers === 0, 10_000);

@@ -32,7 +32,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const ROOT = path.resolve(__dirname, "..", "..");
+// INFLIGHT_TEST_APP: another checkout, built, whose server the tests start
+// instead (a before/after measurement: BENCHMARKS.md's crowd figures).
+const ROOT = process.env.INFLIGHT_TEST_APP ? path.resolve(process.env.INFLIGHT_TEST_APP) : path.resolve(__dirname, "..", "..");
 const NEXT = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const START = path.join(ROOT, "scripts", "start.mjs");
 

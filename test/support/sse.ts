@@ -21,9 +21,10 @@ export interface SseClient {
   close(): void;
 }
 
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+/** `from`: the local address to connect from (any 127.x.y.z: another client to the server). */
+export function openSse(url: string, headers: Record<string, string> = {}, from?: string): Promise<SseClient> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false, headers: { Accept: "text/event-stream", ...headers } }, (res) => {
+    const req = http.get(url, { agent: false, localAddress: from, headers: { Accept: "text/event-stream", ...headers } }, (res) => {
       let raw = "";
       let pending = "";
       const events: SseEvent[] = [];

@@ -3,7 +3,7 @@ import type pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
-import { NO_HISTORY, type HistorySink } from "../history/sink";
+import { NO_HISTORY } from "../history/sink";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
@@ -20,37 +20,10 @@ import { SamplingStep } from "./steps/sampling";
 import { ServerStateStep } from "./steps/server-state";
 import { StatIoStep } from "./steps/stat-io";
 import { StatStatementsStep } from "./steps/stat-statements";
-import { DEFAULT_CADENCES, type Cadences, type Step, type StepContext } from "./steps/step";
+import { BURST_SAMPLES, DEFAULT_BUDGET_MS, SAMPLING_SHARE, type CollectorOptions } from "./options";
+import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
 
-export interface CollectorOptions {
-  id: string;
-  name: string;
-  demo: boolean;
-  /** fast cadence while someone watches */
-  sampleMs: number;
-  /** cadence while nobody watches */
-  idleSampleMs: number;
-  windowMs: number;
-  /** client-side limit on one statement; the server's statement_timeout matches */
-  statementTimeoutMs?: number;
-  /** INFLIGHT_REDACT: literals replaced in query text that leaves the process */
-  redact?: boolean;
-  /** INFLIGHT_BUDGET: server time watching may cost this target, ms per second */
-  budgetMsPerSecond?: number;
-  /** the history on disk, for this target (default: none) */
-  history?: HistorySink;
-  /** the periodic reads' intervals (tests shorten them) */
-  cadences?: Partial<Cadences>;
-  log?: (line: string) => void;
-}
-
-/** Extra samples when a statement starts, spread over the interval after it. */
-const BURST_SAMPLES = 3;
-/** 5 ms of server time per second: 0.5% of one core. */
-export const DEFAULT_BUDGET_MS = 5;
-/** The wait-event sample may take at most this share of the budget before its cadence is stretched:
- * it comes first; pg_aios is what the rest of the budget spaces out. */
-const SAMPLING_SHARE = 0.8;
+export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
 
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
@@ -204,6 +177,7 @@ export class Collector implements PayloadSource {
         this.budget.spend(this.cost.estimate(name, now), now);
       },
       hung: (err) => this.connection.lose(client, err),
+      loopLag: this.options.loopLag,
     });
     this.capabilities = session.capabilities;
     this.serverVersion = { text: caps.server_version, num: caps.server_version_num };

@@ -3,15 +3,20 @@ import "server-only";
 /**
  * The tick clock of one collector: calls `tick` every `interval()` ms, on
  * absolute slots so that a late tick does not drift the ones after it. At
- * most one tick runs at a time: a slot that falls due while one runs, or
- * while the event loop was held up past it, is counted as missed, never
- * queued.
+ * most one tick runs at a time. A slot that falls due while one runs waits
+ * for it, and runs when it ends if that is still within the slot (before
+ * the next is due): a tick that our own event loop started late must not
+ * cost the next slot its sample. A slot whose time passed while it waited,
+ * or while the event loop was held up past it, is counted as missed, never
+ * queued beyond its own time.
  */
 export class Schedule {
   private timer: NodeJS.Timeout | null = null;
   private extraTimer: NodeJS.Timeout | null = null;
   private nextDue = 0;
   private running = false;
+  /** a slot that fell due while a tick ran, waiting for it to end */
+  private waiting = false;
   private stopped = true;
 
   constructor(
@@ -29,6 +34,7 @@ export class Schedule {
 
   stop(): void {
     this.stopped = true;
+    this.waiting = false;
     if (this.timer) clearTimeout(this.timer);
     if (this.extraTimer) clearTimeout(this.extraTimer);
     this.timer = this.extraTimer = null;
@@ -76,9 +82,15 @@ export class Schedule {
     this.nextDue += interval;
     this.arm();
     if (this.running) {
-      this.missed(1);
+      // One slot waits at most: the one waiting already has lost its time.
+      if (this.waiting) this.missed(1);
+      this.waiting = true;
       return;
     }
+    this.run(now);
+  }
+
+  private run(now: number): void {
     this.running = true;
     void Promise.resolve()
       .then(() => this.tick(now))
@@ -87,6 +99,13 @@ export class Schedule {
       })
       .finally(() => {
         this.running = false;
+        if (!this.waiting) return;
+        this.waiting = false;
+        if (this.stopped) return;
+        // Still within the waiting slot (the next one is not due yet): take its sample now.
+        const at = Date.now();
+        if (at < this.nextDue) this.run(at);
+        else this.missed(1);
       });
   }
 }

@@ -18,6 +18,8 @@ export interface SessionOptions {
   timed: (name: QueryName, ms: number, first: boolean) => void;
   /** no answer at all: the connection is to be dropped */
   hung: (err: Error) => void;
+  /** this process's event-loop delay: the longest since a time (performance.now() ms) */
+  loopLag?: { maxSince(t: number): number };
 }
 
 /**
@@ -67,20 +69,24 @@ export class Session {
   /**
    * The server ends a slow statement itself (statement_timeout); the guard
    * ends the connection when no answer comes back at all. It never reads
-   * its own process's lag as the target's silence: a timer that fired late
-   * was held up here, and the decision waits until pending socket data has
-   * been read (setImmediate runs after the poll phase).
+   * its own process's lag as the target's silence: a timer that fired late,
+   * or one whose statement ran while the event loop was held up (measured:
+   * loopLag; a large answer then sits in the socket, the target blocked on
+   * sending the rest), gives the target the whole limit again, and the
+   * decision waits until pending socket data has been read (setImmediate
+   * runs after the poll phase).
    */
   private guard(name: QueryName): () => void {
     const limit = this.options.statementTimeoutMs + HANG_GRACE_MS;
     let armed = true;
     let timer: NodeJS.Timeout | null = null;
     const arm = (ms: number) => {
-      const due = performance.now() + ms;
+      const since = performance.now();
+      const due = since + ms;
       timer = setTimeout(() => {
         const lag = performance.now() - due;
         if (!armed) return;
-        if (lag > LOOP_LAG_MS) return arm(limit);
+        if (lag > LOOP_LAG_MS || (this.options.loopLag?.maxSince(since) ?? 0) > LOOP_LAG_MS) return arm(limit);
         setImmediate(() => armed && this.options.hung(new Error(`no answer from the target to ${name}.sql within ${limit} ms`)));
       }, ms);
     };

@@ -37,8 +37,8 @@ export async function resolveRunAs(log: (line: string) => void): Promise<RunAs> 
 async function lookupUser(name: string): Promise<{ uid: number; gid: number } | null> {
   try {
     const [uid, gid] = await Promise.all([
-      execFileAsync("id", ["-u", name]),
-      execFileAsync("id", ["-g", name]),
+      execFileAsync("id", ["-u", name], { env: cleanEnv() }),
+      execFileAsync("id", ["-g", name], { env: cleanEnv() }),
     ]);
     return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
   } catch (err) {
@@ -50,8 +50,8 @@ async function lookupUser(name: string): Promise<{ uid: number; gid: number } | 
 
 async function createSystemUser(name: string): Promise<void> {
   try {
-    await execFileAsync("groupadd", ["-f", name]);
-    await execFileAsync("useradd", ["-g", name, "-M", "-s", "/usr/sbin/nologin", name]);
+    await execFileAsync("groupadd", ["-f", name], { env: cleanEnv() });
+    await execFileAsync("useradd", ["-g", name, "-M", "-s", "/usr/sbin/nologin", name], { env: cleanEnv() });
   } catch (err) {
     throw new Error(`could not create OS user "${name}" for PostgreSQL: ${errorText(err)}`);
   }
@@ -61,13 +61,17 @@ function isExitCode(err: unknown, code: number): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
 }
 
-/**
- * The environment for PostgreSQL tools: PG* variables of the parent (PGDATA,
- * PGPORT, PGHOST ...) would silently redirect pg_ctl and initdb, so they are
- * not passed on.
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = childEnv((key) => key.startsWith("PG") || key.startsWith("LC_") || key === "LANG");
+/** Not passed to any program the demo runs: inflight's own settings (the
+ * token, the targets' URLs with their passwords) and, for PostgreSQL's tools,
+ * PG* variables of the parent (PGDATA, PGPORT, PGHOST ...), which would
+ * silently redirect pg_ctl and initdb. */
+export function droppedFromChildren(key: string): boolean {
+  return key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key.startsWith("PG") || key.startsWith("LC_") || key === "LANG";
+}
+
+/** The environment of every program the demo runs (pg_ctl, initdb, and the postmaster they start). */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = childEnv(droppedFromChildren);
   env.LANG = "C";
   env.LC_ALL = "C";
   return env;

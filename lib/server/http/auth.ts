@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { NextResponse } from "next/server";
+import type { CheckResult, FailureThrottle } from "./throttle";
 
 // With INFLIGHT_AUTH_TOKEN set, every page, API route and stream needs it:
 // `Authorization: Bearer <token>` or the cookie the sign-in form sets. The
@@ -27,15 +28,34 @@ export function cookieMatches(candidate: string, token: string): boolean {
   return timingSafeEqual(got, createHash("sha256").update(want).digest());
 }
 
-export function isAuthorized(headers: { authorization: string | null; cookie: string | undefined }, token: string): boolean {
+export interface Credentials {
+  authorization: string | null;
+  cookie: string | undefined;
+}
+
+export function isAuthorized(headers: Credentials, token: string): boolean {
   const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "");
   if (bearer && tokenMatches(bearer[1].trim(), token)) return true;
   return headers.cookie !== undefined && cookieMatches(headers.cookie, token);
 }
 
-/** Only same-site paths: "/targets/x", never "//evil" or "https://...". */
+/**
+ * Checks the credentials a request presents, after this client's pause
+ * for earlier wrong ones (a request presenting none is not a guess: it
+ * waits for nothing). `{ ok: false }` for none or a wrong one.
+ */
+export async function checkCredentials(headers: Credentials, token: string, throttle: FailureThrottle, client: string): Promise<CheckResult> {
+  if (headers.authorization === null && headers.cookie === undefined) return { ok: false };
+  return throttle.check(client, () => isAuthorized(headers, token));
+}
+
+/**
+ * Only paths of this site: "/targets/x", never "//evil", "/\\evil" or
+ * "/\t/evil" (browsers drop tabs and newlines from a URL, which makes that
+ * "//evil"). Printable ASCII only: anything else could not be a Location.
+ */
 export function safeNext(next: string | null): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return "/";
+  if (!next || !/^\/[\x21-\x7e]*$/.test(next) || next.startsWith("//") || next.includes("\\")) return "/";
   return next;
 }
 

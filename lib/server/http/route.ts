@@ -4,34 +4,27 @@ import type { z } from "zod";
 import type { ErrorBody } from "../../schemas/api";
 import { getRuntime, type Runtime } from "../runtime/runtime";
 import type { Collector } from "../collector/collector";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
 
 // One shape for every route handler: parse (zod) -> check -> call lib -> respond.
 
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  not_found: 404,
-  conflict: 409,
-  not_ready: 503,
-  /** a part that is off (the history file): the message says why */
-  unavailable: 503,
-  internal: 500,
-} as const satisfies Record<string, number>;
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export { ERROR_STATUS, type ErrorCode } from "./errors";
 
 export class HttpError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** sent with the error (Retry-After) */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
 
-export function errorResponse(code: ErrorCode, message: string, field?: string): NextResponse<ErrorBody> {
+export function errorResponse(code: ErrorCode, message: string, field?: string, headers: Record<string, string> = {}): NextResponse<ErrorBody> {
   const body: ErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
-  return NextResponse.json(body, { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(body, { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /** Parses input with zod; a failure is a 400 naming the field. */
@@ -64,7 +57,7 @@ export function route<A extends unknown[]>(handler: (...args: A) => Promise<Resp
     try {
       return await handler(...args);
     } catch (err) {
-      if (err instanceof HttpError) return errorResponse(err.code, err.message, err.field);
+      if (err instanceof HttpError) return errorResponse(err.code, err.message, err.field, err.headers);
       console.error("[inflight] route failed:", (err as Error)?.stack ?? err);
       return errorResponse("internal", "internal error");
     }

@@ -4,47 +4,64 @@ import type { Feed } from "./feed";
 import { formatComment, formatEvent, formatRetry } from "./sse";
 
 const HEARTBEAT_MS = 15_000;
-/** A viewer this far behind is dropped; it reconnects and replays. */
-const MAX_QUEUED_CHUNKS = 5000;
+/**
+ * Bytes waiting for one viewer's socket: past this the viewer is dropped
+ * (it reconnects with Last-Event-ID and replays from the window). The bytes
+ * are the feed's, shared by every viewer (each event is encoded once), so
+ * all slow viewers together hold at most about this much besides the window.
+ */
+export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 const encoder = new TextEncoder();
+/** The reconnect delay a browser is told, the same bytes for every viewer. */
+const RETRY = encoder.encode(formatRetry(1000));
 
 export interface StreamSource {
   readonly feed: Feed;
-  readonly window: TargetWindow;
+  readonly window: Pick<TargetWindow, "lastSeq" | "ticksSince" | "ioSince">;
 }
 
 /**
  * The SSE body for one viewer: the latest state events, then what it missed
  * after `since` (from the window), then every new event. Sending the state,
  * replaying and subscribing happen in one synchronous step, so nothing is
- * missed or sent twice.
+ * missed or sent twice. A replay longer than MAX_QUEUED_BYTES is sent up to
+ * there and the stream ends: the browser reconnects from the last id it
+ * got and is sent the rest. `release` runs once when the stream ends, however
+ * it ends.
  */
-export function streamFor(source: StreamSource, since: number | null, signal: AbortSignal): ReadableStream<Uint8Array> {
-  let cleanup: (() => void) | null = null;
+export function streamFor(source: StreamSource, since: number | null, signal: AbortSignal, release: () => void = () => undefined): ReadableStream<Uint8Array> {
+  let finish: () => void = () => undefined;
 
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         let closed = false;
-        const send = (chunk: Uint8Array) => {
-          if (closed) return;
-          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) return close();
-          controller.enqueue(chunk);
-        };
-        const close = () => {
+        let unsubscribe: () => void = () => undefined;
+        let heartbeat: NodeJS.Timeout | null = null;
+        finish = () => {
           if (closed) return;
           closed = true;
-          cleanup?.();
+          if (heartbeat) clearInterval(heartbeat);
+          unsubscribe();
+          signal.removeEventListener("abort", finish);
+          release();
           try {
             controller.close();
           } catch {
             // already closed by the client going away
           }
         };
+        const send = (chunk: Uint8Array) => {
+          if (closed) return;
+          // desiredSize is the high-water mark less the bytes queued (the strategy counts bytes).
+          if (-(controller.desiredSize ?? 0) > MAX_QUEUED_BYTES) return finish();
+          controller.enqueue(chunk);
+        };
+        signal.addEventListener("abort", finish);
 
         const { feed, window: w } = source;
-        send(encoder.encode(formatRetry(1000)));
+        send(RETRY);
         for (const frame of feed.stateFrames()) send(frame);
         if (since !== null) {
           if (since > w.lastSeq) {
@@ -56,20 +73,14 @@ export function streamFor(source: StreamSource, since: number | null, signal: Ab
             for (const [event, payload] of replay) send(feed.replayFrame(event, payload));
           }
         }
-        const unsubscribe = feed.subscribe(send);
-        const heartbeat = setInterval(() => send(encoder.encode(formatComment("ping"))), HEARTBEAT_MS);
-        cleanup = () => {
-          clearInterval(heartbeat);
-          unsubscribe();
-          signal.removeEventListener("abort", close);
-        };
-        signal.addEventListener("abort", close);
-        if (signal.aborted) close();
+        if (closed || signal.aborted) return finish();
+        unsubscribe = feed.subscribe(send);
+        heartbeat = setInterval(() => send(encoder.encode(formatComment("ping"))), HEARTBEAT_MS);
       },
       cancel() {
-        cleanup?.();
+        finish();
       },
     },
-    { highWaterMark: 1 },
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
   );
 }

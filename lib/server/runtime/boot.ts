@@ -2,7 +2,12 @@ import "server-only";
 import { Collector } from "../collector/collector";
 import { HistoryStore } from "../history/store";
 import { formatDuration } from "../../format";
+import { earlyRefusal } from "../http/early";
+import { StreamLimits } from "../http/streams";
+import { FailureThrottle } from "../http/throttle";
+import { isLoopback } from "./addresses";
 import { loadConfigOrExit, type Config } from "./config";
+import { LoopLag } from "./loop-lag";
 import { createRuntime, type DemoControl, type Runtime } from "./runtime";
 
 function makeLog(config: Config) {
@@ -25,6 +30,8 @@ export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
     const config = loadConfigOrExit();
     const log = makeLog(config);
+    const loopLag = new LoopLag();
+    loopLag.start();
     const collectors = new Map<string, Collector>();
     const history = openHistory(config, log);
     for (const target of config.targets) {
@@ -41,10 +48,25 @@ export function boot(): Runtime {
           budgetMsPerSecond: config.budgetMsPerSecond,
           history: history.forTarget(target.id),
           log,
+          loopLag,
         }),
       );
     }
-    return { config, collectors, history, lab: null, demo: null, demoStarting: null, stopDemo: null, startedAt: Date.now() };
+    const streams = new StreamLimits(config.maxStreams, config.maxStreamsPerClient);
+    return {
+      config,
+      collectors,
+      history,
+      lab: null,
+      demo: null,
+      demoStarting: null,
+      stopDemo: null,
+      startedAt: Date.now(),
+      streams,
+      tokenChecks: new FailureThrottle(),
+      loopLag,
+      refuseEarly: (req, client) => earlyRefusal(config, streams, req, client),
+    };
   });
   if (!created) return runtime;
 
@@ -57,6 +79,9 @@ export function boot(): Runtime {
   } else {
     for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
     log(`watching ${config.targets.map((t) => t.name).join(", ")}; dashboard on ${url}`);
+  }
+  if (config.servedHosts.length === 3 && !isLoopback(config.host)) {
+    log(`HOST ${config.host}: requests are answered only for Host 127.0.0.1, localhost or [::1]; list the names this server is reached by in INFLIGHT_ALLOWED_HOSTS`);
   }
   installShutdown(runtime, log);
   return runtime;

@@ -32,8 +32,8 @@ describe("parseConfig", () => {
 
   it.each([
     [{ DATABASE_URL: "not a url secretpw" }, "DATABASE_URL", /not a valid URL/],
-    [{ DATABASE_URL: "mysql://u:pw@h/db" }, "DATABASE_URL", /scheme/],
-    [{ INFLIGHT_TARGETS: "a=postgres://h/x,a=postgres://h/y" }, "INFLIGHT_TARGETS", /duplicate target name "a"/],
+    [{ DATABASE_URL: "mysql://u:pw@h/db" }, "DATABASE_URL", /not a postgres:\/\/ or postgresql:\/\/ URL/],
+    [{ INFLIGHT_TARGETS: "a=postgres://h/x,a=postgres://h/y" }, "INFLIGHT_TARGETS", /target 2: has the same name as an earlier target/],
     [{ INFLIGHT_TARGETS: "postgres://h/x" }, "INFLIGHT_TARGETS", /name=url/],
     [{ INFLIGHT_SAMPLE_MS: "5" }, "INFLIGHT_SAMPLE_MS", /between 10 and/],
     [{ INFLIGHT_SAMPLE_MS: "fast" }, "INFLIGHT_SAMPLE_MS", /whole number/],
@@ -46,6 +46,10 @@ describe("parseConfig", () => {
     [{ INFLIGHT_AUTH_TOKEN: "short" }, "INFLIGHT_AUTH_TOKEN", /16 characters/],
     // A URL pasted without a name splits at its "=": the "name" holds the password.
     [{ INFLIGHT_TARGETS: "postgres://u:secretpw@h/db?sslmode=require" }, "INFLIGHT_TARGETS", /target 1: its name must be/],
+    [{ INFLIGHT_ALLOWED_HOSTS: "dash.example,http://x.example" }, "INFLIGHT_ALLOWED_HOSTS", /"http:\/\/x.example" is not host\[:port\]/],
+    [{ INFLIGHT_ALLOWED_HOSTS: "*" }, "INFLIGHT_ALLOWED_HOSTS", /is not host\[:port\]/],
+    [{ INFLIGHT_MAX_STREAMS: "0" }, "INFLIGHT_MAX_STREAMS", /between 1 and/],
+    [{ INFLIGHT_MAX_STREAMS: "10", INFLIGHT_MAX_STREAMS_PER_CLIENT: "11" }, "INFLIGHT_MAX_STREAMS_PER_CLIENT", /between 1 and 10/],
   ])("%o -> names %s", (env, setting, problem) => {
     const err = errorOf(env as Record<string, string>);
     expect(err.setting).toBe(setting);
@@ -59,6 +63,26 @@ describe("parseConfig", () => {
     ["10ms", 10],
   ])("INFLIGHT_BUDGET %s -> %s ms/s", (raw, want) => {
     expect(parse(raw === undefined ? {} : { INFLIGHT_BUDGET: raw }).budgetMsPerSecond).toBe(want);
+  });
+
+  // A "," in a password splits INFLIGHT_TARGETS mid-URL: its pieces stand
+  // where a name and a URL go. No piece may be echoed.
+  it.each([
+    "east=postgres://u:Xq7k,Zr9m=Wv3k@db1:5432/app",
+    "east=postgres://u:Xq7k,Zr9m=Wv3k:Pj2w@db1/app",
+    "Xq7k,Zr9m=Wv3k@db1/app",
+    "east=postgres://u:Xq7k,Zr9m=Wv3k@db1/app,Zr9m=postgres://h/x",
+  ])("INFLIGHT_TARGETS %s: the error echoes no part of the password", (targets) => {
+    const err = errorOf({ INFLIGHT_TARGETS: targets });
+    expect(err.setting).toBe("INFLIGHT_TARGETS");
+    for (const piece of ["Xq7k", "Zr9m", "Wv3k", "Pj2w"]) expect(err.message).not.toContain(piece);
+  });
+
+  it("INFLIGHT_ALLOWED_HOSTS and the stream caps", () => {
+    const c = parse({ INFLIGHT_ALLOWED_HOSTS: "dash.example, 10.0.0.5:8443" });
+    expect(c.servedHosts.map((h) => `${h.name}:${h.port}`)).toEqual(["127.0.0.1:3000", "localhost:3000", "[::1]:3000", "dash.example:null", "10.0.0.5:8443"]);
+    expect(c).toMatchObject({ maxStreams: 200, maxStreamsPerClient: 20 });
+    expect(parse({ INFLIGHT_MAX_STREAMS: "8" })).toMatchObject({ maxStreams: 8, maxStreamsPerClient: 8 });
   });
 
   it("serves beyond loopback only with a token", () => {

@@ -1,12 +1,15 @@
 import "server-only";
-import { readFileSync } from "node:fs";
-import { z } from "zod";
 import { parseDuration } from "../../duration";
 import { isLoopback, isLoopbackAddress, ownListenAddresses } from "./addresses";
+import { ConfigError } from "./config-error";
+import { parseHostList, servedHosts, type HostName } from "./hosts";
 import { pgBinProblem } from "./pg-bin";
+import { parseTargets, type TargetConfig } from "./targets";
 
 export { parseDuration };
 
+export { ConfigError } from "./config-error";
+export type { TargetConfig } from "./targets";
 
 // The only module that reads process.env. Parsed once at start; a bad value
 // stops the process with one line naming the setting (never its secret).
@@ -20,6 +23,9 @@ export const KNOWN_SETTINGS = [
   "INFLIGHT_WINDOW",
   "INFLIGHT_BUDGET",
   "INFLIGHT_AUTH_TOKEN",
+  "INFLIGHT_ALLOWED_HOSTS",
+  "INFLIGHT_MAX_STREAMS",
+  "INFLIGHT_MAX_STREAMS_PER_CLIENT",
   "INFLIGHT_REDACT",
   "INFLIGHT_DEMO_DIR",
   "INFLIGHT_DEMO_TABLE_MB",
@@ -33,23 +39,6 @@ export const KNOWN_SETTINGS = [
   "PORT",
 ] as const;
 
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`${setting}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
-
-export interface TargetConfig {
-  id: string;
-  name: string;
-  url: string;
-  demo: boolean;
-}
-
 export interface Config {
   targets: TargetConfig[];
   /** true when no target is configured: an embedded PostgreSQL 18 is watched */
@@ -62,6 +51,13 @@ export interface Config {
   host: string;
   port: number;
   authToken: string | null;
+  /** the Host names requests are served for: loopback on `port`, HOST, INFLIGHT_ALLOWED_HOSTS */
+  servedHosts: HostName[];
+  /** open SSE streams, in all and from one client address */
+  maxStreams: number;
+  maxStreamsPerClient: number;
+  /** `next dev`: React's dev tooling needs eval */
+  dev: boolean;
   redact: boolean;
   demoDir: string;
   demoTableMb: number;
@@ -94,91 +90,6 @@ function historySetting(env: Record<string, string | undefined>, cwd: string): H
   }
   const file = env.INFLIGHT_HISTORY_FILE?.trim() || `${cwd}/.inflight/history.db`;
   return { file, retentionMs, maxBytes: intSetting(env, "INFLIGHT_HISTORY_MAX_MB", 256, 1, 1_000_000) * 1024 * 1024 };
-}
-
-const TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-
-/** Parses a postgres URL without ever echoing it (it may hold a password). */
-function checkUrl(setting: string, name: string, url: string): string {
-  const which = setting === "DATABASE_URL" ? "" : `target ${name}: `;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(setting, `${which}is not a valid URL (expected postgres://user:password@host:port/database)`);
-  }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
-    throw new ConfigError(setting, `${which}has scheme "${parsed.protocol}"; expected postgres:// or postgresql://`);
-  }
-  if (!parsed.hostname && !parsed.searchParams.get("host")) {
-    throw new ConfigError(setting, `${which}has no host`);
-  }
-  return url;
-}
-
-function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
-}
-
-function addTarget(out: TargetConfig[], setting: string, name: string, url: string) {
-  if (!TARGET_NAME.test(name)) {
-    // Not echoed: a URL pasted where the name goes ("postgres://u:pw@h/db?sslmode=require"
-    // splits at its "=") would print its password.
-    throw new ConfigError(setting, `target ${out.length + 1}: its name must be letters, digits, "_", "-" or "." (up to 63 characters)`);
-  }
-  const id = slug(name);
-  if (out.some((t) => t.id === id)) throw new ConfigError(setting, `duplicate target name "${name}"`);
-  out.push({ id, name, url: checkUrl(setting, name, url), demo: false });
-}
-
-const FileConfig = z.strictObject({
-  targets: z
-    .array(z.strictObject({ name: z.string(), url: z.string() }))
-    .min(1, "needs at least one target"),
-});
-
-function parseTargets(env: Record<string, string | undefined>): TargetConfig[] {
-  const targets: TargetConfig[] = [];
-  if (env.DATABASE_URL) addTarget(targets, "DATABASE_URL", hostName(env.DATABASE_URL), env.DATABASE_URL);
-  if (env.INFLIGHT_TARGETS) {
-    for (const part of env.INFLIGHT_TARGETS.split(",").map((p) => p.trim()).filter(Boolean)) {
-      const eq = part.indexOf("=");
-      if (eq <= 0) throw new ConfigError("INFLIGHT_TARGETS", "expected name=url pairs separated by commas");
-      addTarget(targets, "INFLIGHT_TARGETS", part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-    }
-  }
-  if (env.INFLIGHT_CONFIG) {
-    let text: string;
-    try {
-      text = readFileSync(env.INFLIGHT_CONFIG, "utf8");
-    } catch (err) {
-      throw new ConfigError("INFLIGHT_CONFIG", `cannot read the file (${(err as NodeJS.ErrnoException).code ?? "error"})`);
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      // JSON.parse's message quotes the text, which may hold a password.
-      throw new ConfigError("INFLIGHT_CONFIG", "is not valid JSON");
-    }
-    const parsed = FileConfig.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError("INFLIGHT_CONFIG", `${issue.path.join(".") || "file"}: ${issue.message}`);
-    }
-    for (const t of parsed.data.targets) addTarget(targets, "INFLIGHT_CONFIG", t.name, t.url);
-  }
-  return targets;
-}
-
-/** A name for a DATABASE_URL target: its host (never the password). */
-function hostName(url: string): string {
-  try {
-    const host = new URL(url).hostname || "target";
-    return host.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "target";
-  } catch {
-    return "target";
-  }
 }
 
 function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number) {
@@ -233,6 +144,13 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     throw new ConfigError("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
   }
 
+  const allowed = parseHostList(env.INFLIGHT_ALLOWED_HOSTS);
+  if ("bad" in allowed) {
+    throw new ConfigError("INFLIGHT_ALLOWED_HOSTS", `"${allowed.bad.slice(0, 60)}" is not host[:port]; expected names such as dash.example,10.0.0.5:3000 separated by commas`);
+  }
+  const maxStreams = intSetting(env, "INFLIGHT_MAX_STREAMS", 200, 1, 100_000);
+  const maxStreamsPerClient = intSetting(env, "INFLIGHT_MAX_STREAMS_PER_CLIENT", Math.min(20, maxStreams), 1, maxStreams);
+
   const targets = parseTargets(env);
   const demo = targets.length === 0;
   if (demo) targets.push({ id: "demo", name: "demo", url: "", demo: true });
@@ -246,6 +164,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     host,
     port,
     authToken,
+    servedHosts: servedHosts(host, port, allowed.hosts),
+    maxStreams,
+    maxStreamsPerClient,
+    dev: env.NODE_ENV === "development",
     redact: boolSetting(env, "INFLIGHT_REDACT", false),
     demoDir: env.INFLIGHT_DEMO_DIR || `${cwd}/.inflight`,
     demoTableMb: intSetting(env, "INFLIGHT_DEMO_TABLE_MB", 256, 16, 65536),

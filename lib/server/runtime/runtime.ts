@@ -1,8 +1,13 @@
 import "server-only";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
 import type { HistoryStore } from "../history/store";
 import type { DemoLab } from "../lab/demo-lab";
+import type { EarlyAnswer } from "../http/early";
+import type { FailureThrottle } from "../http/throttle";
+import type { StreamLimits } from "../http/streams";
+import type { LoopLag } from "./loop-lag";
 
 /** What the demo target offers beyond a configured one: a restart control. */
 export interface DemoControl {
@@ -24,6 +29,13 @@ export interface Runtime {
   /** stops the embedded demo (and its workload) once it has started */
   stopDemo: (() => Promise<void>) | null;
   startedAt: number;
+  /** open SSE streams against INFLIGHT_MAX_STREAMS(_PER_CLIENT) */
+  streams: StreamLimits;
+  /** the pause after wrong tokens, per client */
+  tokenChecks: FailureThrottle;
+  loopLag: LoopLag;
+  /** scripts/start.mjs asks before Next sees a request: a stream past the caps is answered at once */
+  refuseEarly(req: { method?: string; url?: string; headers: IncomingHttpHeaders }, client: string): EarlyAnswer | null;
 }
 
 // Next builds instrumentation and route handlers as separate module graphs:

@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Schedule } from "./schedule";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A schedule every 100 ms whose ticks take the given times (then 10 ms each); what ran and what was missed. */
+function run(durations: number[]) {
+  const started: number[] = [];
+  let missed = 0;
+  const schedule = new Schedule(
+    () => 100,
+    (now) => {
+      started.push(now);
+      const ms = durations[started.length - 1] ?? 10;
+      return new Promise<boolean>((resolve) => setTimeout(() => resolve(true), ms));
+    },
+    (n) => (missed += n),
+  );
+  return { schedule, started, missed: () => missed };
+}
+
+describe("Schedule", () => {
+  it("one tick per slot, on absolute slots", async () => {
+    const s = run([]);
+    s.schedule.start();
+    await vi.advanceTimersByTimeAsync(1005);
+    s.schedule.stop();
+    expect(s.started).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(s.missed()).toBe(0);
+  });
+
+  it("a slot due while a tick still runs waits for it, within its own time: no sample lost", async () => {
+    const s = run([150]);
+    s.schedule.start();
+    await vi.advanceTimersByTimeAsync(1005);
+    s.schedule.stop();
+    // The slot at 100 ran when the first tick ended, at 150; every later one on time.
+    expect(s.started).toEqual([0, 150, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(s.missed()).toBe(0);
+  });
+
+  it("a slot whose time passed while it waited is missed, and only that one", async () => {
+    const s = run([250]);
+    s.schedule.start();
+    await vi.advanceTimersByTimeAsync(1005);
+    s.schedule.stop();
+    expect(s.started).toEqual([0, 250, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(s.missed()).toBe(1);
+  });
+
+  it("never two ticks at once", async () => {
+    let running = 0;
+    let most = 0;
+    const schedule = new Schedule(
+      () => 100,
+      () => {
+        most = Math.max(most, ++running);
+        return new Promise<boolean>((resolve) => setTimeout(() => (running--, resolve(true)), 130));
+      },
+      () => undefined,
+    );
+    schedule.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    schedule.stop();
+    expect(most).toBe(1);
+  });
+});
