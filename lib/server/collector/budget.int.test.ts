@@ -63,15 +63,17 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
       }
     })();
     // Its own pg_stat_statements entries say what pg_aios costs here (read only while a backend is active).
-    await waitFor("pg_aios's cost read from pg_stat_statements", () => collector.info().cost.statements.find((s) => s.statement === "aios" && s.source === "pg_stat_statements"), 30_000);
+    await waitFor("pg_aios's cost read from pg_stat_statements", () => collector.info().cost.statements.find((s) => s.statement === "aios" && s.source === "pg_stat_statements"), 60_000);
     const before = await ownCost(admin, role);
     const samplesBefore = collector.stats.samples;
+    const missedBefore = collector.stats.missed;
     const scansBefore = scans;
     const from = Date.now();
     await new Promise((r) => setTimeout(r, MEASURE_MS));
     const elapsed = Date.now() - from;
     const after = await ownCost(admin, role);
     const samples = collector.stats.samples - samplesBefore;
+    const missed = collector.stats.missed - missedBefore;
     scanning = false;
     await loop;
     await scanner.end();
@@ -92,10 +94,13 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     expect(msPerSecond).toBeLessThanOrEqual(DEFAULT_BUDGET_MS);
     // The wait events kept the fast cadence.
     expect(collector.intervalMs).toBe(100);
-    expect(samples).toBeGreaterThanOrEqual(Math.floor((elapsed / 100) * 0.9));
+    // Every slot was sampled or counted as missed; a loaded machine may miss some, never most.
+    expect(samples + missed).toBeGreaterThanOrEqual(Math.floor(elapsed / 100) - 2);
+    expect(samples).toBeGreaterThanOrEqual(Math.floor((elapsed / 100) * 0.75));
     // The page says what watching costs and why pg_aios is read less often.
     expect(cost.aios.msPerRead).toBeGreaterThan(0.5);
-    expect(cost.note).toMatch(/pg_aios read every \d+ ms while backends run/);
+    // Where a read costs many ms, the floor (one every 10 s) may be all there is: "rarely".
+    expect(cost.note).toMatch(/pg_aios read (every \d+ ms|rarely) while backends run/);
     expect(Math.abs(cost.msPerSecond - msPerSecond)).toBeLessThan(Math.max(1.5, msPerSecond * 0.5));
   });
 });
