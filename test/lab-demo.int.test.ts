@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from "./support/server";
 describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
   let dir: string;
   let app: RunningServer;
-  const post = (body: unknown, type = "application/json") => fetch(`${app.url}/api/targets/demo/lab`, { method: "POST", headers: { "Content-Type": type }, body: JSON.stringify(body) });
+  const post = (body: unknown, type = "application/json") => fetch(`${app.url}/api/targets/demo/lab`, { method: "POST", headers: { "Content-Type": type, Origin: app.url }, body: JSON.stringify(body) });
   const state = async () => LabState.parse(await (await fetch(`${app.url}/api/targets/demo/lab`)).json());
   const finished = () => waitFor("the lab to end", async () => ((await state()).state === "running" ? null : state()), 240_000, 250);
   const ioMethod = async () => TargetsResponse.parse(await (await fetch(`${app.url}/api/targets`)).json()).targets[0].ioMethod;
@@ -53,7 +53,7 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
 
   it("refuses a body that is not sent as JSON", async () => {
     const res = await post({ query: "seq", methods: ["sync"] }, "text/plain");
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(415);
     expect((await res.json()).error.field).toBe("body");
   });
 
@@ -64,7 +64,7 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     expect(LabState.parse(await res.json())).toMatchObject({ state: "running", progress: { total: 10 } });
     // One lab at a time, and the demo controls wait for it.
     expect((await post({ query: "seq", methods: ["sync"] })).status).toBe(409);
-    expect((await fetch(`${app.url}/api/targets/demo/demo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ io_method: "sync" }) })).status).toBe(409);
+    expect((await fetch(`${app.url}/api/targets/demo/demo`, { method: "POST", headers: { "Content-Type": "application/json", Origin: app.url }, body: JSON.stringify({ io_method: "sync" }) })).status).toBe(409);
 
     const done = await finished();
     expect(Date.now() - started).toBeLessThan(180_000);

@@ -9,6 +9,9 @@ import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 
 const BUDGET_SHARE = 0.2;
 const SNAPSHOT_EVERY_MS = 10_000;
+/** A session's first read is only a baseline: the second comes this soon, so that
+ * inflight's own costs are known within seconds of connecting, not a cadence later. */
+const SECOND_READ_MS = 2_000;
 const MAX_TEXTS = 5000;
 /** After pg_stat_statements failed, try again this much later: each failure is an ERROR line in the server's log. */
 const RETRY_FAILED_MS = 60_000;
@@ -32,6 +35,8 @@ export class StatStatementsStep implements Step {
   /** this session's previous read: the history keeps what happened in between, and
    * inflight's own entries in it say what each of its statements costs */
   private previous: Map<string, StatStatementsRow> | null = null;
+  /** reads in this session (the first is the baseline) */
+  private reads = 0;
 
   constructor(private readonly ctx: StepContext) {}
 
@@ -40,6 +45,7 @@ export class StatStatementsStep implements Step {
     // A new session may be a new server: its first read is only a baseline,
     // taken at the first tick, so that little of the new server goes uncounted.
     this.previous = null;
+    this.reads = 0;
     this.lastAt = 0;
     this.version = session.caps.stat_statements;
     // A new connection tries again: the extension may have been fixed.
@@ -48,11 +54,13 @@ export class StatStatementsStep implements Step {
 
   due(now: number): boolean {
     const { budget, cost } = this.ctx;
+    if (this.reads === 1) return now - this.lastAt >= Math.min(SECOND_READ_MS, this.ctx.cadences.statStatementsMs);
     return now - this.lastAt >= budget.interval(this.ctx.cadences.statStatementsMs, cost.exact(this.version && countersStatement(this.version) ? countersStatement(this.version)! : "stat_statements", now), BUDGET_SHARE);
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
     this.lastAt = now;
+    this.reads++;
     const { window } = this.ctx;
     const unavailable = this.unavailable(session, now);
     if (unavailable) {
