@@ -59,7 +59,7 @@ export const WatchCost = z.object({
   aios: z.object({
     /** server ms one read of pg_aios costs here; null before the first */
     msPerRead: z.number().nullable(),
-    /** mean interval between pg_aios reads while a backend was active, over the last 10 s; null without one */
+    /** median interval between pg_aios reads in the sampling slots while a backend was active, over the last 10 s; null without one */
     intervalMs: z.number().nullable(),
     /** pg_aios reads the budget put off in the last 10 s (a backend was active) */
     skipped: z.number(),

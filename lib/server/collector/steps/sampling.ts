@@ -21,10 +21,11 @@ const AIOS_FLOOR_MS = 10_000;
 export class SamplingStep implements Step {
   readonly aspect = "sampling" as const;
   private namesAt = 0;
-  /** when pg_aios was read while a backend was active, and when the budget put a read off */
+  /** the slots (not the extra samples between them) where pg_aios was read while a backend
+   * was active, and those where the budget put the read off: the cadence the cost note reports */
   private aiosReads: number[] = [];
   private aiosSkips: number[] = [];
-  /** when pg_aios was last read (aiosReads keeps the last 10 s only) */
+  /** when pg_aios was last read, in a slot or between them */
   private aiosReadAt = 0;
   /** the last sample showed a run that the one before did not (a new statement started) */
   sawNewRun = false;
@@ -73,16 +74,17 @@ export class SamplingStep implements Step {
     }
     if (!reading) return { reading: "idle", handles: null };
     // Never starved: at least one read every AIOS_FLOOR_MS while backends run, whatever the budget.
-    const starved = now - (this.aiosReads.at(-1) ?? this.aiosReadAt) >= AIOS_FLOOR_MS;
+    const starved = now - this.aiosReadAt >= AIOS_FLOOR_MS;
     if (!starved && !budget.affords(cost.estimate("aios", now), now)) {
-      this.aiosSkips.push(now);
+      if (!this.extra) this.aiosSkips.push(now);
       this.trim(now);
       return { reading: "unknown", handles: null };
     }
     try {
       const rows = await session.run("aios");
       health.ok("aios", now);
-      this.aiosReads.push(now);
+      // Extra samples come tens of ms apart: counted, they would hide the slots the budget put off.
+      if (!this.extra) this.aiosReads.push(now);
       this.aiosReadAt = now;
       this.trim(now);
       return { reading: "read", handles: new Map(rows.map((r) => [r.pid, r.handles])) };
@@ -99,7 +101,7 @@ export class SamplingStep implements Step {
     while (this.aiosSkips.length && this.aiosSkips[0] < now - RECENT_MS) this.aiosSkips.shift();
   }
 
-  /** pg_aios over the last 10 s: the mean interval between reads while a backend was active, and reads put off. */
+  /** pg_aios over the last 10 s, in the slots: the median interval between reads while a backend was active, and reads put off. */
   aiosCadence(now: number): { intervalMs: number | null; skipped: number } {
     this.trim(now);
     // The median gap between reads: pauses with no backend active are not reads put off.
