@@ -52,7 +52,9 @@ describe("figure 9 in the report", () => {
 
 describe("the whole table", () => {
   it("renders results of an older shape without throwing, what it cannot read as not measured", () => {
+    // The last run's raw figures, without what a run before figure 9 did not have.
     const old = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "bench", "results.json"), "utf8"));
+    delete old.fig9;
     const r = rows(old);
     expect(r.length).toBeGreaterThan(20);
     expect(r.find((x) => x.fig === "9")?.verdict).toBe("not measured");

@@ -14,9 +14,9 @@ describe("readWaitCell", () => {
   });
 
   // "not waiting on reads" beside "100% / 1 of 1 / 1 other" (issue 11).
-  it("says too short, never 100%, for a run of one sample waiting on another IO", () => {
+  it("says too few samples, never 100%, for a run of one sample waiting on another IO", () => {
     const c = readWaitCell(run({ samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1, verdict: "cpu" }));
-    expect(c.main).toBe("too short");
+    expect(c.main).toBe("too few samples");
     expect(c.detail).toBe("0 of 1 sample");
     expect(c.split).toBe("");
   });

@@ -9,7 +9,7 @@ import { runFigures } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
 
 export interface ReadWaitCell {
-  /** "42%", or "too short" under MIN_SAMPLES samples */
+  /** "42%", or "too few samples" under MIN_SAMPLES samples */
   main: string;
   /** "57 of 136 samples" */
   detail: string;
@@ -24,10 +24,10 @@ export function readWaitCell(run: QueryRun): ReadWaitCell {
   const split = [run.aioWaitSamples ? `async ${run.aioWaitSamples}` : "", run.readWaitSamples ? `sync ${run.readWaitSamples}` : ""].filter(Boolean).join(" · ");
   const other = run.otherIoWaitSamples ? `; other IO waits (not reads) in ${run.otherIoWaitSamples}, not counted` : "";
   return {
-    main: run.samples < MIN_SAMPLES ? "too short" : formatShare(f.readWait),
+    main: run.samples < MIN_SAMPLES ? "too few samples" : formatShare(f.readWait),
     detail: `${waits} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`,
     split,
-    title: `read wait: samples waiting on a read (IO:AioIoCompletion ${run.aioWaitSamples}, IO:DataFileRead ${run.readWaitSamples}) / samples (${run.samples})${other}. Sampled, an estimate${run.samples < MIN_SAMPLES ? `; under ${MIN_SAMPLES} samples, too short to tell` : ""}.`,
+    title: `read wait: samples waiting on a read (IO:AioIoCompletion ${run.aioWaitSamples}, IO:DataFileRead ${run.readWaitSamples}) / samples (${run.samples})${other}. Sampled, an estimate${run.samples < MIN_SAMPLES ? `; under ${MIN_SAMPLES} samples, too few to tell (a run seen only briefly, however long it ran)` : ""}.`,
   };
 }
 

@@ -31,7 +31,7 @@ export interface RunVerdict {
 type RunRule = (run: QueryRun, f: RunFigures, ctx: RunContext) => RunVerdict | null;
 
 const tooShort: RunRule = (run, f) =>
-  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too short to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, evidence: { samples: f.samples } } : null;
+  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too few samples to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, evidence: { samples: f.samples } } : null;
 
 const cached: RunRule = (run, f, ctx) => {
   const s = ctx.statement;

@@ -5,7 +5,7 @@
 export const SLOW_RUN_MS = 1000;
 /** At most this many running queries on the page; the rest are counted. */
 export const MAX_RUN_FINDINGS = 3;
-/** Fewer samples than this: too short to tell, not 0% or 100%. */
+/** Fewer samples than this: too few to tell, not 0% or 100%. */
 export const MIN_SAMPLES = 5;
 /** Read wait under this share of a run's samples (with at least READS_MIN_SAMPLES): reads are not its bottleneck. */
 export const READS_NOT_BOTTLENECK_SHARE = 0.2;
