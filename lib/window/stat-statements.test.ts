@@ -87,7 +87,7 @@ describe("ownCallCosts", () => {
   it("gives the server time per call between two reads, own entries only", () => {
     const before = new Map([["a", own("a", 10_000, 60_000)], ["b", own("b", 100, 10)], ["c", row("c", 1, 1, 0, 0)]]);
     const now = [own("a", 10_050, 60_000 + 50 * 0.4), own("b", 100, 10), row("c", 5, 100, 0, 0)];
-    expect(ownCallCosts(before, now, nameOf)).toEqual([{ name: "aios", msPerCall: expect.closeTo(0.4, 9) }]);
+    expect(ownCallCosts(before, now, nameOf)).toEqual([{ name: "aios", calls: 50, ms: expect.closeTo(20, 9), msPerCall: expect.closeTo(0.4, 9) }]);
   });
 
   it("learns nothing across a reset (calls went down)", () => {

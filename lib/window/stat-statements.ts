@@ -26,6 +26,14 @@ export function ownStatement(query: string): string | null {
   return OWN_MARKER.exec(query)?.[1] ?? null;
 }
 
+/** One of inflight's own statements between two reads: its calls and their server time. */
+export interface OwnCallCost {
+  name: string;
+  calls: number;
+  ms: number;
+  msPerCall: number;
+}
+
 /**
  * What each of the collector's own statements cost per call between two
  * reads of its pg_stat_statements entries. An entry seen for the first time
@@ -37,15 +45,16 @@ export function ownCallCosts(
   before: ReadonlyMap<string, StatStatementsRow>,
   rows: readonly StatStatementsRow[],
   nameOf: (queryid: string) => string | null,
-): { name: string; msPerCall: number }[] {
-  const costs: { name: string; msPerCall: number }[] = [];
+): OwnCallCost[] {
+  const costs: OwnCallCost[] = [];
   for (const row of rows) {
     const last = before.get(row.queryid);
     const name = row.own && last ? nameOf(row.queryid) : null;
     if (!name) continue;
     const calls = row.calls - last!.calls;
+    const ms = Math.max(0, row.total_exec_time - last!.total_exec_time);
     // A reset (calls went down) or no call since: nothing learned.
-    if (calls > 0) costs.push({ name, msPerCall: Math.max(0, row.total_exec_time - last!.total_exec_time) / calls });
+    if (calls > 0) costs.push({ name, calls, ms, msPerCall: ms / calls });
   }
   return costs;
 }

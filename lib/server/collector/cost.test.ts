@@ -33,6 +33,18 @@ describe("CostMeter", () => {
     expect(c.estimate("aios", 1000 + 61_000)).toBe(2);
   });
 
+  it("hands over what each statement was charged since the last hand-over, then starts again from zero", () => {
+    const c = new CostMeter();
+    c.observe("aios", 2, 1000);
+    c.observe("aios", 2, 1100);
+    c.observe("activity", 0.3, 1100);
+    expect(c.takeCharges()).toEqual(new Map([["aios", 4], ["activity", 0.3]]));
+    expect(c.takeCharges()).toEqual(new Map());
+    c.calibrate("aios", 1.5, 1200);
+    c.observe("aios", 9, 1200);
+    expect(c.takeCharges()).toEqual(new Map([["aios", 1.5]]));
+  });
+
   it("says ms per second over the last 10 s, per statement, costliest first", () => {
     const c = new CostMeter();
     for (let t = 0; t < 10_000; t += 100) c.observe("activity", 0.1, t);

@@ -23,6 +23,8 @@ interface Entry {
   firstRoundTrip: number | null;
   /** ms per call from inflight's own pg_stat_statements entry */
   exact: { msPerCall: number; at: number } | null;
+  /** estimated ms charged to the budget since takeCharges() last ran */
+  charged: number;
 }
 
 /**
@@ -49,7 +51,7 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null };
+      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, charged: 0 };
       this.entries.set(name, e);
     }
     return e;
@@ -74,6 +76,7 @@ export class CostMeter {
     const ms = this.estimate(name, now);
     e.calls++;
     e.serverMs += ms;
+    e.charged += ms;
     this.recent.push({ t: now, statement: name, ms });
     while (this.recent.length && this.recent[0].t < now - RATE_SPAN_MS) this.recent.shift();
   }
@@ -81,6 +84,20 @@ export class CostMeter {
   /** The exact figure from inflight's own pg_stat_statements entry. */
   calibrate(name: QueryName, msPerCall: number, now: number): void {
     this.entry(name).exact = { msPerCall, at: now };
+  }
+
+  /**
+   * What was charged to the budget, per statement, since the last call (and
+   * zero from here): taken just before each read of pg_stat_statements, so
+   * that what the server says those calls took can be set against it.
+   */
+  takeCharges(): Map<QueryName, number> {
+    const charges = new Map<QueryName, number>();
+    for (const [name, e] of this.entries) {
+      if (e.charged > 0) charges.set(name, e.charged);
+      e.charged = 0;
+    }
+    return charges;
   }
 
   /** ms per call from inflight's own pg_stat_statements entry, when recent; else null. */

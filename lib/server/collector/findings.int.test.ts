@@ -94,9 +94,9 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   beforeAll(async () => {
     own = await startOwnPg();
     admin = await superuser();
-    // ~150 MB each, several times shared_buffers (32 MB): cold scans read from the OS.
+    // ~400 MB each, many times shared_buffers (32 MB): cold scans read from the OS.
     for (const t of [TABLE, `${TABLE}_2`, `${TABLE}_3`]) {
-      await admin.query(`CREATE TABLE ${t} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 500000) AS g`);
+      await admin.query(`CREATE TABLE ${t} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 1300000) AS g`);
       // What autovacuum would do: its size in pg_class (progress is a share of it).
       await admin.query(`VACUUM ANALYZE ${t}`);
     }
@@ -161,10 +161,13 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     expect(applied.text, applied.text).toMatch(/^Restart \d\d:\d\d:\d\d changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)\.$/);
     expect(rules()).not.toContain("restart_pending");
     await admin.query("SET max_parallel_workers_per_gather = 0");
-    // The three tables twice in one scan (~900 MB, cold then from the OS's cache): long
-    // enough to be judged while it runs, and waiting on its reads throughout.
+    // The three tables once, cold (~1.2 GB): long enough to be judged while it runs, and
+    // waiting on its reads throughout. No filter and no second pass from the OS's cache: a
+    // scan that runs LIKE on every row, or reads what the kernel already holds, is on CPU
+    // most of the time on a busy machine, and then "reads are not its bottleneck" is the
+    // right finding.
     const all = [TABLE, `${TABLE}_2`, `${TABLE}_3`];
-    const sql = `SELECT count(*) FROM (${[...all, ...all].map((t) => `SELECT payload FROM ${t}`).join(" UNION ALL ")}) x WHERE payload LIKE '%zz%'`;
+    const sql = `SELECT count(*) FROM (${all.map((t) => `SELECT 1 FROM ${t}`).join(" UNION ALL ")}) x`;
     const f = await findingDuring({ collector }, admin, own.server.dataDir, all, sql, byRule(["io_method_sync"]));
     expect(f.severity).toBe("act");
     expect(f.text, f.text).toMatch(/\d+% read.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight/);

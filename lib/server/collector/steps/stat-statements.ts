@@ -37,6 +37,8 @@ export class StatStatementsStep implements Step {
   private previous: Map<string, StatStatementsRow> | null = null;
   /** reads in this session (the first is the baseline) */
   private reads = 0;
+  /** what the budget was charged, per statement, since `previous` was read */
+  private charged = new Map<QueryName, number>();
 
   constructor(private readonly ctx: StepContext) {}
 
@@ -45,6 +47,7 @@ export class StatStatementsStep implements Step {
     // A new session may be a new server: its first read is only a baseline,
     // taken at the first tick, so that little of the new server goes uncounted.
     this.previous = null;
+    this.charged = new Map();
     this.reads = 0;
     this.lastAt = 0;
     this.version = session.caps.stat_statements;
@@ -69,6 +72,8 @@ export class StatStatementsStep implements Step {
     }
     const extSchema = session.caps.stat_statements_schema!;
     let rows: StatStatementsRow[];
+    // What was charged up to this read, the calls it will count; a failed read leaves it to the next.
+    for (const [name, ms] of this.ctx.cost.takeCharges()) this.charged.set(name, (this.charged.get(name) ?? 0) + ms);
     try {
       rows = await session.run(countersStatement(this.version!)!, { extSchema });
       await this.loadTexts(session, rows, extSchema);
@@ -103,13 +108,25 @@ export class StatStatementsStep implements Step {
     this.ctx.history.statements(now, epoch, deltas, (id) => this.texts.get(id));
   }
 
-  /** inflight's own statements: their server time since the last read, per call, is the exact cost. */
+  /**
+   * inflight's own statements: their server time since the last read, per
+   * call, is the exact cost from here on. What they took beyond what the
+   * budget was charged for them (estimates lag a server that slows down) is
+   * charged now, so that the budget holds on average, not only per estimate.
+   */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
     const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
-    for (const { name, msPerCall } of ownCallCosts(this.previous ?? new Map(), rows, nameOf)) {
-      if (names.has(name)) this.ctx.cost.calibrate(name as QueryName, msPerCall, now);
+    const charged = this.charged;
+    this.charged = new Map();
+    if (!this.previous) return;
+    let owed = 0;
+    for (const { name, ms, msPerCall } of ownCallCosts(this.previous, rows, nameOf)) {
+      if (!names.has(name)) continue;
+      this.ctx.cost.calibrate(name as QueryName, msPerCall, now);
+      owed += ms - (charged.get(name as QueryName) ?? 0);
     }
+    if (owed > 0) this.ctx.budget.spend(owed, now);
   }
 
   private unavailable(session: Session, now: number): string | null {
