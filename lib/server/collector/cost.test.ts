@@ -45,6 +45,20 @@ describe("CostMeter", () => {
     expect(c.takeCharges()).toEqual(new Map([["aios", 1.5]]));
   });
 
+  it("counts what pg_stat_statements says calls took beyond their charge: in ms/s and the totals, not as calls", () => {
+    const c = new CostMeter();
+    for (let t = 0; t < 10_000; t += 100) c.observe("aios", 1, t);
+    c.takeCharges();
+    c.owe("aios", 50, 10_000);
+    c.owe("aios", -5, 10_000);
+    const [aios] = c.statements(10_000, 0);
+    expect(aios.callsPerSecond).toBeCloseTo(9.9, 5); // (0, 10 s]: 99 calls
+    expect(aios.msPerSecond).toBeCloseTo(14.9, 5); // 99 ms charged + 50 owed, over 10 s
+    expect(c.msPerSecond(10_000, 0)).toBeCloseTo(14.9, 5);
+    expect(c.totals()).toEqual([{ statement: "aios", seconds: expect.closeTo(0.15, 9) }]);
+    expect(c.takeCharges()).toEqual(new Map());
+  });
+
   it("says ms per second over the last 10 s, per statement, costliest first", () => {
     const c = new CostMeter();
     for (let t = 0; t < 10_000; t += 100) c.observe("activity", 0.1, t);

@@ -36,7 +36,8 @@ interface Entry {
 export class CostMeter {
   private entries = new Map<QueryName, Entry>();
   private pings: number[] = [];
-  private recent: { t: number; statement: QueryName; ms: number }[] = [];
+  /** charges of the last 10 s: one a call, and catch-ups (calls 0) from pg_stat_statements */
+  private recent: { t: number; statement: QueryName; ms: number; calls: number }[] = [];
 
   /** The round trip of ping.sql: the floor that is network and protocol, not server. */
   ping(rttMs: number): void {
@@ -77,8 +78,23 @@ export class CostMeter {
     e.calls++;
     e.serverMs += ms;
     e.charged += ms;
-    this.recent.push({ t: now, statement: name, ms });
+    this.charge(name, ms, 1, now);
+  }
+
+  private charge(name: QueryName, ms: number, calls: number, now: number): void {
+    this.recent.push({ t: now, statement: name, ms, calls });
     while (this.recent.length && this.recent[0].t < now - RATE_SPAN_MS) this.recent.shift();
+  }
+
+  /**
+   * Server time the statement's calls took beyond what they were charged
+   * (pg_stat_statements' figure against the estimates): counted from now, in
+   * the figures the page and /metrics show, as the budget counts it.
+   */
+  owe(name: QueryName, ms: number, now: number): void {
+    if (ms <= 0) return;
+    this.entry(name).serverMs += ms;
+    this.charge(name, ms, 0, now);
   }
 
   /** The exact figure from inflight's own pg_stat_statements entry. */
@@ -132,7 +148,7 @@ export class CostMeter {
     for (const r of this.recent) {
       if (r.t <= now - span) continue;
       const c = calls.get(r.statement) ?? { n: 0, ms: 0 };
-      c.n++;
+      c.n += r.calls;
       c.ms += r.ms;
       calls.set(r.statement, c);
     }

@@ -112,7 +112,8 @@ export class StatStatementsStep implements Step {
    * inflight's own statements: their server time since the last read, per
    * call, is the exact cost from here on. What they took beyond what the
    * budget was charged for them (estimates lag a server that slows down) is
-   * charged now, so that the budget holds on average, not only per estimate.
+   * charged now, to the budget and to the figures the page and /metrics show,
+   * so that the budget holds on average, not only per estimate.
    */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
@@ -123,8 +124,14 @@ export class StatStatementsStep implements Step {
     let owed = 0;
     for (const { name, ms, msPerCall } of ownCallCosts(this.previous, rows, nameOf)) {
       if (!names.has(name)) continue;
-      this.ctx.cost.calibrate(name as QueryName, msPerCall, now);
-      owed += ms - (charged.get(name as QueryName) ?? 0);
+      const statement = name as QueryName;
+      this.ctx.cost.calibrate(statement, msPerCall, now);
+      // A statement charged more than it took (a round trip is network too) is not paid back.
+      const over = ms - (charged.get(statement) ?? 0);
+      if (over > 0) {
+        this.ctx.cost.owe(statement, over, now);
+        owed += over;
+      }
     }
     if (owed > 0) this.ctx.budget.spend(owed, now);
   }
