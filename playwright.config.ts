@@ -25,8 +25,9 @@ export default defineConfig({
   },
   webServer: {
     // The real server as a newcomer starts it: build if needed, embedded
-    // PostgreSQL 18 with its demo workload.
-    command: "node scripts/start.mjs",
+    // PostgreSQL 18 with its demo workload; the demo's io settings as a
+    // newcomer finds them first (e2e/fresh-demo.mjs).
+    command: "node e2e/fresh-demo.mjs && node scripts/start.mjs",
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,
