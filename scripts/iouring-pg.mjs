@@ -21,12 +21,12 @@
 // it (not root, not Linux, no debootstrap, no usable mirror, io_uring off):
 // one line on stderr says why and what would fix it.
 //
-// Everything lives under <project>/.inflight/iouring/ (INFLIGHT_IOURING_ROOT
+// Everything lives under <project>/.inflight/iouring/ (IOURING_TESTS_ROOT
 // overrides): system/ is the bootstrapped Debian, its clusters are under
 // system/var/lib/inflight/. Mounted into it: proc while packages install, a
 // tmpfs on /dev/shm while a cluster runs; nothing of the host's file tree.
-// Other knobs: INFLIGHT_IOURING_SUITES
-// (default "sid testing forky", tried in order), INFLIGHT_IOURING_MIRROR
+// Other knobs: IOURING_TESTS_SUITES
+// (default "sid testing forky", tried in order), IOURING_TESTS_MIRROR
 // (default: the first non-security http(s) mirror in /etc/apt/sources*).
 //
 // The work is done in scripts/iouring/: layout (paths), machine (the checks),

@@ -2,8 +2,8 @@
 // liburing build in a chroot, see test/support/iouring.ts): its verdicts,
 // wait events, checks and findings reason about io_uring as what it is (no
 // io workers by design), and a restart to worker and back is recorded with
-// the setting it changed. Skipped, with the reason, where the machine
-// cannot run it.
+// the setting it changed. Where the machine cannot run it, the run fails
+// with the reason (IOURING_TESTS=skip: left out, saying so).
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Collector } from "../lib/server/collector/collector";
@@ -11,7 +11,7 @@ import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/
 import { ioUringAvailable, startIoUringPg, type IoUringPg } from "./support/iouring";
 
 const io = await ioUringAvailable();
-if (!io.ok) console.log(`[iouring] inflight's io_uring tests not run here: ${io.why}`);
+if (!io.ok) console.log(`[iouring] not run, as asked: ${io.why}`);
 
 const TABLE = "public.uring_probe";
 const URING_WAITS = ["IO:AioIoUringSubmit", "IO:AioIoUringExecution"];

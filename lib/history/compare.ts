@@ -2,6 +2,7 @@
 // (a restart), each side summed from the per-minute history, and a plain
 // verdict per statement. The thresholds are named here, once.
 import type { CompareRow, CompareSide, CompareVerdict } from "../schemas/history";
+import type { StatementDelta } from "./deltas";
 
 /** Fewer calls than this on either side: too few to tell (the write-ups ran 5 per setting). */
 export const MIN_CALLS = 5;
@@ -10,18 +11,9 @@ export const SPREAD_Z = 2;
 /** ...and at least this share of the before mean: smaller differences are not worth a verdict. */
 export const MIN_CHANGE = 0.05;
 
-/** One side's sums for one queryid, as the history keeps them. */
-export interface SideSums {
-  calls: number;
-  /** ms */
-  execMs: number;
-  /** sum of squared execution times, ms² */
-  execSq: number;
-  /** ms; null when unknown on any minute of the side */
-  readMs: number | null;
-  blksRead: number;
-  blksHit: number;
-}
+/** One side's sums for one queryid, as the history keeps them: the minutes' deltas added up
+ * (readMs null when unknown on any minute of the side). */
+export type SideSums = Omit<StatementDelta, "queryid">;
 
 /** Mean, standard deviation (of single calls), read share and blocks read per call. */
 export function sideStats(s: SideSums): CompareSide {

@@ -1,5 +1,5 @@
 // Where everything lives: on the host under <project>/.inflight/iouring/
-// (INFLIGHT_IOURING_ROOT overrides), and inside the chroot (the *_IN paths).
+// (IOURING_TESTS_ROOT overrides), and inside the chroot (the *_IN paths).
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,14 +7,14 @@ import { fileURLToPath } from "node:url";
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The CLI entry point: the lock recognises its holder by this name in /proc/<pid>/cmdline. */
 export const ENTRY_SCRIPT = path.join(PROJECT, "scripts", "iouring-pg.mjs");
-export const ROOT = realPathOf(path.resolve(process.env.INFLIGHT_IOURING_ROOT || path.join(PROJECT, ".inflight", "iouring")));
+export const ROOT = realPathOf(path.resolve(process.env.IOURING_TESTS_ROOT || path.join(PROJECT, ".inflight", "iouring")));
 export const SYSTEM = path.join(ROOT, "system");
 export const PARTIAL = path.join(ROOT, "system.partial");
 export const LOGS = path.join(ROOT, "logs");
 export const LOCK = path.join(ROOT, "lock");
 export const BOOTSTRAP_MARK = ".inflight-bootstrap.json";
 export const INSTALL_MARK = ".inflight-install.json";
-export const SUITES = (process.env.INFLIGHT_IOURING_SUITES || "sid testing forky").split(/[\s,]+/).filter(Boolean);
+export const SUITES = (process.env.IOURING_TESTS_SUITES || "sid testing forky").split(/[\s,]+/).filter(Boolean);
 
 export const CLUSTERS_IN = "/var/lib/inflight";
 export const PGBIN_IN = "/usr/lib/postgresql/18/bin";

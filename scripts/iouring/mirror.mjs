@@ -8,7 +8,7 @@ import { listDir } from "./layout.mjs";
 
 /** The first http(s) mirror of the host's apt sources that is not the security archive. */
 export function hostMirror() {
-  if (process.env.INFLIGHT_IOURING_MIRROR) return process.env.INFLIGHT_IOURING_MIRROR.replace(/\/+$/, "");
+  if (process.env.IOURING_TESTS_MIRROR) return process.env.IOURING_TESTS_MIRROR.replace(/\/+$/, "");
   const files = ["/etc/apt/sources.list", ...listDir("/etc/apt/sources.list.d").map((f) => path.join("/etc/apt/sources.list.d", f))];
   for (const file of files) {
     let text;
@@ -23,7 +23,7 @@ export function hostMirror() {
     const found = uris.find((u) => /^https?:\/\//.test(u) && !/security/.test(u));
     if (found) return found.replace(/\/+$/, "");
   }
-  throw new Unavailable("no http(s) Debian mirror in /etc/apt/sources.list*; fix: add one, or set INFLIGHT_IOURING_MIRROR=http://deb.debian.org/debian");
+  throw new Unavailable("no http(s) Debian mirror in /etc/apt/sources.list*; fix: add one, or set IOURING_TESTS_MIRROR=http://deb.debian.org/debian");
 }
 
 /** HTTP status of <mirror>/dists/<suite>/Release, or the network error's text. */

@@ -48,7 +48,7 @@ async function bootstrap() {
     if (await debootstrapSuite(suite, mirror)) return;
     refusals.push(`${suite}: debootstrap failed (see ${LOGS}/debootstrap-${suite}.log)`);
   }
-  throw new Unavailable(`the mirror ${mirror} gave no usable suite (${refusals.join("; ")}); fix: set INFLIGHT_IOURING_MIRROR to a Debian mirror with ${SUITES.join("/")}`);
+  throw new Unavailable(`the mirror ${mirror} gave no usable suite (${refusals.join("; ")}); fix: set IOURING_TESTS_MIRROR to a Debian mirror with ${SUITES.join("/")}`);
 }
 
 async function debootstrapSuite(suite, mirror) {
@@ -110,7 +110,7 @@ async function installPackages() {
   const policy = await inRoot(["apt-cache", "policy", "postgresql-18"]);
   const candidate = /Candidate:\s*(\S+)/.exec(policy.out)?.[1];
   if (!candidate || candidate === "(none)") {
-    throw new Unavailable(`suite ${suite} has no postgresql-18 package; fix: INFLIGHT_IOURING_SUITES="<a suite with it>" and remove ${SYSTEM}`);
+    throw new Unavailable(`suite ${suite} has no postgresql-18 package; fix: IOURING_TESTS_SUITES="<a suite with it>" and remove ${SYSTEM}`);
   }
   // postgresql-common needs "systemd | systemd-standalone-tmpfiles": apt picks the first, all of systemd (~150 MB) for one tool.
   const tmpfiles = /Candidate:\s*[0-9]/.test((await inRoot(["apt-cache", "policy", "systemd-standalone-tmpfiles"])).out);
@@ -155,6 +155,6 @@ async function prepareApt() {
 async function linkedLiburing() {
   const ldd = await inRoot(["ldd", `${PGBIN_IN}/postgres`]);
   const line = ldd.out.split("\n").find((l) => l.includes("liburing"));
-  if (!line) throw new Unavailable(`Debian's postgresql-18 here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with INFLIGHT_IOURING_SUITES`);
+  if (!line) throw new Unavailable(`Debian's postgresql-18 here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with IOURING_TESTS_SUITES`);
   return line.trim().split(/\s+/)[0];
 }

@@ -79,10 +79,20 @@ function parseInfo(what: string, result: ScriptResult): StartInfo {
 
 let availability: Promise<{ ok: true } | { ok: false; why: string }> | undefined;
 
+/** Set to "skip" to run the rest of the suite where the io_uring server cannot run (not INFLIGHT_*: inflight refuses settings it does not know, and the tests start it). */
+export const SKIP_ENV = "IOURING_TESTS";
+
+/** What to do when this machine cannot run the io_uring server: fail, naming why, unless asked to skip. */
+export function unavailableOrThrow(why: string): { ok: false; why: string } {
+  if (process.env[SKIP_ENV] === "skip") return { ok: false, why: `${why} (${SKIP_ENV}=skip)` };
+  throw new Error(`the io_uring tests cannot run here: ${why}. Fix that, or set ${SKIP_ENV}=skip to run the rest without them`);
+}
+
 /**
  * Whether this machine can run the io_uring server: runs `setup` once per
- * process. "Cannot" (exit 3) resolves with the script's reason; any other
- * failure rejects, so a broken setup fails the tests instead of skipping them.
+ * process. "Cannot" (exit 3) fails with the script's reason, unless
+ * IOURING_TESTS=skip says to go on without these tests; any other
+ * failure rejects: a broken setup fails the tests, never skips them.
  */
 export function ioUringAvailable(): Promise<{ ok: true } | { ok: false; why: string }> {
   availability ??= runScript(["setup"], SETUP_TIMEOUT_MS).then((result) => {
@@ -91,9 +101,7 @@ export function ioUringAvailable(): Promise<{ ok: true } | { ok: false; why: str
       for (const line of result.stderr.trimEnd().split("\n")) if (line) console.log(line);
       return { ok: true as const };
     }
-    if (result.code === EXIT_UNAVAILABLE) {
-      return { ok: false as const, why: lastLine(result.stderr).replace(/^\[iouring\] unavailable: /, "") };
-    }
+    if (result.code === EXIT_UNAVAILABLE) return unavailableOrThrow(lastLine(result.stderr).replace(/^\[iouring\] unavailable: /, ""));
     throw failure("setup", result);
   });
   return availability;
