@@ -48,6 +48,9 @@ export const Finding = z.object({
 export type Finding = z.infer<typeof Finding>;
 
 export const FindingsPayload = z.object({
+  /** ms (server clock) of the moment the findings were computed at: the
+   * queries event of that moment has the same asOf */
+  asOf: z.number(),
   /** most severe first; at most MAX_RUN_FINDINGS about running queries */
   findings: z.array(Finding),
   /** running queries of at least a second beyond those with a finding */

@@ -16,6 +16,9 @@ export const SettingsPayload = z.object({ settings: Settings, checks: z.array(Ch
 export type SettingsPayload = z.infer<typeof SettingsPayload>;
 
 export const QueriesPayload = z.object({
+  /** ms (server clock) of the moment these runs stand at: the findings of
+   * the same moment carry the same asOf, and the page shows the two together */
+  asOf: z.number(),
   queries: z.array(QueryRun),
   statements: z.array(StatementStat),
   /** pg_stat_statements over the window: why it may be empty */

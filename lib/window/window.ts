@@ -37,7 +37,7 @@ export class TargetWindow {
   private outageList: Outage[] = [];
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
-  private findingList: FindingsPayload = { findings: [], moreRuns: 0 };
+  private findingList: FindingsPayload = { asOf: 0, findings: [], moreRuns: 0 };
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
@@ -242,8 +242,8 @@ export class TargetWindow {
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
     });
     const since = new Map(this.findingList.findings.map((f) => [f.id, f.since]));
-    const next: FindingsPayload = { findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
-    const changed = JSON.stringify(next) !== JSON.stringify(this.findingList);
+    const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
+    const changed = JSON.stringify(next.findings) !== JSON.stringify(this.findingList.findings) || next.moreRuns !== this.findingList.moreRuns;
     this.findingList = next;
     return changed;
   }

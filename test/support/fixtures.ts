@@ -99,6 +99,7 @@ export function snapshot(over: Partial<WindowSnapshot> = {}): WindowSnapshot {
   return {
     target: target(),
     lastSeq: Math.max(0, ...seqs),
+    asOf: 0,
     ticks: [],
     io: [],
     settings: {},

@@ -6,20 +6,20 @@ const f = (id: string, severity: Finding["severity"], runId?: string, since = 0)
 
 describe("findingList", () => {
   it("puts the most severe first, keeping the server's order within a severity", () => {
-    const list = findingList({ findings: [f("r1", "info", "1:1"), f("s", "act"), f("r2", "info", "2:2"), f("w", "warn")], moreRuns: 0 }, "demo", 10_000);
+    const list = findingList({ asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "act"), f("r2", "info", "2:2"), f("w", "warn")], moreRuns: 0 }, "demo", 10_000);
     expect(list.lines.map((l) => l.finding.id)).toEqual(["s", "w", "r1", "r2"]);
     expect(list.more).toBeNull();
   });
 
   it("names at most 3 running queries, then 'and N more running'", () => {
     const runs = ["1:1", "2:2", "3:3", "4:4"].map((id) => f(id, "info", id));
-    const list = findingList({ findings: runs, moreRuns: 2 }, "demo", 0);
+    const list = findingList({ asOf: 0, findings: runs, moreRuns: 2 }, "demo", 0);
     expect(list.lines).toHaveLength(3);
     expect(list.more).toBe("and 3 more running");
   });
 
   it("links a run's finding to its row and timeline, and says how long it has held", () => {
-    const [line] = findingList({ findings: [f("x", "info", "4812:1700000000000", 1000)], moreRuns: 0 }, "demo", 13_000).lines;
+    const [line] = findingList({ asOf: 0, findings: [f("x", "info", "4812:1700000000000", 1000)], moreRuns: 0 }, "demo", 13_000).lines;
     expect(line.href).toBe("/targets/demo?run=4812%3A1700000000000");
     expect(line.since).toBe("for 12 s");
   });

@@ -15,7 +15,7 @@ describe("freeze", () => {
     const view = freeze(store, { from: 900, to: 1100 }, 5);
     store.addTick(tick(3, 1200));
     store.addTick(tick(4, 1300));
-    store.apply("queries", { queries: [], statements: [], statementsNote: null });
+    store.apply("queries", { asOf: 0, queries: [], statements: [], statementsNote: null });
     store.flush();
     expect(view.frame.ticks.map((t) => t.seq)).toEqual([1, 2]);
     expect(view.queries.queries.map((r) => r.id)).toEqual(["1:1"]);

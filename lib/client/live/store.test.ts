@@ -18,8 +18,8 @@ describe("LiveStore", () => {
     const store = new LiveStore();
     store.load(snapshot({ ticks: [tick(1, 1000)], queries: [run({ endedAt: null, readBlocksPerSec: 1000 })] }));
     store.addTick(tick(2, 1500));
-    store.apply("queries", { queries: [run({ endedAt: null, readBlocksPerSec: 2000 }), run({ id: "e", endedAt: 1400, readBlocksPerSec: 9000 })], statements: [], statementsNote: null });
-    store.apply("queries", { queries: [], statements: [], statementsNote: null });
+    store.apply("queries", { asOf: 0, queries: [run({ endedAt: null, readBlocksPerSec: 2000 }), run({ id: "e", endedAt: 1400, readBlocksPerSec: 9000 })], statements: [], statementsNote: null });
+    store.apply("queries", { asOf: 0, queries: [], statements: [], statementsNote: null });
     store.flush();
     expect(store.get("frame").rates).toEqual([
       { t: 1000, bytesPerSec: 1000 * 8192, scans: 1 },
@@ -121,5 +121,30 @@ describe("LiveStore", () => {
     expect(listener).not.toHaveBeenCalled();
     store.apply("outages", { outages: [{ from: 1, to: 3, error: "x" }] });
     expect(listener).toHaveBeenCalledOnce();
+  });
+
+  // Issue 19: a finding and the row it quotes are of one moment on the page.
+  it("shows a queries event together with the findings of its moment, not before", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 1000)] }));
+    const seen: string[] = [];
+    store.subscribe("queries", () => seen.push(`queries ${store.get("queries").asOf} findings ${store.get("findings").asOf}`));
+    store.subscribe("findings", () => seen.push(`findings ${store.get("findings").asOf} queries ${store.get("queries").asOf}`));
+    store.apply("queries", { asOf: 2000, queries: [run({ endedAt: null })], statements: [], statementsNote: null });
+    expect(store.get("queries").asOf).toBe(0);
+    expect(seen).toEqual([]);
+    store.apply("findings", { asOf: 2000, findings: [], moreRuns: 0 });
+    expect(store.get("queries").asOf).toBe(2000);
+    expect(store.get("findings").asOf).toBe(2000);
+    // Both channels changed before either listener could render one without the other.
+    expect(seen).toEqual(["queries 2000 findings 0", "findings 2000 queries 2000"]);
+  });
+
+  it("does not hold a queries event whose findings never came: the next one shows it", () => {
+    const store = new LiveStore();
+    store.load(snapshot());
+    store.apply("queries", { asOf: 1, queries: [], statements: [], statementsNote: null });
+    store.apply("queries", { asOf: 2, queries: [], statements: [], statementsNote: null });
+    expect(store.get("queries").asOf).toBe(1);
   });
 });

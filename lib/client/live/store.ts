@@ -67,10 +67,12 @@ export class LiveStore {
     stream: { state: "connecting", since: 0, error: null },
     target: null,
     settings: { settings: {}, checks: [], restarts: [] },
-    queries: { queries: [], statements: [], statementsNote: null },
+    queries: { asOf: 0, queries: [], statements: [], statementsNote: null },
     outages: [],
-    findings: { findings: [], moreRuns: 0 },
+    findings: { asOf: 0, findings: [], moreRuns: 0 },
   };
+  /** a queries event waiting for the findings of its moment (the server sends them right after) */
+  private pendingQueries: QueriesPayload | null = null;
   private listeners: { [C in Channel]: Set<() => void> } = {
     frame: new Set(),
     latest: new Set(),
@@ -118,9 +120,10 @@ export class LiveStore {
     this.seq = snapshot.lastSeq;
     this.set("target", snapshot.target);
     this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts });
-    this.set("queries", { queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
+    this.pendingQueries = null;
+    this.set("queries", { asOf: snapshot.asOf, queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
     this.set("outages", snapshot.outages);
-    this.set("findings", { findings: snapshot.findings, moreRuns: snapshot.moreRuns });
+    this.set("findings", { asOf: snapshot.asOf, findings: snapshot.findings, moreRuns: snapshot.moreRuns });
     this.set("latest", this.ticks.at(-1) ?? null);
     this.rates = [];
     this.noteRate();
@@ -155,16 +158,28 @@ export class LiveStore {
     if (event === "target") this.set("target", payload as TargetInfo);
     else if (event === "settings") this.set("settings", payload as SettingsPayload);
     else if (event === "queries") {
-      this.set("queries", payload as QueriesPayload);
-      this.noteRate();
+      // Shown with the findings of its moment, which follow it: a finding and
+      // the row it quotes never stand on the page from two moments.
+      this.commitQueries();
+      this.pendingQueries = payload as QueriesPayload;
+    } else if (event === "findings") {
+      this.commitQueries();
+      this.set("findings", payload as FindingsPayload);
     }
-    else if (event === "findings") this.set("findings", payload as FindingsPayload);
     else {
       // Sent with every queries event: keep the reference when nothing changed,
       // so charts that depend on it do not redraw for nothing.
       const outages = (payload as StreamPayload<"outages">).outages;
       if (!sameOutages(outages, this.state.outages)) this.set("outages", outages);
     }
+  }
+
+  private commitQueries(): void {
+    const q = this.pendingQueries;
+    if (!q) return;
+    this.pendingQueries = null;
+    this.set("queries", q);
+    this.noteRate();
   }
 
   /** The live read estimate now, at the newest tick's (server) time. */

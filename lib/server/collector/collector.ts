@@ -207,7 +207,7 @@ export class Collector implements PayloadSource {
     }
     this.lastError = error;
     this.publisher.target();
-    this.publisher.findings(Date.now(), true);
+    this.publisher.findings(Date.now());
   }
 
   // ---- one tick --------------------------------------------------------------

@@ -11,20 +11,21 @@ export interface PublishSource extends PayloadSource {
 const PUBLISH_EVERY_MS = 1000;
 /** While reads are in flight (async or synchronous) a scan's progress moves faster than once a second. */
 const PUBLISH_BUSY_MS = 500;
-/** Findings cite figures that move every tick: their event at most this often. */
+/** Findings cite figures that move every tick: a change of theirs goes out at most this often. */
 const FINDINGS_EVERY_MS = 500;
 
 /**
  * When a collector's state events go out: ticks and io samples as they come
- * (their steps publish them), the target every second, query runs twice a
- * second while reads are in flight and only while someone watches, findings
- * when they changed, at most twice a second. The payloads are built by
- * lib/server/payloads alone.
+ * (their steps publish them), the target every second, and the query runs
+ * with the findings of the same moment, twice a second while reads are in
+ * flight (once a second otherwise, and as soon as a finding changes), only
+ * while someone watches. The findings and the runs they quote always go out
+ * together, with one asOf: the page never shows a sentence beside a row of
+ * another moment. The payloads are built by lib/server/payloads alone.
  */
 export class Publisher {
   private lastPublishAt = 0;
   private lastQueriesAt = 0;
-  private lastFindingsAt = 0;
   private findingsDirty = false;
 
   constructor(
@@ -34,14 +35,12 @@ export class Publisher {
 
   afterTick(now: number): void {
     const { feed, window } = this.c;
-    this.findings(now);
+    this.findingsDirty ||= window.refreshFindings(now, this.c.info());
     // Synchronous handles count too: under io_method = sync a scan's progress and read rate come from them.
     const aio = window.lastTick()?.aio;
     const readsInFlight = (aio?.inFlight ?? 0) + (aio?.sync ?? 0) > 0;
-    if (feed.viewers > 0 && now - this.lastQueriesAt >= (readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS)) {
-      this.lastQueriesAt = now;
-      feed.publish("queries", queriesPayload(this.c));
-    }
+    const every = this.findingsDirty ? FINDINGS_EVERY_MS : readsInFlight ? PUBLISH_BUSY_MS : PUBLISH_EVERY_MS;
+    if (feed.viewers > 0 && now - this.lastQueriesAt >= every) this.moment(now);
     if (now - this.lastPublishAt >= PUBLISH_EVERY_MS) {
       this.lastPublishAt = now;
       feed.publish("outages", outagesPayload(window));
@@ -51,21 +50,25 @@ export class Publisher {
 
   /** Every state event afresh: at start, and when a first viewer arrives. */
   everything(now: number): void {
-    this.lastQueriesAt = now;
-    this.c.feed.publish("queries", queriesPayload(this.c));
+    this.c.window.refreshFindings(now, this.c.info());
+    this.moment(now);
     this.c.feed.publish("outages", outagesPayload(this.c.window));
     this.settings();
     this.target();
-    this.findings(now, true);
   }
 
-  findings(now: number, force = false): void {
-    this.findingsDirty ||= this.c.window.refreshFindings(now, this.c.info());
-    if (force || (this.findingsDirty && now - this.lastFindingsAt >= FINDINGS_EVERY_MS)) {
-      this.lastFindingsAt = now;
-      this.findingsDirty = false;
-      this.c.feed.publish("findings", findingsPayload(this.c));
-    }
+  /** The findings recomputed now (the target went up or down), with the runs of the same moment. */
+  findings(now: number): void {
+    this.c.window.refreshFindings(now, this.c.info());
+    this.moment(now);
+  }
+
+  /** The runs and the findings of one moment, one after the other, with one asOf. */
+  private moment(now: number): void {
+    this.lastQueriesAt = now;
+    this.findingsDirty = false;
+    this.c.feed.publish("queries", queriesPayload(this.c));
+    this.c.feed.publish("findings", findingsPayload(this.c));
   }
 
   target(): void {

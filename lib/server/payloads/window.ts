@@ -20,9 +20,10 @@ export function settingsPayload(w: TargetWindow): SettingsPayload {
 /** Findings cite query text: redacted like the runs when INFLIGHT_REDACT is on. */
 export function findingsPayload(source: PayloadSource): FindingsPayload {
   const f = source.window.findings;
-  if (!source.redact) return { findings: [...f.findings], moreRuns: f.moreRuns };
+  if (!source.redact) return { asOf: f.asOf, findings: [...f.findings], moreRuns: f.moreRuns };
   const runs = new Map(redactRuns(source.window.queries(), source.window.statements).map((r) => [r.id, r]));
   return {
+    asOf: f.asOf,
     findings: f.findings.map((x) => {
       if (!x.runId) return x.queryId ? { ...x, text: redactBackticks(x.text, source.window.statements.find((s) => s.queryId === x.queryId)?.query) } : x;
       const run = runs.get(x.runId);
@@ -43,7 +44,8 @@ export function outagesPayload(w: TargetWindow): OutagesPayload {
 
 function queriesOf(w: TargetWindow, runs: QueryRun[], redact: boolean): QueriesPayload {
   const statements = [...w.statements];
-  return { queries: redact ? redactRuns(runs, statements) : runs, statements, statementsNote: w.statementsNote };
+  // The moment of the findings: the runs are as the findings last saw them.
+  return { asOf: w.findings.asOf, queries: redact ? redactRuns(runs, statements) : runs, statements, statementsNote: w.statementsNote };
 }
 
 /** The running runs and the newest ended ones: what a queries event carries. */

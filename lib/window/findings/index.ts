@@ -83,7 +83,8 @@ function noProgress(run: QueryRun, input: FindingsInput): string {
 }
 
 function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, workers: RunContext["workers"]): server.NewFinding {
-  const f = runFigures(run, input.now);
+  // Up to its last sample, as its row in the runs table counts it: one figure on the page.
+  const f = runFigures(run, run.lastSeen);
   const ctx = runContext(run, input, workers);
   const verdict = runVerdict(run, f, ctx);
   const blockSize = Number(input.settings.block_size?.setting) || 8192;
