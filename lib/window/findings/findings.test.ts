@@ -29,7 +29,7 @@ function input(over: Partial<FindingsInput> = {}): FindingsInput {
 
 /** A running scan of 40 s, sampled 400 times. */
 function scan(over: Partial<QueryRun> = {}): QueryRun {
-  return run({ id: "42:60000", pid: 42, query: "SELECT count(*) FROM public.events WHERE payload LIKE '%zz%'", startedAt: NOW - 40_000, samples: 400, aioReadSamples: 400, cpuSamples: 240, ...over });
+  return run({ id: "42:60000", pid: 42, query: "SELECT count(*) FROM public.events WHERE payload LIKE '%zz%'", startedAt: NOW - 40_000, lastSeen: NOW, samples: 400, aioReadSamples: 400, cpuSamples: 240, ...over });
 }
 
 const asyncScan = (over: Partial<QueryRun> = {}) =>
@@ -46,7 +46,7 @@ describe("per running query, one rule a case", () => {
     ["read-ahead depth pinned at effective_io_concurrency", { runs: [asyncScan({ maxInFlight: 16, sumInFlight: 340 * 15, aioWaitSamples: 220 })] }, "readahead_depth", /read-ahead depth is the limit: 15 reads in flight on average, at effective_io_concurrency = 16.*raise effective_io_concurrency/],
     ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*worker 34-40% faster than sync on a sequential scan.*test it on a copy/],
     ["small reads", { runs: [asyncScan({ asyncReadBytes: 24_576 })] }, "small_reads", /its reads are small \(24 kB on average against io_combine_limit 128 kB\): scattered blocks, little to combine/],
-    ["too few samples to tell", { runs: [scan({ samples: 3, startedAt: NOW - 1500 })] }, "too_short", /too few samples to tell \(3 samples\)/],
+    ["too few samples to tell", { runs: [scan({ samples: 3, startedAt: NOW - 1500, lastSeen: NOW })] }, "too_short", /too few samples to tell \(3 samples\)/],
     ["cached", { runs: [scan({ queryId: "7" })], statements: [{ queryId: "7", query: "SELECT 1", calls: 3, totalExecTime: 900, readTime: 0, sharedBlksRead: 0, sharedBlksHit: 5000, readShare: 0 }] }, "cached", /shared buffers only \(pg_stat_statements: 0 blocks read, 5000 hit\)/],
   ])("%s -> %s", (_, over, rule, text) => {
     const f = runFinding(input(over));
