@@ -37,7 +37,7 @@ test("a running slow scan's finding is on the first screen with its time left, a
       },
       { timeout: 180_000, intervals: [150], message: "a finding about the running scan, with 'about N s left', on the first screen" },
     )
-    .toMatch(/^(ACT|NOTE|INFO)\s*(Slowest running|Running): pid \d+ .*on public\.readings, [\d.]+ s, (<1|\d+)% read \(about [\d.]+ s left at [\d.]+ [kMG]?B\/s\)/);
+    .toMatch(/^(ACT|NOTE|INFO)\s*(Slowest running|Running): pid \d+ .*on public\.readings, [\d.]+ s, (<1|\d+)% scanned \(about [\d.]+ s left at [\d.]+ [kMG]?B\/s\)/);
   const found = seen!;
   expect(["act", "warn", "info"]).toContain(found.severity);
   expect(found.rule).not.toBe("");

@@ -74,7 +74,7 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
                 <th className="py-1 pr-2 font-medium">run</th>
                 <th className="py-1 pr-2 font-medium">verdict</th>
                 <th className="py-1 pr-2 text-right font-medium" title="samples waiting on a read (IO:AioIoCompletion or IO:DataFileRead) / samples: a sampled estimate, not a measurement">
-                  read wait, sampled
+                  waiting on reads, sampled
                 </th>
                 <th className="py-1 pr-2 text-right font-medium">elapsed</th>
                 <th className="py-1 pr-2 text-right font-medium" title="async reads in flight (pg_aios, f_sync = false): now while running, the peak once ended">

@@ -74,7 +74,12 @@ export function RunRow({ run, now, selected, onSelect, statements, blockSize, ne
             className="max-w-40 text-[11px] text-slate-500"
             title="pg_stat_statements over the window: read time / execution time of all its calls, measured (track_io_timing) when each ends. The sampled share above can read higher: a sampler that shares the cores with the scan tends to run when the scan is blocked on a read."
           >
-            {exact}
+            {exact.text}
+            {exact.differs ? (
+              <div className="text-amber-800" data-testid="shares-differ">
+                {exact.differs}
+              </div>
+            ) : null}
           </div>
         ) : null}
       </td>
@@ -140,7 +145,7 @@ export function GroupRow({ group, open, onToggle }: { group: RunGroup; open: boo
         <button type="button" onClick={onToggle} aria-expanded={open} className="text-left hover:underline">
           <span className="mr-1 inline-block w-3 text-slate-500">{open ? "▾" : "▸"}</span>
           <span className="font-medium text-slate-800">{group.title}</span>
-          <span className="text-slate-500"> of the statement at the right</span>
+          <span className="text-slate-500"> of this statement (its text in the query column)</span>
         </button>
         <div className="pl-4 text-slate-500">
           {verdictMix(group)} · {formatDuration(group.totalMs)} in all · last ended {formatClock(group.lastEndedAt)}

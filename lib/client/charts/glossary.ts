@@ -35,7 +35,7 @@ export const GLOSSARY = {
   },
   DataFileRead: {
     match: ["IO:DataFileRead", "DataFileRead"],
-    text: "The backend reads a block itself and waits for it (a synchronous read): what index lookups do in 18, and every read under io_method = sync.",
+    text: "The backend reads a block itself and waits for it (a synchronous read): what index lookups do in PostgreSQL 18, and every read under io_method = sync.",
   },
   AioIoUringSubmit: { match: ["IO:AioIoUringSubmit", "AioIoUringSubmit"], text: "io_uring only: the backend is handing its reads to the kernel's submission queue." },
   AioIoUringExecution: {

@@ -9,7 +9,7 @@ const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "
 describe("readWaitCell", () => {
   it("is (async + synchronous read waits) / samples, with its counts", () => {
     const c = readWaitCell(run({ samples: 136, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3, ioWaitSamples: 60 }));
-    expect(c).toMatchObject({ main: "42%", detail: "57 of 136 samples", split: "async 50 · sync 7" });
+    expect(c).toMatchObject({ main: "42%", detail: "waiting on reads in 57 of 136 samples", split: "async 50 · sync 7" });
     expect(c.title).toContain("other IO waits (not reads) in 3, not counted");
   });
 
@@ -17,19 +17,31 @@ describe("readWaitCell", () => {
   it("says too few samples, never 100%, for a run of one sample waiting on another IO", () => {
     const c = readWaitCell(run({ samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1, verdict: "cpu" }));
     expect(c.main).toBe("too few samples");
-    expect(c.detail).toBe("0 of 1 sample");
+    expect(c.detail).toBe("waiting on reads in 0 of 1 sample");
     expect(c.split).toBe("");
   });
 });
 
 describe("statementShare", () => {
+  // Issue 19: "53%" sampled beside "exact: 50%" is fine; 70% beside 22% needs a why, not two bare figures.
+  it("says why the sampled share and the exact one differ by more than a few points", () => {
+    const ended = run({ queryId: "q1", samples: 12, aioWaitSamples: 8, readWaitSamples: 0, endedAt: 5000 });
+    expect(statementShare(ended, [stat()])?.differs).toBe(
+      "sampled 67% against 22%: few samples (12); pg_stat_statements covers all 3 calls in the window, this row one run; a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits",
+    );
+    const close = run({ queryId: "q1", samples: 100, aioWaitSamples: 25, readWaitSamples: 0, endedAt: 5000 });
+    expect(statementShare(close, [stat()])?.differs).toBeNull();
+    const running = run({ queryId: "q1", samples: 40, aioWaitSamples: 0, readWaitSamples: 0, endedAt: null });
+    expect(statementShare(running, [stat({ calls: 1 })])?.differs).toBe("sampled 0% against 22%: pg_stat_statements counts a call when it ends: this run is not in it yet");
+  });
+
   it("labels the statement's exact share as what it is", () => {
-    expect(statementShare(run({ queryId: "q1" }), [stat()])).toBe("statement, exact: 22% read, 3 calls");
+    expect(statementShare(run({ queryId: "q1" }), [stat()])?.text).toBe("pg_stat_statements: 22% of execution time in reads (3 calls)");
     expect(statementShare(run({ queryId: null }), [stat()])).toBeNull();
     expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: null })])).toBeNull();
   });
   it("says a parallel statement's read time is summed, never 100%", () => {
-    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: 2400 })])).toBe("statement, exact: read time above exec time (summed over its processes), 3 calls");
+    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: 2400 })])?.text).toBe("pg_stat_statements: read time above execution time (summed over its processes; 3 calls)");
   });
 });
 

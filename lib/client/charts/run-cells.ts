@@ -6,12 +6,12 @@ import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
 import type { RunSample } from "@/lib/schemas/tick";
 import { formatBytes, formatDuration, formatShare } from "@/lib/format";
 import { runFigures } from "@/lib/window/findings/figures";
-import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
+import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/window/findings/thresholds";
 
 export interface ReadWaitCell {
   /** "42%", or "too few samples" under MIN_SAMPLES samples */
   main: string;
-  /** "57 of 136 samples" */
+  /** "waiting on reads in 57 of 136 samples" */
   detail: string;
   /** "async 50 · sync 7"; empty without read waits */
   split: string;
@@ -25,24 +25,48 @@ export function readWaitCell(run: QueryRun): ReadWaitCell {
   const other = run.otherIoWaitSamples ? `; other IO waits (not reads) in ${run.otherIoWaitSamples}, not counted` : "";
   return {
     main: run.samples < MIN_SAMPLES ? "too few samples" : formatShare(f.readWait),
-    detail: `${waits} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`,
+    detail: `waiting on reads in ${waits} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`,
     split,
     title: `read wait: samples waiting on a read (IO:AioIoCompletion ${run.aioWaitSamples}, IO:DataFileRead ${run.readWaitSamples}) / samples (${run.samples})${other}. Sampled, an estimate${run.samples < MIN_SAMPLES ? `; under ${MIN_SAMPLES} samples, too few to tell (a run seen only briefly, however long it ran)` : ""}.`,
   };
 }
 
+/** Sampled and exact read shares further apart than this say why. */
+export const SHARES_DIFFER_BY = 0.1;
+
+export interface StatementShareCell {
+  /** "pg_stat_statements: 22% of execution time in reads (3 calls)" */
+  text: string;
+  /** why the sampled share beside it differs by more than SHARES_DIFFER_BY; null when they agree */
+  differs: string | null;
+}
+
 /**
  * The statement's exact read share over the window (pg_stat_statements,
- * all its calls), labelled as that; null when the run has no entry.
+ * all its calls), named as that; null when the run has no entry. When the
+ * run's sampled share differs from it by more than a few points, why.
  */
-export function statementShare(run: QueryRun, statements: readonly StatementStat[]): string | null {
+export function statementShare(run: QueryRun, statements: readonly StatementStat[]): StatementShareCell | null {
   if (!run.queryId) return null;
   const s = statements.find((x) => x.queryId === run.queryId);
   if (!s || s.readTime === null || s.totalExecTime <= 0) return null;
   const share = s.readTime / s.totalExecTime;
   const calls = `${s.calls} call${s.calls === 1 ? "" : "s"}`;
-  if (share > 1) return `statement, exact: read time above exec time (summed over its processes), ${calls}`;
-  return `statement, exact: ${formatShare(share)} read, ${calls}`;
+  if (share > 1) return { text: `pg_stat_statements: read time above execution time (summed over its processes; ${calls})`, differs: null };
+  const text = `pg_stat_statements: ${formatShare(share)} of execution time in reads (${calls})`;
+  if (run.samples < MIN_SAMPLES) return { text, differs: null };
+  const sampled = runFigures(run, run.lastSeen).readWait;
+  if (Math.abs(sampled - share) <= SHARES_DIFFER_BY) return { text, differs: null };
+  return { text, differs: `sampled ${formatShare(sampled)} against ${formatShare(share)}: ${differenceReasons(run, s, sampled > share).join("; ")}` };
+}
+
+/** Why a run's sampled read wait and its statement's exact share disagree, most likely first. */
+function differenceReasons(run: QueryRun, s: StatementStat, sampledHigher: boolean): string[] {
+  const reasons: string[] = [];
+  if (run.samples < READS_MIN_SAMPLES) reasons.push(`few samples (${run.samples})`);
+  if (s.calls > 1 || run.endedAt === null) reasons.push(run.endedAt === null ? "pg_stat_statements counts a call when it ends: this run is not in it yet" : `pg_stat_statements covers all ${s.calls} calls in the window, this row one run`);
+  if (sampledHigher) reasons.push("a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits");
+  return reasons.length ? reasons : ["the sampled share is an estimate"];
 }
 
 export interface InFlightCell {

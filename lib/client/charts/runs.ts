@@ -83,7 +83,7 @@ export function verdictEvidence(run: QueryRun): string {
   }
   // Not the read-wait count: a sample with an f_sync handle in flight reads synchronously without (yet) waiting on IO:DataFileRead.
   if (run.verdict === "sync" || run.syncSamples) parts.push(`reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`);
-  if (run.maxInFlight) parts.push(`peak ${run.maxInFlight} in flight`);
+  if (run.maxInFlight) parts.push(`peak ${run.maxInFlight} of its own in flight`);
   return parts.join("; ");
 }
 

@@ -55,7 +55,7 @@ describe("findings about running queries (the shared PostgreSQL 18, io_method wo
     const sql = `SELECT count(*) FROM ${PG.table} WHERE ${"md5(".repeat(30)}payload${")".repeat(30)} LIKE '%zz%'`;
     const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / read( \(|;)/.test(x.text));
     expect(f.text).toMatch(new RegExp(`^(Slowest running|Running): pid \\d+ \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}`));
-    expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% read`));
+    expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% scanned`));
     expect(f.runId).toMatch(/^\d+:\d+$/);
   });
 
@@ -170,6 +170,6 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     const sql = `SELECT count(*) FROM (${all.map((t) => `SELECT 1 FROM ${t}`).join(" UNION ALL ")}) x`;
     const f = await findingDuring({ collector }, admin, own.server.dataDir, all, sql, byRule(["io_method_sync"]));
     expect(f.severity).toBe("act");
-    expect(f.text, f.text).toMatch(/\d+% read.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight/);
+    expect(f.text, f.text).toMatch(/\d+% scanned.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight/);
   });
 });

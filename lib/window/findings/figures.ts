@@ -44,11 +44,15 @@ export function quoteQuery(query: string, max = 60): string {
   return `\`${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}\``;
 }
 
-/** "79% of public.events read (about 4 s left at 180 MB/s)"; "79% read" when the sentence already named the table. */
+/**
+ * "79% of public.events scanned (about 4 s left at 180 MB/s)"; "79% scanned"
+ * when the sentence already named the table. Progress is "scanned", never
+ * "read": "read" is the read-wait share's word.
+ */
 export function progressText(run: QueryRun, blockSize: number, named?: string): string | null {
   if (run.progress === null) return null;
   const rate = run.readBlocksPerSec !== null && run.readBlocksPerSec > 0 ? `${formatBytes(run.readBlocksPerSec * blockSize)}/s` : null;
   const left = run.etaMs !== null ? `about ${formatDuration(run.etaMs)} left${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
   const of = run.progressRelation && run.progressRelation === named ? "" : ` of ${run.progressRelation ?? "its table"}`;
-  return `${pct(run.progress)}${of} read${left ? ` (${left})` : ""}`;
+  return `${pct(run.progress)}${of} scanned${left ? ` (${left})` : ""}`;
 }

@@ -86,7 +86,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in PostgreSQL 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
