@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
 import { getJson, targetPath } from "@/lib/client/live/api";
-import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { useChannel, usePageNow } from "@/lib/client/live/hooks";
 import { changeText, sideCells } from "@/lib/client/charts/compare";
 import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
@@ -17,7 +17,7 @@ const span = (s: { from: number; to: number } | null) => (s ? `${formatClock(s.f
 
 /** Did the restart help? The same statements before and after it, from the history on disk. */
 export function ComparePanel({ id }: { id: string }) {
-  const now = useNow(10_000);
+  const now = usePageNow();
   // A restart seen live asks again at once (the history has it by then).
   const lastRestart = useChannel("settings").restarts.at(-1)?.at ?? null;
   const compare = useQuery({

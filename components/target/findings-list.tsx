@@ -1,7 +1,7 @@
 "use client";
 import { memo } from "react";
 import type { FindingSeverity } from "@/lib/schemas/findings";
-import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { useChannel, usePageNow } from "@/lib/client/live/hooks";
 import { findingList, SEVERITY_LABELS, type FindingLine } from "@/lib/client/charts/findings";
 import { Sentence } from "@/components/ui/term";
 
@@ -19,7 +19,7 @@ const LABEL_CLASSES = {
 /** What the window means, at the top of the page: one line per finding, most severe first. */
 export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }: { targetId: string; onSelectRun: (runId: string) => void }) {
   const payload = useChannel("findings");
-  const now = useNow(1000);
+  const now = usePageNow();
   const { lines, more } = findingList(payload, targetId, now);
   return (
     <section aria-label="Findings" data-testid="findings" className="space-y-1">

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { StreamStatus } from "@/lib/client/live/store";
-import { useChannel, useNow } from "@/lib/client/live/hooks";
+import { useChannel, usePageNow } from "@/lib/client/live/hooks";
 import { demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
 import { formatAgo, formatBytes, formatClock, formatNumber } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
@@ -32,7 +32,7 @@ function Fact({ label, children, title, testId }: { label: React.ReactNode; chil
 /** `controls`: what the view shows and what to do with it (ViewControls), at the right. */
 export function TargetHeader({ target, controls }: { target: TargetInfo; controls: React.ReactNode }) {
   const stream = useChannel("stream");
-  const now = useNow(1000);
+  const now = usePageNow();
   const badge = demoBadge(target);
   const started = serverStarted(target, now);
   return (

@@ -11,6 +11,7 @@ import { InFlightPanel } from "@/components/charts/inflight-chart";
 import { RunTimelinePanel } from "@/components/charts/run-timeline";
 import { ThroughputPanel } from "@/components/charts/throughput-chart";
 import { ViewContext, type ViewState } from "@/components/charts/time-view";
+import { PageClock } from "@/components/ui/page-clock";
 import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
@@ -102,25 +103,27 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
   return (
     <LiveContext value={live.store}>
       <ViewContext value={view}>
-        <main className="mx-auto max-w-[1920px] space-y-3 p-3">
-          <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-          <FindingsList targetId={id} onSelectRun={setSelected} />
-          {frozen ? <FrozenBar frozen={frozen} actions={actions} /> : null}
-          <Banners items={banners(target, settings)} />
-          {target.demo ? <DemoControls target={target} /> : null}
-          <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-            <InFlightPanel target={target} />
-            <WorkersPanel target={target} />
-            <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
-            <WaitsPanel target={target} />
-            <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
-            {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
-            <StatementsPanel target={target} />
-            <SettingsPanel />
-            <ComparePanel id={id} />
-            {target.demo ? <LabPanel target={target} /> : null}
-          </div>
-        </main>
+        <PageClock>
+          <main className="mx-auto max-w-[1920px] space-y-3 p-3">
+            <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
+            <FindingsList targetId={id} onSelectRun={setSelected} />
+            {frozen ? <FrozenBar frozen={frozen} actions={actions} /> : null}
+            <Banners items={banners(target, settings)} />
+            {target.demo ? <DemoControls target={target} /> : null}
+            <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+              <InFlightPanel target={target} />
+              <WorkersPanel target={target} />
+              <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
+              <WaitsPanel target={target} />
+              <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
+              {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
+              <StatementsPanel target={target} />
+              <SettingsPanel />
+              <ComparePanel id={id} />
+              {target.demo ? <LabPanel target={target} /> : null}
+            </div>
+          </main>
+        </PageClock>
       </ViewContext>
     </LiveContext>
   );

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { useChannel, useLiveStore, useNow } from "@/lib/client/live/hooks";
+import { useChannel, useLiveStore, usePageNow } from "@/lib/client/live/hooks";
 import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/charts/time";
 import { exportUrl } from "@/lib/client/charts/url";
@@ -78,7 +78,7 @@ function CopyLink() {
 
 /** Says that the view is frozen, since when, on what, and how much arrived meanwhile. */
 export function FrozenBar({ frozen, actions }: { frozen: FrozenView; actions: ViewActions }) {
-  const now = useNow(1000);
+  const now = usePageNow();
   const store = useLiveStore();
   // Re-rendered by every tick: the count below reads the store's counter.
   useChannel("latest");

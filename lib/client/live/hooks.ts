@@ -123,6 +123,17 @@ export function useStaggeredFrame(slot: number, paused = false): Frame {
 }
 
 /**
+ * The page's one clock (see components/ui/page-clock.tsx): every "12 s ago"
+ * and "for 31 s" on a page is read against the same now, so one moment
+ * never reads as "24 s ago" in one place and "23 s ago" in another.
+ */
+export const PageClockContext = createContext<number | null>(null);
+
+export function usePageNow(): number | null {
+  return useContext(PageClockContext);
+}
+
+/**
  * The browser's clock, refreshed every `everyMs`, for "12 s ago" texts. Null
  * on the server and in the first client render, so that server HTML (another
  * clock, maybe another time zone) never disagrees with hydration.

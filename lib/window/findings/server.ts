@@ -97,7 +97,7 @@ export function restartApplied({ restarts, settings, recent }: ServerInput): New
   if (!r) return null;
   const io = r.changes.filter((c) => c.name.startsWith("io_") || c.name === "effective_io_concurrency" || c.name === "maintenance_io_concurrency" || c.name === "shared_buffers");
   if (!io.length) {
-    return { id: "restart_applied", rule: "restart_applied", severity: "info", text: `The restart at ${formatClock(r.at)} changed no I/O setting.`, evidence: { at: r.at } };
+    return { id: `restart_applied:${r.at}`, rule: "restart_applied", severity: "info", text: `The restart at ${formatClock(r.at)} changed no I/O setting.`, evidence: { at: r.at } };
   }
   const held = io.filter((c) => settings[c.name]?.display === c.after);
   // Only samples of the restarted server say what it runs now.
@@ -108,7 +108,7 @@ export function restartApplied({ restarts, settings, recent }: ServerInput): New
   const changes = io.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
   const inForce = held.length === io.length;
   return {
-    id: "restart_applied",
+    id: `restart_applied:${r.at}`,
     rule: "restart_applied",
     severity: inForce ? "info" : "act",
     text: inForce
