@@ -4,7 +4,7 @@ import { target } from "../../test/support/fixtures";
 import { TargetWindow } from "./window";
 
 const settings = (method: string): Settings => ({
-  io_method: { setting: method, display: method, unit: null, source: "configuration file", pendingRestart: false, enumvals: ["sync", "worker"], vartype: "enum" },
+  io_method: { setting: method, display: method, unit: null, source: "configuration file", pendingRestart: false, enumvals: ["sync", "worker"] },
 });
 
 describe("TargetWindow findings", () => {
