@@ -106,7 +106,7 @@ export function timeMarks({ marks, outageAreas }: TimeAxis, yAxisId?: string) {
         strokeWidth={1.5}
         ifOverflow="hidden"
         data-testid="restart-mark"
-        label={{ value: m.label, position: "insideTopRight", style: RESTART_LABEL_STYLE }}
+        label={m.label ? { value: m.label, position: "insideTopRight", style: RESTART_LABEL_STYLE } : undefined}
       />
     )),
   ];

@@ -20,6 +20,17 @@ describe("restartNote", () => {
 });
 
 describe("restartMarks", () => {
+  // Issue 19: two restarts seconds apart drew their labels over each other.
+  it("gives restarts closer than a label's width one label, on the newest", () => {
+    const restarts = [at, at + 5_000, at + 200_000].map((t) => ({ at: t, seenAt: t, changes: [] }));
+    const marks = restartMarks(restarts, { from: at - 60_000, to: at + 240_000 }, 560);
+    expect(marks).toEqual([
+      { at, label: "" },
+      { at: at + 5_000, label: `restart ${formatClock(at + 5_000)} (+1)` },
+      { at: at + 200_000, label: `restart ${formatClock(at + 200_000)}` },
+    ]);
+  });
+
   it("keeps the restarts in view", () => {
     const restarts = [at - 100_000, at, at + 100_000].map((t) => ({ at: t, seenAt: t, changes: [] }));
     expect(restartMarks(restarts, { from: at - 1000, to: at + 1000 })).toEqual([{ at, label: `restart ${formatClock(at)}` }]);

@@ -9,8 +9,32 @@ export interface RestartMark {
   label: string;
 }
 
-export function restartMarks(restarts: readonly Restart[], domain: TimeDomain): RestartMark[] {
-  return restarts.filter((r) => r.at >= domain.from && r.at <= domain.to).map((r) => ({ at: r.at, label: `restart ${formatClock(r.at)}` }));
+/** About how wide "restart 14:02:11 (+2)" is at the marks' 10 px font. */
+const LABEL_PX = 110;
+/** The narrowest plot a chart of the page has, px (a half-width panel at 1440 px). */
+export const PLOT_PX = 560;
+
+/**
+ * One line per restart in view; restarts closer than a label's width share
+ * one label, on the newest ("restart 14:02:30 (+1)"), so labels never draw
+ * over each other.
+ */
+export function restartMarks(restarts: readonly Restart[], domain: TimeDomain, plotPx = PLOT_PX): RestartMark[] {
+  const shown = restarts.filter((r) => r.at >= domain.from && r.at <= domain.to).sort((a, b) => a.at - b.at);
+  const minGapMs = ((domain.to - domain.from) * LABEL_PX) / plotPx;
+  const marks: RestartMark[] = [];
+  let cluster = 0;
+  shown.forEach((r, i) => {
+    const next = shown[i + 1];
+    if (next && next.at - r.at < minGapMs) {
+      cluster++;
+      marks.push({ at: r.at, label: "" });
+      return;
+    }
+    marks.push({ at: r.at, label: `restart ${formatClock(r.at)}${cluster ? ` (+${cluster})` : ""}` });
+    cluster = 0;
+  });
+  return marks;
 }
 
 /** "Restarted 14:02:11: io_method worker -> sync, io_workers 3 -> 6" */
