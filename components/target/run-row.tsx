@@ -83,7 +83,9 @@ export function RunRow({ run, now, selected, onSelect, statements, blockSize, ne
           </div>
         ) : null}
       </td>
-      <td className="py-1.5 pr-2 text-right tabular-nums">{formatDuration(elapsedMs(run, now))}</td>
+      <td className="py-1.5 pr-2 text-right tabular-nums" data-testid="run-elapsed">
+        {formatDuration(elapsedMs(run, now))}
+      </td>
       <td className="py-1.5 pr-2 text-right tabular-nums">{running ? <LiveInFlight run={run} /> : <InFlight run={run} />}</td>
       <td className="py-1.5 pr-2">
         <Progress run={run} blockSize={blockSize} />
@@ -128,7 +130,9 @@ function Progress({ run, blockSize }: { run: QueryRun; blockSize: number }) {
       <div className="h-2 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={cell.pct} aria-valuemin={0} aria-valuemax={100}>
         <div className="h-full bg-blue-500" style={{ width: `${cell.pct}%` }} />
       </div>
-      <div className="mt-0.5 text-xs text-slate-500">{cell.text}</div>
+      <div className="mt-0.5 text-xs text-slate-500" data-testid="run-progress">
+        {cell.text}
+      </div>
       {cell.eta ? <div className="text-xs text-slate-600" data-testid="run-eta">{cell.eta}</div> : null}
     </div>
   );

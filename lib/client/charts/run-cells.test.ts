@@ -64,7 +64,7 @@ describe("progressCell", () => {
   });
   it("a running scan has a bar, its time left and its rate", () => {
     const c = progressCell(run({ endedAt: null, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 4000 }), 8192);
-    expect(c).toMatchObject({ kind: "bar", pct: 79, text: "79% of public.events", eta: "about 4.0 s left at 180 MB/s" });
+    expect(c).toMatchObject({ kind: "bar", pct: 79, text: "79% of public.events scanned", eta: "about 4.0 s left at 180 MB/s" });
   });
   it("no position: a dash", () => {
     expect(progressCell(run({ progress: null }), 8192)).toEqual({ kind: "none", text: "–" });

@@ -5,7 +5,7 @@
 import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
 import type { RunSample } from "@/lib/schemas/tick";
 import { formatBytes, formatDuration, formatShare } from "@/lib/format";
-import { runFigures } from "@/lib/window/findings/figures";
+import { pct as sharePct, runFigures } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/window/findings/thresholds";
 
 export interface ReadWaitCell {
@@ -114,7 +114,8 @@ export function progressCell(run: QueryRun, blockSize: number): ProgressCell {
   return {
     kind: "bar",
     pct,
-    text: `${pct}% of ${rel}`,
+    // The finding's own words and rounding: one figure where both show it.
+    text: `${sharePct(run.progress)} of ${rel} scanned`,
     eta,
     title: `share of ${rel} covered since the first block seen in flight (from pg_aios block positions; a synchronized scan may start mid-table and wrap around)`,
   };

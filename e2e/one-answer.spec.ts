@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { openTarget } from "./helpers";
+
+// Issue 19, "one answer, the same everywhere": the finding about a running
+// scan and that scan's row in the runs table quote one moment, so a figure
+// read twice on one screen is the same number: elapsed, share scanned, time
+// left and rate, and the sampled read wait. Read in one task of the page
+// (no render between the two reads), many times while the scan runs.
+
+const SCAN = 'SELECT count(*), avg(reading) FROM "public"."readings"';
+
+interface Pair {
+  finding: string;
+  elapsed: string;
+  progress: string;
+  eta: string;
+  wait: string;
+}
+
+test("a running scan's finding and its row give the same figures, read at the same moment", async ({ page }) => {
+  test.setTimeout(240_000);
+  await openTarget(page);
+  const pairs: Pair[] = [];
+  // Bounded: pairs from at least 5 distinct moments of running scans.
+  await expect
+    .poll(
+      async () => {
+        const pair = await page.evaluate((scan) => {
+          for (const el of document.querySelectorAll<HTMLElement>('[data-testid="finding"]')) {
+            const run = el.dataset.run;
+            if (!run || !el.innerText.includes(scan) || !/% scanned/.test(el.innerText)) continue;
+            const row = document.querySelector<HTMLElement>(`[data-testid="query-row"][data-run="${CSS.escape(run)}"][data-running="true"]`);
+            if (!row) return null;
+            const text = (id: string) => row.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText.trim() ?? "";
+            return { finding: el.innerText, elapsed: text("run-elapsed"), progress: text("run-progress"), eta: text("run-eta"), wait: text("read-wait") };
+          }
+          return null;
+        }, SCAN);
+        if (pair && !pairs.some((p) => p.finding === pair.finding)) pairs.push(pair);
+        return pairs.length;
+      },
+      { timeout: 180_000, intervals: [100], message: "a running scan's finding beside its row, at 5 moments" },
+    )
+    .toBeGreaterThanOrEqual(5);
+
+  for (const p of pairs) {
+    // "…on public.readings, 2.8 s, 52% scanned (about 2.7 s left at 460 MB/s); waiting on reads in 53% of samples…"
+    const m = /, ([\d.]+ (?:ms|s|min)(?: [\d.]+ s)?), ((?:<1|\d+)%) scanned(?: \(([^)]*)\))?; (?:waiting on reads in ((?:<1|\d+)%) of samples|not waiting on reads)/.exec(p.finding);
+    expect(m, p.finding).not.toBeNull();
+    const [, elapsed, scanned, left, waiting] = m!;
+    expect(p.elapsed, p.finding).toBe(elapsed);
+    expect(p.progress, p.finding).toBe(`${scanned} of public.readings scanned`);
+    if (left) expect(p.eta, p.finding).toBe(left);
+    expect(p.wait.split("\n")[0], p.finding).toBe(waiting ?? "0%");
+  }
+});
