@@ -35,7 +35,8 @@ export class Publisher {
 
   afterTick(now: number): void {
     const { feed, window } = this.c;
-    this.findingsDirty ||= window.refreshFindings(now, this.c.info());
+    // Every tick, even when a change is already waiting: the next event must carry this moment.
+    if (window.refreshFindings(now, this.c.info())) this.findingsDirty = true;
     // Synchronous handles count too: under io_method = sync a scan's progress and read rate come from them.
     const aio = window.lastTick()?.aio;
     const readsInFlight = (aio?.inFlight ?? 0) + (aio?.sync ?? 0) > 0;
