@@ -83,7 +83,7 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
   );
 }
 
-const UNKNOWN = <span className="text-slate-400">…</span>;
+const UNKNOWN = <span className="text-slate-500">…</span>;
 
 function FleetRowView({ row, now }: { row: FleetRow; now: number | null }) {
   const finding = row.entry?.topFinding ?? null;
@@ -146,10 +146,10 @@ function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: nu
         <RestartLine summary={entry?.lastRestart} now={now} />
       </td>
       <td className="px-3 py-2" data-testid="pending-restarts">
-        {!entry ? UNKNOWN : entry.pendingRestarts.length ? <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge> : <span className="text-xs text-slate-400">none</span>}
+        {!entry ? UNKNOWN : entry.pendingRestarts.length ? <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge> : <span className="text-xs text-slate-500">none</span>}
       </td>
       <td className="px-3 py-2 text-right tabular-nums" data-testid="inflight-now">
-        {!entry ? UNKNOWN : entry.inFlightNow === null ? <span className="text-xs text-slate-400" title="pg_aios was not read in the last sample: unknown, not 0">not read</span> : entry.inFlightNow}
+        {!entry ? UNKNOWN : entry.inFlightNow === null ? <span className="text-xs text-slate-500" title="pg_aios was not read in the last sample: unknown, not 0">not read</span> : entry.inFlightNow}
         {entry?.syncNow ? <div className="text-xs text-slate-500">+{entry.syncNow} sync</div> : null}
       </td>
       <td className="px-3 py-2">{entry ? <Sparkline values={entry.spark} /> : UNKNOWN}</td>
@@ -159,7 +159,7 @@ function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: nu
 }
 
 function Busiest({ targetId, query, now }: { targetId: string; query: FleetEntry["busiestQuery"]; now: number | null }) {
-  if (!query) return <span className="text-xs text-slate-400">no query running</span>;
+  if (!query) return <span className="text-xs text-slate-500">no query running</span>;
   const flat = query.query.replace(/\s+/g, " ").trim();
   return (
     <Link href={targetHref(targetId, query.id)} className="block max-w-md hover:bg-slate-100" data-testid="busiest-query" title="open the target with this run's timeline">

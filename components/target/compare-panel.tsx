@@ -63,7 +63,7 @@ export function ComparePanel({ id }: { id: string }) {
 }
 
 function CompareTable({ rows }: { rows: CompareRow[] }) {
-  const arrow = <span className="px-1 text-slate-400">→</span>;
+  const arrow = <span className="px-1 text-slate-500">→</span>;
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm" data-testid="compare-table">

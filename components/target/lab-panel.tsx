@@ -100,7 +100,7 @@ function LabStatus({ state }: { state: LabState }) {
   const pct = Math.round(labFraction(state) * 100);
   return (
     <div className="mb-2 space-y-1 text-sm" data-testid="lab-status" data-state={state.state}>
-      <div role="progressbar" aria-valuemin={0} aria-valuemax={state.progress.total} aria-valuenow={state.progress.done} data-testid="lab-progress" className="h-2 w-full max-w-xl rounded bg-slate-100">
+      <div role="progressbar" aria-label="lab runs done" aria-valuemin={0} aria-valuemax={state.progress.total} aria-valuenow={state.progress.done} data-testid="lab-progress" className="h-2 w-full max-w-xl rounded bg-slate-100">
         <div className="h-full rounded bg-blue-600 transition-[width]" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-slate-600">

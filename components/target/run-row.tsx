@@ -108,7 +108,7 @@ function InFlight({ run, now }: { run: QueryRun; now?: Parameters<typeof inFligh
   const cell = inFlightCell(run, now);
   return (
     <span data-testid="run-inflight" data-unknown={cell.unknown}>
-      <span className={cell.unknown ? "text-slate-400" : undefined}>{cell.main}</span>
+      <span className={cell.unknown ? "text-slate-500" : undefined}>{cell.main}</span>
       <div className="text-xs text-slate-500">{cell.label}</div>
       {isRunning(run) && run.bytesInFlight && !cell.unknown ? <div className="text-xs text-slate-500">{formatBytes(run.bytesInFlight)}</div> : null}
     </span>
@@ -117,7 +117,7 @@ function InFlight({ run, now }: { run: QueryRun; now?: Parameters<typeof inFligh
 
 function Progress({ run, blockSize }: { run: QueryRun; blockSize: number }) {
   const cell = progressCell(run, blockSize);
-  if (cell.kind === "none") return <span className="text-xs text-slate-400">{cell.text}</span>;
+  if (cell.kind === "none") return <span className="text-xs text-slate-500">{cell.text}</span>;
   if (cell.kind === "finished") {
     return (
       <span className="text-xs text-slate-600" data-testid="run-finished">
@@ -127,7 +127,7 @@ function Progress({ run, blockSize }: { run: QueryRun; blockSize: number }) {
   }
   return (
     <div className="w-40" title={cell.title}>
-      <div className="h-2 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={cell.pct} aria-valuemin={0} aria-valuemax={100}>
+      <div className="h-2 overflow-hidden rounded bg-slate-200" role="progressbar" aria-label={cell.text} aria-valuenow={cell.pct} aria-valuemin={0} aria-valuemax={100}>
         <div className="h-full bg-blue-500" style={{ width: `${cell.pct}%` }} />
       </div>
       <div className="mt-0.5 text-xs text-slate-500" data-testid="run-progress">
