@@ -37,6 +37,9 @@ describe("workerLoad", () => {
     ["3 of 3 busy throughout but nobody waiting on them: not a queue", load(3, 50, () => ({ waits: { CPU: 3 } })), "none", 0],
     // The one worker reads idle between two reads (IoWorkerMain) while reads wait for it in pg_aios.
     ["the worker caught between reads, reads queued for it: still full", load(1, 50, (i) => ({ workers: { alive: 1, busy: i % 2 }, aio: { byState: { SUBMITTED: 6 } } })), "queue", 1],
+    // ...and with nothing queued in pg_aios (or it not read): one idle-looking sample between two full ones, backends still waiting.
+    ["the worker caught between reads, nothing queued seen: bridged", load(1, 50, (i) => ({ workers: { alive: 1, busy: i % 5 === 2 ? 0 : 1 } })), "queue", 1],
+    ["idle in two samples running: not bridged", load(1, 50, (i) => ({ workers: { alive: 1, busy: i % 5 < 2 ? 0 : 1 } })), "partial", 0.6],
   ])("%s", (_, ticks, level, share) => {
     const w = workerLoad(ticks);
     expect(w.level).toBe(level);
