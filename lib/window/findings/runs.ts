@@ -5,9 +5,10 @@
 import type { FindingRule, FindingSeverity } from "../../schemas/findings";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import { formatBytes } from "../../format";
+import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
-import { queueEvidence, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, workersEvidence, workersIdleText, workersLever, type WorkerLoad } from "./workers";
 
 export interface RunContext {
   ioMethod: string | null;
@@ -57,12 +58,11 @@ const notBottleneck: RunRule = (run, f) => {
 const workersQueue: RunRule = (run, f, ctx) => {
   const w = ctx.workers;
   if (ctx.ioMethod !== "worker" || !f.async || !w.saturated) return null;
-  const why = queueEvidence(w);
   return {
     rule: "workers_queue",
-    severity: "act",
-    clause: `the io workers are the queue (${why}): raise io_workers (now ${w.alive}) and measure again`,
-    evidence: { ioWorkers: w.alive, allBusyShare: round(w.allBusyShare), queueWaits: w.queueWaits },
+    severity: w.level === "queue" ? "act" : "warn",
+    clause: `${queueHead(w)} (${queueEvidence(w)}): ${workersLever(w)}`,
+    evidence: workersEvidence(w),
   };
 };
 
@@ -86,7 +86,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in PostgreSQL 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in PostgreSQL 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
@@ -99,7 +99,7 @@ const readAheadDepth: RunRule = (run, f, ctx) => {
   return {
     rule: "readahead_depth",
     severity: "act",
-    clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not saturated: raise ${knob} and measure again`,
+    clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not its queue: raise ${knob} and measure again`,
     evidence: { meanInFlight: round(f.meanInFlight ?? 0), readAhead: depth },
   };
 };
@@ -118,16 +118,11 @@ const smallReads: RunRule = (run, f, ctx) => {
 const asyncReads: RunRule = (run, f, ctx) => {
   if (!f.async) return null;
   const w = ctx.workers;
-  const workers =
-    ctx.ioMethod === "io_uring"
-      ? "io_uring submits them from the backend itself (no io workers to be the queue)"
-      : w.alive > 0
-        ? `io workers not saturated (at most ${w.maxBusy} of ${w.alive} busy)`
-        : "no io worker seen";
+  const workers = ctx.ioMethod === "io_uring" ? "io_uring submits them from the backend itself (no io workers to be the queue)" : workersIdleText(w);
   return {
     rule: "async_reads",
     severity: "info",
-    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios); ${workers}, so changing io_method or io_workers is unlikely to help`,
+    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios${also(run)}); ${workers}, so changing io_method or io_workers is unlikely to help`,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };
@@ -142,5 +137,11 @@ export function runVerdict(run: QueryRun, f: RunFigures, ctx: RunContext): RunVe
   }
   return null;
 }
+
+/** "; an async read in 1 of 41 samples": the other kind of read beside the verdict, when there was one. */
+const also = (run: QueryRun) => {
+  const minority = verdictMinority(run);
+  return minority ? `; ${minority}` : "";
+};
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -10,7 +10,7 @@ import type { Tick } from "../../schemas/tick";
 import { settingBytes } from "../settings";
 import { pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
-import { queueEvidence, waitShare, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, waitShare, workersEvidence, workersLever, type WorkerLoad } from "./workers";
 
 /** A finding before its `since` is known (the window keeps when each first held). */
 export type NewFinding = Omit<Finding, "since">;
@@ -55,13 +55,13 @@ export function degraded({ target }: ServerInput): NewFinding[] {
 
 export function workersQueue({ settings, workers: w }: ServerInput): NewFinding | null {
   if (settings.io_method?.setting !== "worker" || !w.saturated) return null;
-  const why = queueEvidence(w);
+  const head = queueHead(w);
   return {
     id: "workers_queue",
     rule: "workers_queue",
-    severity: "act",
-    text: `The io workers are the queue: ${why}. Raise io_workers (now ${settings.io_workers?.setting ?? w.alive}; a reload is enough in 18) and measure again.`,
-    evidence: { ioWorkers: w.alive, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
+    severity: w.level === "queue" ? "act" : "warn",
+    text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${workersLever(w).replace(/^r/, "R")}.`,
+    evidence: workersEvidence(w),
   };
 }
 
