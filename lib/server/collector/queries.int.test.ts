@@ -71,7 +71,10 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
     }
   });
 
-  it("a synchronized scan that begins mid-table and wraps: progress still rises from near 0", async () => {
+  // PostgreSQL does not promise where a synchronized scan begins (here: where the
+  // last scan stopped, most of the time); the progress figure is what inflight
+  // promises, whatever block it begins at. The wrap itself: lib/window/runs.test.ts.
+  it("a synchronized scan, which may begin mid-table and wrap: progress still rises from near 0", async () => {
     const scanner = await connect(PG.superuserUrl, "queries-syncscan");
     try {
       await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = on; SET enable_indexscan = off; SET enable_bitmapscan = off");
@@ -84,7 +87,7 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       }
       expect(seen.progress.length).toBeGreaterThanOrEqual(5);
       expectRising(seen.progress);
-      // Read as a position, the first figure would be past 0.5.
+      // Were it the block position, a scan begun past the middle would start past 0.5.
       expect(seen.progress[0]).toBeLessThan(0.3);
       expect(seen.progress.at(-1)!).toBeGreaterThan(0.5);
     } finally {

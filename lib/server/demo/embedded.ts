@@ -178,7 +178,7 @@ class Instance implements EmbeddedServer {
     } catch (err) {
       await fs.writeFile(auto, before);
       await this.start();
-      throw new Error(`it would not start with that, so it runs on its previous settings again: ${firstLine(err)}`);
+      throw new Error(`it would not start with that, so it runs on its previous settings again: ${firstLine(err)}`, { cause: err });
     }
   }
 

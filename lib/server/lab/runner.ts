@@ -74,7 +74,7 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
         options.ran?.(run);
       } catch (err) {
         if (err instanceof Stopped || options.signal.aborted) throw new Stopped();
-        throw new Error(`run ${i + 1} of ${steps.length} (${where}): ${oneLine(err)}`);
+        throw new Error(`run ${i + 1} of ${steps.length} (${where}): ${oneLine(err)}`, { cause: err });
       }
     }
     say(steps.length, "done");
@@ -97,7 +97,7 @@ async function switchTo(cluster: LabCluster, method: IoMethod, options: LabOptio
   try {
     await cluster.restart(method);
   } catch (err) {
-    throw new Error(`io_method = ${method} did not start: ${oneLine(err)}`);
+    throw new Error(`io_method = ${method} did not start: ${oneLine(err)}`, { cause: err });
   }
   const now = await withUp(cluster.url, runningMethod);
   if (now.method !== method) throw new Error(`after the restart io_method is ${now.method}, not ${method} (is it set on the command line or in a file that overrides postgresql.auto.conf?)`);
