@@ -17,7 +17,7 @@ const span = (s: { from: number; to: number } | null) => (s ? `${formatClock(s.f
 
 /** Did the restart help? The same statements before and after it, from the history on disk. */
 export function ComparePanel({ id }: { id: string }) {
-  const now = useNow(10_000);
+  const now = useNow();
   // A restart seen live asks again at once (the history has it by then).
   const lastRestart = useChannel("settings").restarts.at(-1)?.at ?? null;
   const compare = useQuery({

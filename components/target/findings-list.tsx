@@ -19,7 +19,7 @@ const LABEL_CLASSES = {
 /** What the window means, at the top of the page: one line per finding, most severe first. */
 export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }: { targetId: string; onSelectRun: (runId: string) => void }) {
   const payload = useChannel("findings");
-  const now = useNow(1000);
+  const now = useNow();
   const { lines, more } = findingList(payload, targetId, now);
   return (
     <section aria-label="Findings" data-testid="findings" className="space-y-1">

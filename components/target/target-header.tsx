@@ -32,7 +32,7 @@ function Fact({ label, children, title, testId }: { label: React.ReactNode; chil
 /** `controls`: what the view shows and what to do with it (ViewControls), at the right. */
 export function TargetHeader({ target, controls }: { target: TargetInfo; controls: React.ReactNode }) {
   const stream = useChannel("stream");
-  const now = useNow(1000);
+  const now = useNow();
   const badge = demoBadge(target);
   const started = serverStarted(target, now);
   return (

@@ -78,7 +78,7 @@ function CopyLink() {
 
 /** Says that the view is frozen, since when, on what, and how much arrived meanwhile. */
 export function FrozenBar({ frozen, actions }: { frozen: FrozenView; actions: ViewActions }) {
-  const now = useNow(1000);
+  const now = useNow();
   const store = useLiveStore();
   // Re-rendered by every tick: the count below reads the store's counter.
   useChannel("latest");

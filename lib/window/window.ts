@@ -167,7 +167,9 @@ export class TargetWindow {
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }
-    if ((tick.aio?.inFlight ?? 0) > 0) this.asyncSeenAt = t;
+    // What makes a run's verdict async makes the check's: a handle in flight, or a run waiting on
+    // an async read (IO:Aio*), which the wait events show on ticks whose pg_aios the budget put off.
+    if ((tick.aio?.inFlight ?? 0) > 0 || tick.runs.some((r) => r.state === "aio")) this.asyncSeenAt = t;
     if ((tick.aio?.inFlight ?? 0) > 0 || (tick.aio?.sync ?? 0) > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
     this.evict(t);
     return tick;
@@ -190,8 +192,10 @@ export class TargetWindow {
   /**
    * Records settings and the postmaster start time. A new start time is a
    * restart: it is recorded with every setting that changed across it.
+   * `known`: the restart into this start as the history on disk has it (one
+   * made before inflight watched): listed too, though not seen live.
    */
-  setServerState(t: number, settings: Settings, postmasterStart: number): Restart | null {
+  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
     let restart: Restart | null = null;
     if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
       restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
@@ -200,6 +204,9 @@ export class TargetWindow {
       if (this.restartList.length > MAX_RESTARTS) this.restartList.shift();
       // Counters restart from zero with the server.
       this.lastIo = null;
+    } else if (known?.at === postmasterStart && !this.restartList.some((r) => r.at === known.at)) {
+      this.restartList.push({ at: known.at, seenAt: known.seenAt, changes: known.changes });
+      this.restartList.sort((a, b) => a.at - b.at);
     }
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
     this.postmasterStart = postmasterStart;

@@ -122,17 +122,40 @@ export function useStaggeredFrame(slot: number, paused = false): Frame {
   return frame;
 }
 
+/** The page's one clock: every "ago" on the page reads the same now, refreshed together once a second. */
+const CLOCK_MS = 1000;
+let clockNow: number | null = null;
+let clockTimer: ReturnType<typeof setInterval> | null = null;
+const clockListeners = new Set<() => void>();
+
+function subscribeClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  if (!clockTimer) {
+    clockNow = Date.now();
+    clockTimer = setInterval(() => {
+      clockNow = Date.now();
+      for (const l of clockListeners) l();
+    }, CLOCK_MS);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0 && clockTimer) {
+      clearInterval(clockTimer);
+      clockTimer = null;
+    }
+  };
+}
+
 /**
- * The browser's clock, refreshed every `everyMs`, for "12 s ago" texts. Null
- * on the server and in the first client render, so that server HTML (another
- * clock, maybe another time zone) never disagrees with hydration.
+ * The browser's clock for "12 s ago" texts: one for the whole page (two
+ * panels never say one restart was 18 and 24 s ago). Null on the server and
+ * in the first client render, so that server HTML (another clock, maybe
+ * another time zone) never disagrees with hydration.
  */
-export function useNow(everyMs = 1000): number | null {
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
+export function useNow(): number | null {
+  return useSyncExternalStore(
+    subscribeClock,
+    () => clockNow,
+    () => null,
+  );
 }
