@@ -33,7 +33,9 @@ describe("pendingText", () => {
 
   it("says a change was undone when the files hold the value in force again (no line: the built-in default)", () => {
     const s = withPendingValues(toSettings([row("io_method", "worker", true, TWO)]), [{ name: "io_method", file_setting: null, boot_val: "worker" }]);
-    expect(pendingText(s)).toMatch(/io_method worker in force, and pg_file_settings holds worker again: the change was undone, the restart changes nothing\. PostgreSQL keeps pending_restart set after a change is undone/);
+    expect(pendingText(s)).toMatch(/io_method worker in force, and the next restart brings worker again \(the built-in default: no configuration file sets it now\): the change was undone, the restart changes nothing\. PostgreSQL keeps pending_restart set after a change is undone/);
+    const file = withPendingValues(toSettings([row("io_workers", "3", true)]), [{ name: "io_workers", file_setting: "3", boot_val: "3" }]);
+    expect(pendingText(file)).toMatch(/io_workers 3 in force, and the next restart brings 3 again \(pg_file_settings\): the change was undone/);
   });
 
   it("is the pending_restart check's message too", () => {

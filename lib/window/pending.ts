@@ -29,7 +29,8 @@ export function withPendingValues(settings: Readonly<Settings>, rows: readonly F
   const out: Settings = { ...settings };
   for (const [name, s] of pendingSettings(settings)) {
     const row = rows?.find((r) => r.name === name);
-    out[name] = { ...s, pendingValue: row ? (row.file_setting ?? row.boot_val) : null };
+    const next = !row ? null : row.file_setting !== null ? { value: row.file_setting, from: "file" as const } : row.boot_val !== null ? { value: row.boot_val, from: "default" as const } : null;
+    out[name] = { ...s, pendingNext: next };
   }
   return out;
 }
@@ -38,7 +39,7 @@ const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLow
 
 /** The value the next start takes, and how it is known; null: not known. */
 function nextValue(s: Setting): { value: string; how: string } | null {
-  if (s.pendingValue) return { value: s.pendingValue, how: "pg_file_settings" };
+  if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now" };
   const others = s.enumvals?.filter((v) => v !== s.setting) ?? [];
   // An enum with only one other value: a change can only be to it.
   if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${s.enumvals!.join(", ")})` };
@@ -48,7 +49,7 @@ function nextValue(s: Setting): { value: string; how: string } | null {
 function pendingClause(name: string, s: Setting): string {
   const next = nextValue(s);
   if (!next) return `${name} ${s.display} in force; the value the next restart brings is in pg_file_settings, which this role cannot read (a superuser's, unless granted)`;
-  if (same(next.value, s.setting)) return `${name} ${s.display} in force, and pg_file_settings holds ${next.value} again: the change was undone, the restart changes nothing`;
+  if (same(next.value, s.setting)) return `${name} ${s.display} in force, and the next restart brings ${next.value} again (${next.how}): the change was undone, the restart changes nothing`;
   const effect = name === "io_method" ? METHOD_EFFECTS[next.value] : undefined;
   return `${name} ${s.display} in force; the next restart brings ${next.value} (${next.how})${effect ? `: ${effect}` : ""}`;
 }

@@ -88,7 +88,7 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
     rule: "restart_pending",
     severity: "act",
     text,
-    evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingValue ?? "?").join(",") },
+    evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingNext?.value ?? "?").join(",") },
   };
 }
 
