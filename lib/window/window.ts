@@ -42,6 +42,8 @@ export class TargetWindow {
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
   private postmasterStartSeenAt = 0;
+  /** the restart into the current server start, as the history on disk knows it */
+  private knownStart: Restart | null = null;
   private asyncSeenAt = 0;
   private readsSeenAt = 0;
 
@@ -193,7 +195,8 @@ export class TargetWindow {
    * Records settings and the postmaster start time. A new start time is a
    * restart: it is recorded with every setting that changed across it.
    * `known`: the restart into this start as the history on disk has it (one
-   * made before inflight watched): listed too, though not seen live.
+   * made before inflight watched): the findings name it; the list keeps the
+   * restarts seen live.
    */
   setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
     let restart: Restart | null = null;
@@ -204,10 +207,8 @@ export class TargetWindow {
       if (this.restartList.length > MAX_RESTARTS) this.restartList.shift();
       // Counters restart from zero with the server.
       this.lastIo = null;
-    } else if (known?.at === postmasterStart && !this.restartList.some((r) => r.at === known.at)) {
-      this.restartList.push({ at: known.at, seenAt: known.seenAt, changes: known.changes });
-      this.restartList.sort((a, b) => a.at - b.at);
     }
+    this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
     this.postmasterStart = postmasterStart;
     this.settingsNow = settings;
@@ -243,7 +244,8 @@ export class TargetWindow {
       now: t,
       target,
       settings: this.settingsNow,
-      restarts: this.restartList,
+      // The restart into this start, seen live or known from the history.
+      restarts: this.knownStart && !this.restartList.some((r) => r.at === this.knownStart!.at) ? [...this.restartList, this.knownStart] : this.restartList,
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),

@@ -93,7 +93,6 @@ export class ServerStateStep implements Step {
     const rows = await session.run("settings", { values: [IO_SETTINGS] });
     const before = JSON.stringify(window.settings);
     const settings = await this.pendingValues(session, toSettings(rows));
-    const lastRestart = window.restarts.at(-1);
     const known = this.ctx.history.serverState(now, settings, server.postmaster_start_ms);
     const restart = window.setServerState(now, settings, server.postmaster_start_ms, known);
     if (restart) {
@@ -101,7 +100,7 @@ export class ServerStateStep implements Step {
       log.line(`target ${target} restarted at ${new Date(restart.at).toISOString()}: ${changes}`);
     }
     const checksChanged = window.refreshChecks(now, session.capabilities);
-    if (restart || checksChanged || lastRestart !== window.restarts.at(-1) || before !== JSON.stringify(window.settings)) this.publish();
+    if (restart || checksChanged || before !== JSON.stringify(window.settings)) this.publish();
     this.ctx.health.ok("settings", now);
   }
 
