@@ -21,7 +21,7 @@ describe("pendingText", () => {
 
   it("infers the value when the build offers only one other, without pg_file_settings", () => {
     const s = withPendingValues(toSettings([row("io_method", "worker", true, TWO)]), null);
-    expect(pendingText(s)).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous/);
+    expect(pendingText(s)).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one; unless the change was undone since \(pg_file_settings would tell; this role cannot read it\)\./);
     const back = withPendingValues(toSettings([row("io_method", "sync", true, TWO)]), null);
     expect(pendingText(back)).toMatch(/the next restart brings worker .*: reads handed to io workers/);
   });

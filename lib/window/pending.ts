@@ -37,21 +37,24 @@ export function withPendingValues(settings: Readonly<Settings>, rows: readonly F
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The value the next start takes, and how it is known; null: not known. */
-function nextValue(s: Setting): { value: string; how: string } | null {
-  if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now" };
+const CANNOT_READ = "pg_file_settings, which this role cannot read (a superuser's, unless granted)";
+
+/** The value the next start takes, how it is known, and whether it is inferred; null: not known. */
+function nextValue(s: Setting): { value: string; how: string; inferred: boolean } | null {
+  if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now", inferred: false };
   const others = s.enumvals?.filter((v) => v !== s.setting) ?? [];
-  // An enum with only one other value: a change can only be to it.
-  if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${s.enumvals!.join(", ")})` };
+  // An enum with only one other value: a change can only be to it (if it was not undone since).
+  if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${s.enumvals!.join(", ")})`, inferred: true };
   return null;
 }
 
 function pendingClause(name: string, s: Setting): string {
   const next = nextValue(s);
-  if (!next) return `${name} ${s.display} in force; the value the next restart brings is in pg_file_settings, which this role cannot read (a superuser's, unless granted)`;
+  if (!next) return `${name} ${s.display} in force; the value the next restart brings is in ${CANNOT_READ}`;
   if (same(next.value, s.setting)) return `${name} ${s.display} in force, and the next restart brings ${next.value} again (${next.how}): the change was undone, the restart changes nothing`;
   const effect = name === "io_method" ? METHOD_EFFECTS[next.value] : undefined;
-  return `${name} ${s.display} in force; the next restart brings ${next.value} (${next.how})${effect ? `: ${effect}` : ""}`;
+  const unless = next.inferred ? "; unless the change was undone since (pg_file_settings would tell; this role cannot read it)" : "";
+  return `${name} ${s.display} in force; the next restart brings ${next.value} (${next.how})${effect ? `: ${effect}` : ""}${unless}`;
 }
 
 /** "io_method worker in force; the next restart brings sync (...): reads will be ... PostgreSQL keeps ..."; null when nothing waits. */

@@ -78,7 +78,7 @@ describe("settings fresh after a reload, pending values, the restart before infl
     await waitFor("io_method pending", () => c.window.settings.io_method?.pendingRestart, RELOAD_SEEN_MS, 10);
     expect(Date.now() - at).toBeLessThanOrEqual(RELOAD_SEEN_MS);
     const f = await waitFor("restart_pending", () => finding(c, "restart_pending"), 2_000);
-    expect(f.text, f.text).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one/);
+    expect(f.text, f.text).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one; unless the change was undone since/);
     expect(f.text).toMatch(/PostgreSQL keeps pending_restart set after a change is undone/);
     const check = c.window.checks.find((x) => x.id === "pending_restart");
     expect(check).toMatchObject({ status: "warn", message: f.text });
