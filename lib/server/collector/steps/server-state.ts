@@ -32,8 +32,6 @@ export class ServerStateStep implements Step {
   private confLoadMs: number | null = null;
   /** pg_file_settings was denied to this session's role: not asked again */
   private fileSettingsDenied = false;
-  /** checks wait for the first tick of a new session (its io workers) */
-  private checksAfterTick = false;
 
   /** `sampledConfLoad`: the session's pg_conf_load_time() at the newest sample */
   constructor(
@@ -42,11 +40,10 @@ export class ServerStateStep implements Step {
   ) {}
 
   due(now: number): boolean {
-    return now - this.startAt >= START_EVERY_MS || this.checksAfterTick || this.reloaded();
+    return now - this.startAt >= START_EVERY_MS || this.reloaded();
   }
 
   reset(): void {
-    this.checksAfterTick = true;
     this.confLoadMs = null;
     this.fileSettingsDenied = false;
   }
@@ -58,20 +55,9 @@ export class ServerStateStep implements Step {
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
-    if (this.reloaded()) {
-      // A reload: the settings (and pending_restart) now, not at the next round.
-      this.checksAfterTick = false;
-      await this.read(session, now);
-      return OK;
-    }
-    if (this.checksAfterTick && now - this.startAt < START_EVERY_MS) {
-      // The checks run at connect saw the last tick of the old session
-      // (before a restart: its io workers): run them again with a fresh one.
-      this.checksAfterTick = false;
-      if (this.ctx.window.refreshChecks(now, session.capabilities)) this.publish();
-      return OK;
-    }
-    await this.read(session, now, false);
+    // A reload: the settings (and pending_restart) now, not at the next round.
+    // (The checks follow every sample: the collector refreshes them after each tick.)
+    await this.read(session, now, this.reloaded());
     return OK;
   }
 
