@@ -42,9 +42,10 @@ const CANNOT_READ = "pg_file_settings, which this role cannot read (a superuser'
 /** The value the next start takes, how it is known, and whether it is inferred; null: not known. */
 function nextValue(s: Setting): { value: string; how: string; inferred: boolean } | null {
   if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now", inferred: false };
-  const others = s.enumvals?.filter((v) => v !== s.setting) ?? [];
+  const offered = s.enumvals ?? [];
+  const others = offered.filter((v) => v !== s.setting);
   // An enum with only one other value: a change can only be to it (if it was not undone since).
-  if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${s.enumvals!.join(", ")})`, inferred: true };
+  if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${offered.join(", ")})`, inferred: true };
   return null;
 }
 

@@ -109,7 +109,7 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
   const io = r ? r.changes.filter((c) => isIoSetting(c.name)) : [];
   const waits = pendingSettings(settings).length ? "" : "; none waits for a restart";
   const inForce = `io_method ${method}${method === "worker" && settings.io_workers ? `, io_workers ${settings.io_workers.setting}` : ""}`;
-  if (!io.length) {
+  if (!r || !io.length) {
     const what = r ? ": that restart changed no I/O setting" : ", before inflight's history of this server begins: what that start changed is not known";
     return {
       id: `settings_unchanged:${start}`,
@@ -121,7 +121,7 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
   }
   const held = io.filter((c) => settings[c.name]?.display === c.after);
   // Only samples of the restarted server say what it runs now.
-  const sample = recent.filter((t) => t.t >= r!.seenAt).at(-1);
+  const sample = recent.filter((t) => t.t >= r.seenAt).at(-1);
   const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;
   const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;
   const changes = io.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
