@@ -245,7 +245,7 @@ export class TargetWindow {
       target,
       settings: this.settingsNow,
       // The restart into this start, seen live or known from the history.
-      restarts: this.knownStart && !this.restartList.some((r) => r.at === this.knownStart!.at) ? [...this.restartList, this.knownStart] : this.restartList,
+      restarts: this.knownStart && !this.restartList.some((r) => r.at === this.knownStart?.at) ? [...this.restartList, this.knownStart] : this.restartList,
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
@@ -294,7 +294,6 @@ export class TargetWindow {
     while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
   }
 }
-
 
 /** What the findings need to know of the target beyond the window. */
 export type FindingsTarget = Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart" | "capabilities" | "serverVersionNum">;
