@@ -39,7 +39,7 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Tar
       subtitle={<Glossed text="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)" />}
       actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
-      <div data-testid="io-workers-chart" data-any={chart.any}>
+      <div data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""}>
         <Legend items={LEGEND} />
         <ChartBody empty={empty}>
           <WorkersPlot rows={chart.rows} axis={view.axis} />
@@ -55,7 +55,7 @@ function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean
   const now = workersNow(latest, ioMethod);
   if (!up) return <span className="text-slate-500">now: not sampled (the target is down)</span>;
   return (
-    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""}>
+    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""} data-configured={latest?.workers.configured ?? ""}>
       now: {now.text}
     </span>
   );

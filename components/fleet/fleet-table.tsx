@@ -34,7 +34,7 @@ const targetHref = (id: string, run?: string) => `/targets/${encodeURIComponent(
 
 /** Every target at a glance, from one request every 2 s (no stream per target). */
 export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
-  const browserNow = useNow(1000);
+  const browserNow = useNow();
   const fleet = useQuery({
     queryKey: ["fleet"],
     queryFn: ({ signal }) => fetchFleet(signal),

@@ -5,6 +5,7 @@ import type { Check, Settings } from "../schemas/settings";
 import type { Tick } from "../schemas/tick";
 import { formatBytes } from "../format";
 import { TRACK_IO_TIMING_SQL } from "./advice";
+import { pendingText } from "./pending";
 import { settingBytes } from "./settings";
 
 export interface CheckInput {
@@ -21,16 +22,11 @@ export interface CheckInput {
 type CheckFn = (input: CheckInput) => Check | null;
 
 const pendingRestart: CheckFn = ({ settings }) => {
-  const pending = Object.entries(settings).filter(([, s]) => s.pendingRestart).map(([name]) => name);
-  if (pending.length === 0) {
+  const text = pendingText(settings);
+  if (!text) {
     return { id: "pending_restart", status: "pass", title: "Pending restart", message: "No io setting waits for a restart: the values shown are the ones in force." };
   }
-  return {
-    id: "pending_restart",
-    status: "warn",
-    title: "Pending restart",
-    message: `${pending.join(", ")}: a change was made since the server started and takes effect only at a restart; the value shown is the one in force. The new value is in pg_file_settings, which only a superuser can read.`,
-  };
+  return { id: "pending_restart", status: "warn", title: "Pending restart", message: text };
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */

@@ -42,6 +42,8 @@ export class TargetWindow {
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
   private postmasterStartSeenAt = 0;
+  /** the restart into the current server start, as the history on disk knows it */
+  private knownStart: Restart | null = null;
   private asyncSeenAt = 0;
   private readsSeenAt = 0;
 
@@ -167,7 +169,9 @@ export class TargetWindow {
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }
-    if ((tick.aio?.inFlight ?? 0) > 0) this.asyncSeenAt = t;
+    // What makes a run's verdict async makes the check's: a handle in flight, or a run waiting on
+    // an async read (IO:Aio*), which the wait events show on ticks whose pg_aios the budget put off.
+    if ((tick.aio?.inFlight ?? 0) > 0 || tick.runs.some((r) => r.state === "aio")) this.asyncSeenAt = t;
     if ((tick.aio?.inFlight ?? 0) > 0 || (tick.aio?.sync ?? 0) > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
     this.evict(t);
     return tick;
@@ -190,8 +194,11 @@ export class TargetWindow {
   /**
    * Records settings and the postmaster start time. A new start time is a
    * restart: it is recorded with every setting that changed across it.
+   * `known`: the restart into this start as the history on disk has it (one
+   * made before inflight watched): the findings name it; the list keeps the
+   * restarts seen live.
    */
-  setServerState(t: number, settings: Settings, postmasterStart: number): Restart | null {
+  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
     let restart: Restart | null = null;
     if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
       restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
@@ -201,6 +208,7 @@ export class TargetWindow {
       // Counters restart from zero with the server.
       this.lastIo = null;
     }
+    this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
     this.postmasterStart = postmasterStart;
     this.settingsNow = settings;
@@ -236,7 +244,8 @@ export class TargetWindow {
       now: t,
       target,
       settings: this.settingsNow,
-      restarts: this.restartList,
+      // The restart into this start, seen live or known from the history.
+      restarts: this.knownStart && !this.restartList.some((r) => r.at === this.knownStart?.at) ? [...this.restartList, this.knownStart] : this.restartList,
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
@@ -285,7 +294,6 @@ export class TargetWindow {
     while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
   }
 }
-
 
 /** What the findings need to know of the target beyond the window. */
 export type FindingsTarget = Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart" | "capabilities" | "serverVersionNum">;

@@ -18,6 +18,8 @@ export interface WorkersChart {
   /** any io worker configured or alive in the view */
   any: boolean;
   maxConfigured: number;
+  /** the dashed line's newest point: io_workers as the newest sample in view had it */
+  configuredNow: number | null;
 }
 
 export function workersChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = LINE_MAX_POINTS): WorkersChart {
@@ -29,11 +31,13 @@ export function workersChart(ticks: readonly Tick[], domain: TimeDomain, cadence
   );
   let any = false;
   let maxConfigured = 0;
+  let configuredNow: number | null = null;
   for (const r of rows) {
     if ((r.configured ?? 0) > 0 || (r.alive ?? 0) > 0) any = true;
     maxConfigured = Math.max(maxConfigured, r.configured ?? 0, r.alive ?? 0);
+    if (r.configured !== null) configuredNow = r.configured;
   }
-  return { rows, any, maxConfigured };
+  return { rows, any, maxConfigured, configuredNow };
 }
 
 /** Wait-event series drawn by name; the rest are summed as "other". */

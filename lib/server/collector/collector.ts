@@ -73,7 +73,7 @@ export class Collector implements PayloadSource {
       describe: (err) => this.connection.describe(err),
     };
     this.sampling = new SamplingStep(ctx);
-    this.serverState = new ServerStateStep(ctx);
+    this.serverState = new ServerStateStep(ctx, () => this.sampling.confLoadMs);
     this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
     this.connection = new Connection({
       statementTimeoutMs: this.statementTimeoutMs,
@@ -220,6 +220,8 @@ export class Collector implements PayloadSource {
       const sampled = await this.runStep(this.sampling, session, now);
       if (sampled) this.stats.sampled(now);
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
+      // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do.
+      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.publisher.afterTick(now);
       if (this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES);
       return sampled;

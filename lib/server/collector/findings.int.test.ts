@@ -115,7 +115,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   });
 
   it("says nothing changed while nothing did", () => {
-    expect(find("settings_unchanged")?.text).toMatch(/No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at/);
+    expect(find("settings_unchanged")?.text).toMatch(/^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/);
   });
 
   it("io_workers = 1 and six concurrent cold scans: the io workers are the queue, with the evidence and the lever, at the test cadence and at the defaults", async () => {
@@ -170,8 +170,8 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     await alterSystem(own.server, { io_method: "sync" });
     await admin.query("SELECT pg_reload_conf()");
     const f = await waitFor("restart_pending", () => find("restart_pending"), 10_000);
-    expect(f.text).toMatch(/^io_method \(in force: worker\) was changed and waits for a restart/);
-    expect(rules()).not.toContain("settings_unchanged");
+    expect(f.text).toMatch(/^Waiting for a restart: io_method worker in force; the next restart brings sync .*reads will be synchronous/);
+    expect(find("settings_unchanged")?.text).not.toContain("none waits for a restart");
   });
 
   it("after the restart to io_method = sync: the restart applied, and a cold scan told that worker would keep its reads in flight", async () => {
@@ -180,7 +180,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     admin = await superuser();
     // Its io workers are counted once samples of the restarted server are in.
     const applied = await waitFor("restart_applied with the io workers counted", () => (find("restart_applied")?.text.includes("io workers") ? find("restart_applied") : null), 15_000);
-    expect(applied.text, applied.text).toMatch(/^Restart \d\d:\d\d:\d\d changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)\.$/);
+    expect(applied.text, applied.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/);
     expect(rules()).not.toContain("restart_pending");
     await admin.query("SET max_parallel_workers_per_gather = 0");
     // The three tables once, cold (~1.2 GB): long enough to be judged while it runs, and

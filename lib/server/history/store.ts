@@ -109,7 +109,7 @@ export class HistoryStore {
     if (!this.db) return NO_HISTORY;
     return {
       statements: (t, epoch, deltas, textOf) => this.recordStatements(target, t, epoch, deltas, textOf),
-      serverState: (t, settings, start) => void this.recordServerState(target, t, settings, start),
+      serverState: (t, settings, start) => this.recordServerState(target, t, settings, start) ?? this.restarts(target, start, start + 1)[0] ?? null,
     };
   }
 

@@ -87,10 +87,11 @@ describe("about the server", () => {
     ["down, with its error first", { target: target({ status: "down", statusSince: NOW - 5000, lastError: "connect ECONNREFUSED 127.0.0.1:5432" }) }, "target_down", /demo is down since .*: connect ECONNREFUSED 127\.0\.0\.1:5432\. Sampling resumes by itself/],
     ["io workers the queue, with no slow run", { recent: busyWorkers }, "workers_queue", /The io workers are the queue: full while backends waited on them in 100% of the samples of the last 5 s \(3 of 3 io workers busy in 100%.*\)\. Raise io_workers \(now 3; a reload applies it\) and measure again\./],
     ["a submission queue wait", { recent: ticks(() => ({ workers: { alive: 3, busy: 2 }, waits: { "LWLock:AioWorkerSubmissionQueue": 1 } })) }, "workers_queue", /backends waited for the submission queue \(LWLock:AioWorkerSubmissionQueue\) in 50 samples/],
-    ["a setting waits for a restart", { settings: settingsOf("worker", [row("io_method", "worker", null, true)]) }, "restart_pending", /io_method \(in force: worker\) was changed and waits for a restart/],
+    ["a setting waits for a restart", { settings: settingsOf("worker", [row("io_method", "worker", null, true)]) }, "restart_pending", /^Waiting for a restart: io_method worker in force; .*PostgreSQL keeps pending_restart set after a change is undone/],
     ["io_combine_limit clamped", { settings: settingsOf("worker", [row("io_combine_limit", "32", "8kB")]) }, "combine_clamped", /io_combine_limit 256 kB is above io_max_combine_limit 128 kB: it is clamped silently, reads are combined up to 128 kB only/],
-    ["no change", {}, "settings_unchanged", /No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at .* \(1 h ago\)/],
-    ["a restart in force", { settings: settingsOf("sync"), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: [{ name: "io_method", before: "worker", after: "sync" }] }], recent: ticks(() => ({ workers: { alive: 0, busy: 0, configured: 0 } })) }, "restart_applied", /Restart .* changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)/],
+    ["no restart known", {}, "settings_unchanged", /^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/],
+    ["a restart that changed nothing", { restarts: [{ at: NOW - 3_600_000, seenAt: NOW - 60_000, changes: [] }] }, "settings_unchanged", /^Server started \d\d:\d\d:\d\d: that restart changed no I\/O setting; none waits for a restart\. io_method worker, io_workers 3\.$/],
+    ["a restart in force", { target: target({ postmasterStart: NOW - 60_000 }), settings: settingsOf("sync"), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: [{ name: "io_method", before: "worker", after: "sync" }] }], recent: ticks(() => ({ workers: { alive: 0, busy: 0, configured: 0 } })) }, "restart_applied", /^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/],
     ["io_uring submission waits", { settings: settingsOf("io_uring"), recent: ticks(() => ({ workers: { alive: 0 }, waits: { "IO:AioIoUringSubmit": 2, CPU: 1 } })) }, "io_uring_submit", /io_uring submission waits dominate: .*IO:AioIoUringSubmit .* in 67% of the samples/],
     ["a collection aspect failing", { target: target({ aspects: [{ aspect: "stat_io", state: "failing", since: NOW - 1000, lastError: "permission denied for view pg_stat_io", note: null, lastOkAt: null }] }) }, "collection_degraded", /pg_stat_io cannot be read since .*: permission denied for view pg_stat_io\. The other figures are still read\./],
   ])("%s -> %s", (_, over, rule, text) => {
@@ -104,9 +105,21 @@ describe("about the server", () => {
   });
 
   it("a restart whose setting is not in force is something to act on", () => {
-    const f = computeFindings(input({ settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
+    const f = computeFindings(input({ target: target({ postmasterStart: NOW - 1 }), settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
     expect(f?.severity).toBe("act");
     expect(f?.text).toMatch(/but io_method reads worker now: check the server log/);
+  });
+
+  it("a finding per server start: a new restart's line holds from when it was seen, not from the one before", () => {
+    const first = { at: NOW - 60_000, seenAt: NOW - 59_000, changes: [] };
+    const second = { at: NOW - 13_000, seenAt: NOW - 12_000, changes: [] };
+    const id = (restarts: typeof first[], start: number) => computeFindings(input({ target: target({ postmasterStart: start }), restarts })).findings.find((x) => x.rule === "settings_unchanged")?.id;
+    expect(id([first], first.at)).not.toBe(id([first, second], second.at));
+  });
+
+  it("names no restart of an earlier start as this one's", () => {
+    const f = computeFindings(input({ restarts: [{ at: NOW - 7_200_000, seenAt: NOW - 7_000_000, changes: [{ name: "io_method", before: "sync", after: "worker" }] }] })).findings.find((x) => x.rule === "settings_unchanged");
+    expect(f?.text).toMatch(/what that start changed is not known/);
   });
 
   it("puts the most severe first, the target's outage before everything", () => {

@@ -42,9 +42,8 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
     saidByRun.has("workers_queue") ? null : server.workersQueue(serverInput),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
-    server.restartApplied(serverInput),
+    server.serverStarted(serverInput),
     server.combineClamped(serverInput),
-    server.settingsUnchanged(serverInput),
     server.cachedStatement(serverInput),
   ].filter((f): f is server.NewFinding => f !== null);
   // Stable: within a severity, the running queries (about now) come first.
