@@ -54,7 +54,7 @@ describe("findings about running queries (the shared PostgreSQL 18, io_method wo
   it("a cold sequential scan heavy on CPU: async reads, and reads are not its bottleneck, with progress and the table named", async () => {
     // Thirty md5 a row: a few seconds on CPU (more than the one a run needs to be judged), its reads a small part of it.
     const sql = `SELECT count(*) FROM ${PG.table} WHERE ${"md5(".repeat(30)}payload${")".repeat(30)} LIKE '%zz%'`;
-    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / read( \(|;)/.test(x.text));
+    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / scanned( \(|;)/.test(x.text));
     expect(f.text).toMatch(new RegExp(`^(Slowest running|Running): pid \\d+ \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}`));
     expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% scanned`));
     expect(f.runId).toMatch(/^\d+:\d+$/);
