@@ -58,6 +58,24 @@ export class SampleRecorder {
   /** The rows due after a tick at `now`: the ticks and io deltas as they come, runs and findings once a second. */
   next(now: number, view: WindowView): SampleRows {
     const rows: SampleRows = { ticks: [], runs: [], findings: [] };
+    this.take(view, rows);
+    if (now - this.lookedAt >= SECOND) this.look(now, view, rows);
+    return rows;
+  }
+
+  /** At a stop: everything not written yet, the second under way, the runs still running and the findings still holding. */
+  finish(now: number, view: WindowView): SampleRows {
+    const rows: SampleRows = { ticks: [], runs: [], findings: [] };
+    this.take(view, rows);
+    if (this.second) rows.ticks.push(this.closeSecond());
+    this.openWrittenAt = Number.NEGATIVE_INFINITY;
+    this.look(now, view, rows);
+    for (const h of this.holding.values()) rows.findings.push({ ...h.finding, seen: now });
+    return rows;
+  }
+
+  /** The new io deltas and ticks: a second's row once a tick of the next one arrives. */
+  private take(view: WindowView, rows: SampleRows): void {
     for (const s of view.ioSince(this.lastIoSeq)) {
       this.lastIoSeq = s.seq;
       const r = (this.read ??= { intervalMs: 0, reads: 0, readBytes: 0, readTime: 0, hits: 0 });
@@ -74,20 +92,14 @@ export class SampleRecorder {
       if (!this.second) this.second = { at, tick, rate: null };
       else if (readsInFlight(tick) >= readsInFlight(this.second.tick)) this.second.tick = tick;
     }
-    if (now - this.lookedAt < SECOND) return rows;
+  }
+
+  private look(now: number, view: WindowView, rows: SampleRows): void {
     this.lookedAt = now;
     const runs = view.queries();
     if (this.second) this.second.rate = readRate(runs, view.blockSize) ?? this.second.rate;
     this.runs(now, runs, rows.runs);
     this.findings(now, view.findings.findings, rows.findings);
-    return rows;
-  }
-
-  /** What is still open, at a stop: the second under way, the runs running and the findings holding. */
-  finish(now: number, view: WindowView): SampleRows {
-    const rows: SampleRows = { ticks: this.second ? [this.closeSecond()] : [], runs: view.queries().filter((r) => r.endedAt === null), findings: [] };
-    for (const h of this.holding.values()) rows.findings.push({ ...h.finding, seen: now });
-    return rows;
   }
 
   private closeSecond(): PastTick {
