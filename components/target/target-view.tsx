@@ -112,7 +112,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
       <ViewContext value={view}>
         <main className="mx-auto max-w-[1920px] space-y-3 p-3">
           <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-          {frozen?.past ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
+          {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
           {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
           <Banners items={banners(target, settings)} />
           {target.demo ? <DemoControls target={target} /> : null}

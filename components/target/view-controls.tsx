@@ -146,7 +146,8 @@ function PastState({ frozen, past }: { frozen: FrozenView; past: PastLoad }) {
   if (!frozen.past) return null;
   return (
     <span data-testid="past-state" data-state="ready" data-seconds={frozen.past.seconds}>
-      before the window: from disk, a tick a second ({frozen.past.seconds} s kept){frozen.past.note ? `. ${frozen.past.note}` : ""}
+      {frozen.past.seconds > 0 ? `before the window: from disk, a tick a second (${frozen.past.seconds} s kept)` : "nothing of it before the window is on disk"}
+      {frozen.past.note ? `. ${frozen.past.note}` : ""}
     </span>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "../schemas/findings";
 import type { AioHandle, SampledBackend } from "../schemas/rows";
 import { TargetWindow } from "../window/window";
-import { OPEN_REWRITE_MS, SampleRecorder, type WindowView } from "./samples";
+import { OPEN_REWRITE_MS, SampleRecorder, worstFinding, type WindowView } from "./samples";
 
 const scan = (handles: AioHandle[] | null): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: "AioIoCompletion", query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles });
 const handle = (last: number): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/100"`];
@@ -55,5 +55,14 @@ describe("SampleRecorder", () => {
     const closed = r.next(9_000, viewOf(w)).findings;
     expect(closed).toEqual([expect.objectContaining({ from: 4_000, to: 9_000, text: "1 of 1 busy, 3 waiting" })]);
     expect(r.next(10_000, viewOf(w)).findings).toEqual([]);
+  });
+});
+
+describe("worstFinding", () => {
+  const f = (severity: "act" | "warn" | "info", from: number, to: number | null, seen = to ?? from) => ({ id: `${severity}${from}`, rule: "workers_queue" as const, severity, text: "", evidence: {}, from, to, seen });
+  it("is the most severe, then the longest held", () => {
+    expect(worstFinding([])).toBeNull();
+    expect(worstFinding([f("info", 0, 100_000), f("warn", 0, 1000), f("warn", 1, null, 5000)])?.id).toBe("warn1");
+    expect(worstFinding([f("warn", 0, 1000), f("act", 10, 20)])?.id).toBe("act10");
   });
 });

@@ -5,7 +5,7 @@
 // so a second with a scan in it never keeps the idle sample), every run
 // once it ends (and every 10 s while it runs, so a stop loses little), and
 // each finding over the span it held.
-import type { Finding } from "../schemas/findings";
+import { FINDING_SEVERITIES, type Finding } from "../schemas/findings";
 import type { PastFinding, PastTick } from "../schemas/past";
 import type { QueryRun } from "../schemas/runs";
 import type { IoSample, Tick } from "../schemas/tick";
@@ -150,4 +150,11 @@ export class SampleRecorder {
       out.push({ ...held.finding, to: now, seen: now });
     }
   }
+}
+
+/** The worst of a span's findings: the most severe, then the longest held; null without one. */
+export function worstFinding(findings: readonly PastFinding[]): PastFinding | null {
+  const rank = (f: PastFinding) => FINDING_SEVERITIES.indexOf(f.severity);
+  const held = (f: PastFinding) => (f.to ?? f.seen) - f.from;
+  return findings.reduce<PastFinding | null>((worst, f) => (!worst || rank(f) < rank(worst) || (rank(f) === rank(worst) && held(f) > held(worst)) ? f : worst), null);
 }

@@ -84,11 +84,12 @@ export const pastUrl = (id: string, range: TimeDomain) => `/api/targets/${encode
 /** A frozen view with the disk's range added: its seconds, runs, restarts and findings. */
 export function withPast(view: FrozenView, past: PastResponse): FrozenView {
   const restarts = new Map([...past.restarts, ...view.restarts].map((r) => [r.at, r]));
+  const frame = mergeFrames(pastFrame(past), view.frame);
   return {
     ...view,
-    frame: mergeFrames(pastFrame(past), view.frame),
+    frame,
     queries: { ...view.queries, queries: mergeRuns(past.runs, view.queries.queries) },
     restarts: [...restarts.values()].sort((a, b) => a.at - b.at),
-    past: { findings: past.findings, note: past.note, seconds: past.ticks.length },
+    past: { findings: past.findings, note: past.note, seconds: frame.ticks.length - view.frame.ticks.length },
   };
 }

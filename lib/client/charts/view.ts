@@ -31,7 +31,7 @@ export interface FrozenView {
 export interface PastView {
   findings: PastFinding[];
   note: string | null;
-  /** seconds the disk gave */
+  /** seconds the disk added before the window's first tick */
   seconds: number;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { formatClock, formatDuration } from "../../format";
-import type { PastResponse } from "../../schemas/past";
+import { worstFinding } from "../../history/samples";
+import type { PastFinding, PastResponse } from "../../schemas/past";
 import type { SampleStore } from "./samples";
 import type { HistoryStore } from "./store";
 
@@ -38,4 +39,14 @@ export function pastPayload(history: HistoryStore, samples: SampleStore, q: Past
     status: samples.status(q.target),
     note: noteOf(q, rows.keptFrom, retentionMs, empty),
   };
+}
+
+const HOUR = 3_600_000;
+/** The fleet page asks every 2 s; an hour's worst finding moves slowly. */
+const HOUR_FINDING_TTL_MS = 30_000;
+
+/** The fleet row's worst finding of the last hour, from disk (null when none held, or none is kept). */
+export function hourFinding(history: HistoryStore, samples: SampleStore, target: string, now: number): PastFinding | null {
+  if (!samples.on) return null;
+  return history.memo(`hour-finding:${target}`, now, HOUR_FINDING_TTL_MS, () => worstFinding(samples.findings(history.keyFor(target), now - HOUR, now)));
 }

@@ -130,9 +130,15 @@ export class SampleStore {
     return {
       ticks: json<PastTick>(db.prepare("SELECT data FROM sample_ticks WHERE target = ? AND t >= ? AND t < ? ORDER BY t").pluck().all(key, from, to)),
       runs: json<QueryRun>(db.prepare("SELECT data FROM sample_runs WHERE target = ? AND last_seen >= ? AND started_at < ? ORDER BY started_at").pluck().all(key, from, to)),
-      findings: json<PastFinding>(db.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to)),
+      findings: this.findings(key, from, to),
       keptFrom: oldestSample(db, key),
     };
+  }
+
+  /** The findings that held in [from, to), alone (the fleet row's). */
+  findings(key: string, from: number, to: number): PastFinding[] {
+    const rows = this.db?.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to) ?? [];
+    return (rows as string[]).map((d) => JSON.parse(d) as PastFinding);
   }
 
   close(): void {
