@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TargetsResponse } from "../lib/schemas/api";
+import { FleetResponse, TargetsResponse } from "../lib/schemas/api";
 import type { Finding } from "../lib/schemas/findings";
 import { PastResponse } from "../lib/schemas/past";
 import { WindowSnapshot } from "../lib/schemas/window";
@@ -104,6 +104,9 @@ describe("the sampled picture on disk (the real server)", () => {
       expect(held).toMatchObject({ rule: finding.rule, runId: finding.runId, severity: finding.severity });
       expect(held!.from).toBeGreaterThanOrEqual(run!.startedAt);
       expect(held!.to ?? held!.seen).toBeLessThanOrEqual(to);
+      // The fleet row names the worst finding of the last hour.
+      const fleet = FleetResponse.parse(await getJson(second, "/api/fleet"));
+      expect(fleet.targets[0].hourFinding).toMatchObject({ from: expect.any(Number), rule: expect.any(String) });
     } finally {
       await second.stop();
     }
