@@ -9,6 +9,7 @@ import { FINDING_SEVERITIES, type Finding } from "../schemas/findings";
 import type { PastFinding, PastTick } from "../schemas/past";
 import type { QueryRun } from "../schemas/runs";
 import type { IoSample, Tick } from "../schemas/tick";
+import { liveReadRate } from "../client/charts/throughput";
 
 const SECOND = 1000;
 /** A running run (or a holding finding) is written again this often: what a stop or a crash can lose. */
@@ -32,16 +33,10 @@ export interface WindowView {
 
 const readsInFlight = (t: Tick) => (t.aio?.inFlight ?? 0) + (t.aio?.sync ?? 0);
 
-/** The running scans' blocks covered per second x block_size, as the page's live rate. */
+/** The running scans' blocks covered per second x block_size, as the page's live rate; null without a scan to tell. */
 function readRate(runs: readonly QueryRun[], blockSize: number): PastTick["rate"] {
-  let bytesPerSec = 0;
-  let scans = 0;
-  for (const r of runs) {
-    if (r.endedAt !== null || r.readBlocksPerSec === null) continue;
-    bytesPerSec += Math.max(0, r.readBlocksPerSec) * blockSize;
-    scans++;
-  }
-  return scans ? { bytesPerSec, scans } : null;
+  const rate = liveReadRate(runs, blockSize);
+  return rate.scans ? rate : null;
 }
 
 export class SampleRecorder {

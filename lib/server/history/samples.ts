@@ -3,7 +3,7 @@ import type Database from "better-sqlite3";
 import type { SampleRows } from "../../history/samples";
 import type { PastFinding, PastStatus, PastTick } from "../../schemas/past";
 import type { QueryRun } from "../../schemas/runs";
-import { capSamples, oldestSample, openSamples, pruneSamples } from "./samples-db";
+import { capSamples, oldestSample, openSamples, pack, pruneSamples, unpack } from "./samples-db";
 import { describeFailure } from "./store";
 
 export interface SampleOptions {
@@ -13,8 +13,8 @@ export interface SampleOptions {
   log: (line: string) => void;
 }
 
-/** How often the queue goes to disk, in one transaction. */
-export const FLUSH_EVERY_MS = 2000;
+/** How often the queue goes to disk, in one transaction (a batch of this many seconds packs well). */
+export const FLUSH_EVERY_MS = 5000;
 /** Rows waiting at most (about a minute of a busy target); beyond, new rows are dropped and counted. */
 const MAX_QUEUED = 20_000;
 /** A file that failed is tried again this often (a full disk may have room again). */
@@ -40,7 +40,7 @@ const count = (r: SampleRows) => r.ticks.length + r.runs.length + r.findings.len
 
 /**
  * The sampled picture on disk: rows queue in memory and go to the file in
- * one transaction every 2 s, from a timer, never from the tick. A file that
+ * one transaction every 5 s, from a timer, never from the tick. A file that
  * cannot be written drops what is queued (counted per target, on the page
  * and on /metrics), says why once, and is tried again every 30 s; the live
  * page never waits for it.
@@ -126,13 +126,16 @@ export class SampleStore {
   read(key: string, from: number, to: number): PastRows {
     const db = this.db;
     if (!db) return { ticks: [], runs: [], findings: [], keptFrom: null };
-    const json = <T>(rows: unknown[]) => (rows as string[]).map((d) => JSON.parse(d) as T);
-    return {
-      ticks: json<PastTick>(db.prepare("SELECT data FROM sample_ticks WHERE target = ? AND t >= ? AND t < ? ORDER BY t").pluck().all(key, from, to)),
-      runs: json<QueryRun>(db.prepare("SELECT data FROM sample_runs WHERE target = ? AND last_seen >= ? AND started_at < ? ORDER BY started_at").pluck().all(key, from, to)),
-      findings: this.findings(key, from, to),
-      keptFrom: oldestSample(db, key),
-    };
+    const batches = <T>(sql: string) => (db.prepare(sql).pluck().all(key, from, to) as Buffer[]).flatMap((b) => unpack<T>(b));
+    const ticks = batches<PastTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
+    // A running run is written again every 10 s: its newest copy (the ended one, once it ended) is the one kept.
+    const runs = new Map<string, QueryRun>();
+    for (const r of batches<QueryRun>("SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max")) {
+      if ((r.endedAt ?? r.lastSeen) < from || r.startedAt >= to) continue;
+      const kept = runs.get(r.id);
+      if (!kept || (kept.endedAt === null && (r.endedAt !== null || r.lastSeen >= kept.lastSeen))) runs.set(r.id, r);
+    }
+    return { ticks, runs: [...runs.values()].sort((a, b) => a.startedAt - b.startedAt), findings: this.findings(key, from, to), keptFrom: oldestSample(db, key) };
   }
 
   /** The findings that held in [from, to), alone (the fleet row's). */
@@ -151,14 +154,23 @@ export class SampleStore {
 
   // ---- internals -------------------------------------------------------------
 
+  /** One batch of ticks and one of runs per target, the findings a row each, in one transaction. */
   private write(db: Database.Database, batch: Queued[]): void {
-    const tick = db.prepare("INSERT OR REPLACE INTO sample_ticks (target, t, data) VALUES (?, ?, ?)");
-    const run = db.prepare("INSERT OR REPLACE INTO sample_runs (target, id, started_at, last_seen, data) VALUES (?, ?, ?, ?, ?)");
+    const byKey = new Map<string, SampleRows>();
+    for (const { key, rows } of batch) {
+      const into = byKey.get(key) ?? { ticks: [], runs: [], findings: [] };
+      into.ticks.push(...rows.ticks);
+      into.runs.push(...rows.runs);
+      into.findings.push(...rows.findings);
+      byKey.set(key, into);
+    }
+    const ticks = db.prepare("INSERT INTO sample_ticks (target, t_from, t_to, data) VALUES (?, ?, ?, ?)");
+    const runs = db.prepare("INSERT INTO sample_runs (target, started_min, seen_max, data) VALUES (?, ?, ?, ?)");
     const finding = db.prepare("INSERT OR REPLACE INTO sample_findings (target, id, since, seen, data) VALUES (?, ?, ?, ?, ?)");
     db.transaction(() => {
-      for (const { key, rows } of batch) {
-        for (const t of rows.ticks) tick.run(key, Math.round(t.t), JSON.stringify(t));
-        for (const r of rows.runs) run.run(key, r.id, Math.round(r.startedAt), Math.round(r.endedAt ?? r.lastSeen), JSON.stringify(r));
+      for (const [key, rows] of byKey) {
+        if (rows.ticks.length) ticks.run(key, Math.floor(Math.min(...rows.ticks.map((t) => t.t))), Math.ceil(Math.max(...rows.ticks.map((t) => t.t))), pack(rows.ticks));
+        if (rows.runs.length) runs.run(key, Math.floor(Math.min(...rows.runs.map((r) => r.startedAt))), Math.ceil(Math.max(...rows.runs.map((r) => r.endedAt ?? r.lastSeen))), pack(rows.runs));
         for (const f of rows.findings) finding.run(key, f.id, Math.round(f.from), Math.round(f.to ?? f.seen), JSON.stringify(f));
       }
     })();
