@@ -3,7 +3,12 @@ import { useState } from "react";
 import { PAST_SPANS } from "@/lib/client/charts/past";
 import type { FrozenView } from "@/lib/client/charts/view";
 import { PLAIN, PRESSED } from "./buttons";
-import type { ViewActions } from "./view-controls";
+import type { TimeDomain } from "@/lib/client/charts/time";
+
+export interface PastActions {
+  onPast: (ms: number) => void;
+  onRange: (range: TimeDomain) => void;
+}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** ms -> the value of an <input type="datetime-local"> (local time, to the second). */
@@ -13,7 +18,7 @@ function localInput(ms: number): string {
 }
 
 /** The range picker beyond the window: the last hour, 6 hours, a day, or a range of one's own, from disk. */
-export function PastPicker({ frozen, actions }: { frozen: FrozenView | null; actions: ViewActions }) {
+export function PastPicker({ frozen, actions }: { frozen: FrozenView | null; actions: PastActions }) {
   const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);
   const span = frozen?.past ? frozen.to - frozen.from : null;
   const from = custom ? Date.parse(custom.from) : Number.NaN;

@@ -5,19 +5,15 @@ import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/charts/time";
 import { exportUrl } from "@/lib/client/charts/url";
 import { rangeOutsideFrame, type FrozenView } from "@/lib/client/charts/view";
-import type { TimeDomain } from "@/lib/client/charts/time";
 import type { PastLoad } from "@/lib/client/live/use-past";
 import { BUTTON, PLAIN, PRESSED } from "./buttons";
-import { PastPicker } from "./past-picker";
+import { PastPicker, type PastActions } from "./past-picker";
 
 
-export interface ViewActions {
+/** `onPast`: the last `ms` up to the newest sample; `onRange`: a range beyond the window, read from disk. */
+export interface ViewActions extends PastActions {
   onSpan: (span: ViewSpanId) => void;
   onFreeze: () => void;
-  /** a range beyond the window, read from disk */
-  onRange: (range: TimeDomain) => void;
-  /** the last `ms` up to the newest sample */
-  onPast: (ms: number) => void;
   onLive: () => void;
   onResetZoom: () => void;
 }
