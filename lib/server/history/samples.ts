@@ -122,26 +122,28 @@ export class SampleStore {
     }
   }
 
-  /** The rows of [from, to) for the target keyed `key`. */
+  /** The rows of [from, to) for the target keyed `key`; none when the file cannot be read (status says why). */
   read(key: string, from: number, to: number): PastRows {
-    const db = this.db;
-    if (!db) return { ticks: [], runs: [], findings: [], keptFrom: null };
-    const batches = <T>(sql: string) => (db.prepare(sql).pluck().all(key, from, to) as Buffer[]).flatMap((b) => unpack<T>(b));
-    const ticks = batches<PastTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
-    // A running run is written again every 10 s: its newest copy (the ended one, once it ended) is the one kept.
-    const runs = new Map<string, QueryRun>();
-    for (const r of batches<QueryRun>("SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max")) {
-      if ((r.endedAt ?? r.lastSeen) < from || r.startedAt >= to) continue;
-      const kept = runs.get(r.id);
-      if (!kept || (kept.endedAt === null && (r.endedAt !== null || r.lastSeen >= kept.lastSeen))) runs.set(r.id, r);
-    }
-    return { ticks, runs: [...runs.values()].sort((a, b) => a.startedAt - b.startedAt), findings: this.findings(key, from, to), keptFrom: oldestSample(db, key) };
+    return this.reading({ ticks: [], runs: [], findings: [], keptFrom: null }, (db) => {
+      const batches = <T>(sql: string) => (db.prepare(sql).pluck().all(key, from, to) as Buffer[]).flatMap((b) => unpack<T>(b));
+      const ticks = batches<PastTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
+      // A running run is written again every 10 s: its newest copy (the ended one, once it ended) is the one kept.
+      const runs = new Map<string, QueryRun>();
+      for (const r of batches<QueryRun>("SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max")) {
+        if ((r.endedAt ?? r.lastSeen) < from || r.startedAt >= to) continue;
+        const kept = runs.get(r.id);
+        if (!kept || (kept.endedAt === null && (r.endedAt !== null || r.lastSeen >= kept.lastSeen))) runs.set(r.id, r);
+      }
+      return { ticks, runs: [...runs.values()].sort((a, b) => a.startedAt - b.startedAt), findings: this.findings(key, from, to), keptFrom: oldestSample(db, key) };
+    });
   }
 
   /** The findings that held in [from, to), alone (the fleet row's). */
   findings(key: string, from: number, to: number): PastFinding[] {
-    const rows = this.db?.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to) ?? [];
-    return (rows as string[]).map((d) => JSON.parse(d) as PastFinding);
+    return this.reading([], (db) => {
+      const rows = db.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to) as string[];
+      return rows.map((d) => JSON.parse(d) as PastFinding);
+    });
   }
 
   close(): void {
@@ -185,6 +187,17 @@ export class SampleStore {
     if (cutoff !== null) this.options.log(`samples: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: seconds before ${new Date(cutoff).toISOString()} dropped`);
   }
 
+  /** A read that fails is the file failing (one line, status says why), never an error at the page. */
+  private reading<T>(fallback: T, body: (db: Database.Database) => T): T {
+    if (!this.db) return fallback;
+    try {
+      return body(this.db);
+    } catch (err) {
+      this.fail(err, Date.now(), "reading");
+      return fallback;
+    }
+  }
+
   private tryOpen(now: number): boolean {
     try {
       this.db = openSamples(this.options.file);
@@ -205,8 +218,8 @@ export class SampleStore {
     this.queued = 0;
   }
 
-  private fail(err: unknown, now: number): void {
-    const reason = describeFailure(this.options.file, err, "writing");
+  private fail(err: unknown, now: number, what = "writing"): void {
+    const reason = describeFailure(this.options.file, err, what);
     if (reason !== this.reason) this.options.log(`samples not kept: ${reason}; the live page goes on, rows are dropped and counted`);
     this.reason = reason;
     this.failedAt = now;
