@@ -83,3 +83,13 @@ export const LabStartBody = z
 export type LabStartBody = z.infer<typeof LabStartBody>;
 
 export const LabExportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS).default("json") });
+
+/** The longest range /history answers: a day and a bit, so "the last day" fits with room either side. */
+export const PAST_MAX_SPAN_MS = 26 * 60 * MINUTE;
+
+/** GET /api/targets/{id}/history: [from, to), both required. */
+export const PastQuery = z
+  .strictObject({ from: ms, to: ms })
+  .refine((q) => q.from < q.to, { message: "must be after from", path: ["to"] })
+  .refine((q) => q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+export type PastQuery = z.infer<typeof PastQuery>;

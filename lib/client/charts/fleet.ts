@@ -3,6 +3,7 @@ import type { FleetEntry } from "@/lib/schemas/api";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { Finding } from "@/lib/schemas/findings";
 import { runHref } from "./findings";
+import { formatViewParams } from "./url";
 
 export interface FleetRow {
   target: TargetInfo;
@@ -62,4 +63,10 @@ export function cadenceNote(sampleMs: number, idleSampleMs: number): string {
 /** Where a target's top finding leads: its run's row and timeline, or the target page. */
 export function findingHref(targetId: string, finding: Pick<Finding, "runId">): string {
   return finding.runId ? runHref(targetId, finding.runId) : `/targets/${encodeURIComponent(targetId)}`;
+}
+
+/** A past finding's span on its target's page, with a minute either side. */
+export function pastFindingHref(targetId: string, finding: { from: number; to: number | null; seen: number }): string {
+  const range = { from: Math.floor(finding.from - 60_000), to: Math.ceil((finding.to ?? finding.seen) + 60_000) };
+  return `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range, run: null })}`;
 }

@@ -4,6 +4,7 @@ import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/targe
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import { NO_HISTORY } from "../history/sink";
+import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
@@ -47,6 +48,8 @@ export class Collector implements PayloadSource {
   /** after sampling, in this order, each when due */
   private readonly steps: Step[];
   private readonly publisher: Publisher;
+  /** the sampled picture on disk; null when none is kept */
+  private readonly recording: Recording | null;
   private session: Session | null = null;
   private capabilities: Capabilities | null = null;
   private serverVersion: { text: string; num: number } | null = null;
@@ -85,6 +88,7 @@ export class Collector implements PayloadSource {
       (n) => this.stats.miss(n),
     );
     this.publisher = new Publisher(this, () => this.serverState.publishNow());
+    this.recording = options.samples ? new Recording(options.samples, this.window, this.redact) : null;
     this.feed.onViewersChange = () => {
       this.schedule.reset();
       this.publisher.everything(Date.now());
@@ -133,6 +137,7 @@ export class Collector implements PayloadSource {
   async stop(): Promise<void> {
     this.schedule.stop();
     this.session = null;
+    this.recording?.finish(Date.now());
     await this.connection.stop();
   }
 
@@ -158,6 +163,7 @@ export class Collector implements PayloadSource {
       viewers: this.feed.viewers,
       aspects: this.health.list(),
       cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios") }),
+      ...(this.recording ? { past: this.recording.status() } : {}),
     };
   }
 
@@ -223,6 +229,7 @@ export class Collector implements PayloadSource {
       // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do.
       if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.publisher.afterTick(now);
+      this.recording?.afterTick(now);
       if (this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES);
       return sampled;
     } catch (err) {

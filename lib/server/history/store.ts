@@ -105,11 +105,21 @@ export class HistoryStore {
     return this.options.retentionMs;
   }
 
+  /**
+   * The key the history keeps a target's rows under: the one function every
+   * table of it (and the sampled picture beside it) keys by, so that a change
+   * of key (the server's identity rather than the target's name) reaches them all.
+   */
+  keyFor(target: string): string {
+    return target;
+  }
+
   forTarget(target: string): HistorySink {
     if (!this.db) return NO_HISTORY;
+    const key = this.keyFor(target);
     return {
-      statements: (t, epoch, deltas, textOf) => this.recordStatements(target, t, epoch, deltas, textOf),
-      serverState: (t, settings, start) => this.recordServerState(target, t, settings, start) ?? this.restarts(target, start, start + 1)[0] ?? null,
+      statements: (t, epoch, deltas, textOf) => this.recordStatements(key, t, epoch, deltas, textOf),
+      serverState: (t, settings, start) => this.recordServerState(key, t, settings, start) ?? this.restarts(target, start, start + 1)[0] ?? null,
     };
   }
 

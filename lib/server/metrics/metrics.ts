@@ -66,6 +66,9 @@ function targetFamilies(r: Registry): void {
     c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
   );
   family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
+  family(r, "inflight_history_rows_dropped_total", "Rows of the sampled picture on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough", "counter", (c) => [
+    one(c, getRuntime()?.samples.droppedTotal(c.id) ?? 0),
+  ]);
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
   family(r, "inflight_samples_extra_total", "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)", "counter", (c) => [one(c, c.stats.extraSamples)]);
   family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);

@@ -1,6 +1,8 @@
 import "server-only";
 import { Collector } from "../collector/collector";
 import { HistoryStore } from "../history/store";
+import { SampleStore } from "../history/samples";
+import { samplesFile } from "../history/samples-db";
 import { formatDuration } from "../../format";
 import { earlyRefusal } from "../http/early";
 import { StreamLimits } from "../http/streams";
@@ -25,6 +27,14 @@ function openHistory(config: Config, log: (line: string) => void): HistoryStore 
   return store;
 }
 
+/** The sampled picture, in a file next to the history's, with its retention and cap; off with it. */
+function openSamples(config: Config, log: (line: string) => void): SampleStore {
+  if (!config.history) return SampleStore.off({ file: "", retentionMs: 0, maxBytes: 0, log }, "INFLIGHT_HISTORY is off");
+  const store = SampleStore.open({ ...config.history, file: samplesFile(config.history.file), log });
+  store.start();
+  return store;
+}
+
 /** Starts everything once per process; safe to call again. */
 export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
@@ -34,6 +44,7 @@ export function boot(): Runtime {
     loopLag.start();
     const collectors = new Map<string, Collector>();
     const history = openHistory(config, log);
+    const samples = openSamples(config, log);
     for (const target of config.targets) {
       collectors.set(
         target.id,
@@ -47,6 +58,7 @@ export function boot(): Runtime {
           redact: config.redact,
           budgetMsPerSecond: config.budgetMsPerSecond,
           history: history.forTarget(target.id),
+          samples: samples.forTarget(target.id, () => history.keyFor(target.id)),
           log,
           loopLag,
         }),
@@ -57,6 +69,7 @@ export function boot(): Runtime {
       config,
       collectors,
       history,
+      samples,
       lab: null,
       demo: null,
       demoStarting: null,
@@ -178,7 +191,10 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
-      .then(() => runtime.history.close())
+      .then(() => {
+        runtime.samples.close();
+        runtime.history.close();
+      })
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", () => shutdown("SIGINT"));

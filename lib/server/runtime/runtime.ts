@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
 import type { HistoryStore } from "../history/store";
+import type { SampleStore } from "../history/samples";
 import type { DemoLab } from "../lab/demo-lab";
 import type { EarlyAnswer } from "../http/early";
 import type { FailureThrottle } from "../http/throttle";
@@ -21,6 +22,8 @@ export interface Runtime {
   collectors: Map<string, Collector>;
   /** the history on disk (its status says when it is off, and why) */
   history: HistoryStore;
+  /** the sampled picture on disk: a second a row, the runs and the findings (issue 22) */
+  samples: SampleStore;
   demo: DemoControl | null;
   /** the labs' A/B on the demo server, once it runs */
   lab: DemoLab | null;
