@@ -5,9 +5,11 @@
 // Debian's postgresql-18 from a newer suite (sid, testing, forky: built
 // against liburing) is installed into a `debootstrap --variant=minbase`
 // folder and run there with chroot(8), listening on 127.0.0.1 only.
+// --major 19 adds Debian experimental's postgresql-19 to the same folder
+// (installed and cached apart); a cluster runs with the major it was made by.
 //
-//   node scripts/iouring-pg.mjs setup
-//   node scripts/iouring-pg.mjs start [--port N] [--data NAME] [-c name=value ...]
+//   node scripts/iouring-pg.mjs setup [--major 18|19]
+//   node scripts/iouring-pg.mjs start [--major 18|19] [--port N] [--data NAME] [-c name=value ...]
 //   node scripts/iouring-pg.mjs restart --data NAME [--io-method sync|worker|io_uring]
 //   node scripts/iouring-pg.mjs stop --data NAME [--remove]
 //   node scripts/iouring-pg.mjs status

@@ -5,6 +5,7 @@ import type { Check, Settings } from "../schemas/settings";
 import type { Tick } from "../schemas/tick";
 import { formatBytes } from "../format";
 import { TRACK_IO_TIMING_SQL } from "./advice";
+import { workerSizing } from "./major";
 import { settingBytes } from "./settings";
 
 export interface CheckInput {
@@ -86,7 +87,13 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
       ? { id: "io_workers", status: "pass", title: "io workers", message: `io_method = ${method}: no io worker processes, as expected.` }
       : { id: "io_workers", status: "warn", title: "io workers", message: `io_method = ${method}, yet ${alive} io worker processes are running.` };
   }
-  const want = Number(settings.io_workers?.setting);
+  const sizing = workerSizing(settings);
+  if (!sizing) return null;
+  return sizing.kind === "pool" ? poolCheck(alive, sizing) : fixedCheck(alive, sizing.workers);
+};
+
+/** 18: io_workers processes, no more, no fewer. */
+function fixedCheck(alive: number, want: number): Check {
   if (alive === want) {
     return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, as io_workers = ${want} asks.` };
   }
@@ -96,7 +103,21 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
     title: "io workers",
     message: `${alive} io workers alive, io_workers = ${want}. Workers may be starting or stopping; if it lasts, check the server log.`,
   };
-};
+}
+
+/** 19: the pool sizes itself; any count within io_min_workers..io_max_workers is as asked. */
+function poolCheck(alive: number, pool: { min: number; max: number }): Check {
+  const band = `io_min_workers = ${pool.min} to io_max_workers = ${pool.max}`;
+  if (alive >= pool.min && alive <= pool.max) {
+    return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, within ${band}: the pool grows on demand and shrinks when idle.` };
+  }
+  return {
+    id: "io_workers",
+    status: alive === 0 ? "fail" : "warn",
+    title: "io workers",
+    message: `${alive} io workers alive, outside ${band}. Workers may be starting or stopping (or a bound just changed); if it lasts, check the server log.`,
+  };
+}
 
 const trackIoTiming: CheckFn = ({ settings }) => {
   const s = settings.track_io_timing;

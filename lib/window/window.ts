@@ -19,6 +19,7 @@ import { RelationNames } from "./relations";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
 import { configuredWorkers, diffSettings } from "./settings";
+import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
@@ -31,6 +32,7 @@ export class TargetWindow {
   /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
   readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
+  private readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
@@ -160,7 +162,8 @@ export class TargetWindow {
    * whose averages assume samples evenly spaced in time. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
-    const tick: Tick = { seq: ++this.seq, ...derived.tick };
+    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids) };
+    const tick: Tick = { seq: ++this.seq, ...derived.tick, workers };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);

@@ -3,9 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
-import { clearStalePidFile, cluster, clusterNames, initdb, inspect, portOf, postmasterPid, runningClusters } from "./clusters.mjs";
+import { clearStalePidFile, cluster, clusterNames, initdb, inspect, majorOf, portOf, postmasterPid, runningClusters } from "./clusters.mjs";
 import { UsageError } from "./errors.mjs";
-import { BOOTSTRAP_MARK, INSTALL_MARK, PARTIAL, ROOT, SYSTEM, readJson } from "./layout.mjs";
+import { BOOTSTRAP_MARK, INSTALL_MARK, MAJORS, PARTIAL, ROOT, SYSTEM, installMark, readJson } from "./layout.mjs";
 import { withLock } from "./lock.mjs";
 import { log, phase } from "./log.mjs";
 import { checkMachine, checkPlatform } from "./machine.mjs";
@@ -15,10 +15,10 @@ import { setup } from "./setup.mjs";
 
 const IO_METHODS = ["sync", "worker", "io_uring"];
 
-export async function cmdSetup() {
+export async function cmdSetup(opts) {
   checkMachine();
   await withLock(async () => {
-    await setup();
+    await setup(opts.major);
     await unmountIfIdle();
   });
 }
@@ -28,8 +28,8 @@ export async function cmdStart(opts) {
   const c = cluster(name);
   checkMachine();
   const info = await withLock(async () => {
-    await setup();
-    const installed = readJson(path.join(SYSTEM, INSTALL_MARK));
+    await setup(opts.major);
+    const installed = readJson(path.join(SYSTEM, installMark(opts.major)));
     await ensureMounts([SHM_MOUNT]);
     try {
       return await startCluster(c, opts, installed.pgStatStatements);
@@ -49,7 +49,8 @@ async function startCluster(c, opts, pgss) {
     await fs.rm(c.secrets, { force: true });
   }
   const fresh = state !== "ready";
-  if (fresh) await phase(`initdb ${c.name}`, () => initdb(c));
+  if (fresh) await phase(`initdb ${c.name} (${opts.major})`, () => initdb(c, opts.major));
+  else if (majorOf(c) !== opts.major) throw new UsageError(`${c.name} is a PostgreSQL ${majorOf(c)} cluster, not ${opts.major}: pass --major ${majorOf(c)}`);
   if (postmasterPid(c) !== null) {
     log(`${c.name} is already running on port ${portOf(c)}; its settings are left as they are`);
   } else {
@@ -107,13 +108,14 @@ export async function cmdStatus() {
     ? clusterNames().map((name) => {
         const c = cluster(name);
         const pid = postmasterPid(c);
-        return { name, running: pid !== null, pid, port: pid !== null ? portOf(c) : null, dataDir: c.host };
+        return { name, major: majorOf(c), running: pid !== null, pid, port: pid !== null ? portOf(c) : null, dataDir: c.host };
       })
     : [];
   const status = {
     root: ROOT,
     bootstrapped: boot,
     installed,
+    installedMajors: Object.fromEntries(MAJORS.map((m) => [m, existsSync(SYSTEM) ? readJson(path.join(SYSTEM, installMark(m))) : null])),
     halfFinishedBootstrap: existsSync(PARTIAL),
     mounts: mountsUnder(ROOT),
     clusters,

@@ -16,6 +16,12 @@ export interface RunContext {
   /** io_combine_limit as applied, bytes */
   combineBytes: number | null;
   workers: WorkerLoad;
+  /** "raise io_workers (now 3)" on 18, io_max_workers on 19 (findings/pool.ts) */
+  workersLever: string;
+  /** the setting that sizes the io workers: io_workers (18), io_max_workers (19) */
+  workersSetting: string;
+  /** 19's pool below its maximum, said instead of "not saturated"; null on 18 */
+  poolNote: string | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
 }
@@ -61,7 +67,7 @@ const workersQueue: RunRule = (run, f, ctx) => {
   return {
     rule: "workers_queue",
     severity: "act",
-    clause: `the io workers are the queue (${why}): raise io_workers (now ${w.alive}) and measure again`,
+    clause: `the io workers are the queue (${why}): ${ctx.workersLever} and measure again`,
     evidence: { ioWorkers: w.alive, allBusyShare: round(w.allBusyShare), queueWaits: w.queueWaits },
   };
 };
@@ -86,7 +92,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in 18): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
@@ -121,13 +127,15 @@ const asyncReads: RunRule = (run, f, ctx) => {
   const workers =
     ctx.ioMethod === "io_uring"
       ? "io_uring submits them from the backend itself (no io workers to be the queue)"
-      : w.alive > 0
+      : ctx.poolNote
+        ? ctx.poolNote
+        : w.alive > 0
         ? `io workers not saturated (at most ${w.maxBusy} of ${w.alive} busy)`
         : "no io worker seen";
   return {
     rule: "async_reads",
     severity: "info",
-    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios); ${workers}, so changing io_method or io_workers is unlikely to help`,
+    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };

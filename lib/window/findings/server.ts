@@ -7,8 +7,9 @@ import type { StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
+import { workersLever, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
-import { pct, quoteQuery } from "./figures";
+import { capitalize, pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
 import { queueEvidence, waitShare, type WorkerLoad } from "./workers";
 
@@ -60,7 +61,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: "act",
-    text: `The io workers are the queue: ${why}. Raise io_workers (now ${settings.io_workers?.setting ?? w.alive}; a reload is enough in 18) and measure again.`,
+    text: `The io workers are the queue: ${why}. ${capitalize(workersLever(settings, w.alive, "a reload is enough in 18"))} and measure again.`,
     evidence: { ioWorkers: w.alive, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
   };
 }
@@ -137,7 +138,8 @@ export function settingsUnchanged({ settings, restarts, target, now }: ServerInp
   if (restarts.length || !settings.io_method || Object.values(settings).some((s) => s.pendingRestart)) return null;
   const start = target.postmasterStart;
   const method = settings.io_method.setting;
-  const workers = method === "worker" && settings.io_workers ? `, io_workers ${settings.io_workers.setting}` : "";
+  const sizing = method === "worker" ? workersSettingText(settings) : null;
+  const workers = sizing ? `, ${sizing}` : "";
   return {
     id: "settings_unchanged",
     rule: "settings_unchanged",

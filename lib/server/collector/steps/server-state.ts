@@ -1,5 +1,5 @@
 import "server-only";
-import { IO_SETTINGS, toSettings } from "../../../window/settings";
+import { NAMED_SETTINGS, toSettings } from "../../../window/settings";
 import { settingsPayload } from "../../payloads/window";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -57,7 +57,7 @@ export class ServerStateStep implements Step {
       return;
     }
     this.settingsAt = now;
-    const rows = await session.run("settings", { values: [IO_SETTINGS] });
+    const rows = await session.run("settings", { values: [NAMED_SETTINGS] });
     const before = JSON.stringify(window.settings);
     const settings = toSettings(rows);
     const restart = window.setServerState(now, settings, server.postmaster_start_ms);
