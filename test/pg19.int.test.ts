@@ -1,0 +1,131 @@
+// inflight watching PostgreSQL 19 (Debian experimental's, in the folder
+// scripts/iouring-pg.mjs makes; see test/support/iouring.ts): 19 has no
+// io_workers and sizes its io worker pool itself between io_min_workers and
+// io_max_workers. Its settings are read as the server has them, the pool's
+// growth is in the ticks, the check passes within the band, and a pool at
+// its maximum and saturated says to raise io_max_workers. Where the machine
+// cannot run it, the run fails with the reason (IOURING_TESTS=skip: left out,
+// saying so).
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Collector } from "../lib/server/collector/collector";
+import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
+import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
+
+const io = await pg19Available();
+if (!io.ok) console.log(`[pg19] not run, as asked: ${io.why}`);
+
+const TABLE = "public.pool_probe";
+/** Concurrent cold scans: enough queueing that the pool grows (eight took it from 2 to 4 in 3 s, PG18-FACTS). */
+const SCANS = 8;
+const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"];
+
+async function startWatched(name: string, settings: Record<string, string>): Promise<{ server: IoUringPg; collector: Collector; stop: () => Promise<void> }> {
+  const server = await startPg19({ settings });
+  const admin = await connect(server.superuserUrl(), "pg19-admin");
+  try {
+    // ~180 MB over 32 MB of shared_buffers: every scan reads (through the io workers), none fits.
+    await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+    await admin.query(`VACUUM ANALYZE ${TABLE}`);
+  } finally {
+    await admin.end();
+  }
+  const collector = new Collector({ id: name, name, demo: false, sampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const unsubscribe = collector.feed.subscribe(() => undefined);
+  collector.start(server.superuserUrl());
+  await waitFor("up with the io workers check", () => collector.info().status === "up" && collector.window.checks.some((c) => c.id === "io_workers"), 20_000);
+  return {
+    server,
+    collector,
+    async stop() {
+      unsubscribe();
+      await collector.stop();
+      await server.stop();
+    },
+  };
+}
+
+/** SCANS concurrent scans of the table, cold from the OS page cache, serial plans. */
+async function coldScans(server: IoUringPg): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: SCANS }, (_, i) => connect(server.superuserUrl(), `pg19-scan-${i}`)));
+  try {
+    await evictFromPageCache(clients[0], server.dataDir, TABLE);
+    await Promise.all(clients.map((c) => c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off")));
+    await Promise.all(clients.map((c) => c.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`)));
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+/** Batches of cold scans until `seen` holds while (or right after) they run; at most `tries` batches. */
+async function scanUntil<T>(server: IoUringPg, what: string, seen: () => T | null | undefined | false, tries = 4): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    let done = false;
+    const scans = coldScans(server).finally(() => (done = true));
+    const found = await waitFor(what, () => seen() || (done ? "over" : null), 120_000, 20);
+    await scans;
+    if (found !== "over") return found as T;
+    const again = seen();
+    if (again) return again;
+  }
+  throw new Error(`${what}: not seen in ${tries} batches of ${SCANS} cold scans`);
+}
+
+const texts = (c: Collector) => [...c.window.checks.map((x) => x.message), ...c.window.findings.findings.map((f) => f.text)].join("\n");
+
+describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
+  describe("the default pool (2 to 8)", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+    const w = () => watched.collector.window;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19", {});
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("reads the pool's settings as the server has them: no io_workers, nothing NaN", async () => {
+      await waitFor("settings read", () => w().settings.io_max_workers, 10_000);
+      expect(watched.collector.info().serverVersionNum).toBeGreaterThanOrEqual(190000);
+      for (const name of POOL_SETTINGS) expect(w().settings[name]?.setting).toMatch(/^\d+$/);
+      expect(w().settings.io_workers).toBeUndefined();
+      expect(w().lastTick()?.workers).toMatchObject({ configured: 2, max: 8 });
+      const check = w().checks.find((c) => c.id === "io_workers");
+      expect(check).toMatchObject({ status: "pass" });
+      expect(check?.message).toMatch(/within io_min_workers = 2 to io_max_workers = 8/);
+      expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+
+    it("the pool grows under concurrent cold scans: the ticks show the launches, the check passes within the band", async () => {
+      const from = Date.now();
+      const grown = await scanUntil(watched.server, "the pool above io_min_workers", () =>
+        w()
+          .allTicks()
+          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0),
+      );
+      expect(grown.workers.max).toBe(8);
+      expect(grown.workers.alive).toBeLessThanOrEqual(8);
+      const check = w().checks.find((c) => c.id === "io_workers");
+      expect(check?.status).toBe("pass");
+      expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+  });
+
+  describe("a pool of one (io_min_workers = io_max_workers = 1)", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19-one", { io_min_workers: "1", io_max_workers: "1" });
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("saturated at its maximum: raise io_max_workers, never io_workers", async () => {
+      // A running scan's finding says it when one runs (the server's then stays silent), the server's when none does.
+      const finding = await scanUntil(watched.server, "the saturated-pool finding", () =>
+        watched.collector.window.findings.findings.find((f) => f.rule === "workers_queue"),
+      );
+      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+      expect(finding.evidence).toMatchObject({ ioWorkers: 1 });
+      expect(finding.text).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+  });
+});
