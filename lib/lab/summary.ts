@@ -3,6 +3,7 @@
 // share, and each method against the first.
 import type { LabMethodSummary, LabRun, LabVersus } from "../schemas/lab";
 import type { IoMethod } from "../schemas/enums";
+import { summarizeIo } from "./explain-io";
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -40,6 +41,7 @@ export function summarize(runs: readonly LabRun[], methods: readonly IoMethod[])
       readWaitMs: waits ? median(waits) : null,
       readShare: shares ? median(shares) : null,
       blocksRead: median(mine.map((r) => r.sharedRead)),
+      io: summarizeIo(mine),
       versus: null,
     });
   }
