@@ -8,7 +8,12 @@
 // saying so).
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summaryTable } from "../lib/lab/export";
+import { summarize } from "../lib/lab/summary";
 import { Collector } from "../lib/server/collector/collector";
+import { dropFromPageCache } from "../lib/server/demo/evict";
+import { runLab } from "../lib/server/lab/runner";
+import { prepareLab } from "../lib/server/lab/statement";
 import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
 
@@ -45,30 +50,28 @@ async function startWatched(name: string, settings: Record<string, string>): Pro
   };
 }
 
-/** SCANS concurrent scans of the table, cold from the OS page cache, serial plans. */
-async function coldScans(server: IoUringPg): Promise<void> {
+/**
+ * SCANS backends scanning the table over and over, each scan cold from the OS
+ * page cache and serial, until `seen` holds (bounded): what the pool does
+ * is judged while they run.
+ */
+async function scanUntil<T>(server: IoUringPg, what: string, seen: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
   const clients = await Promise.all(Array.from({ length: SCANS }, (_, i) => connect(server.superuserUrl(), `pg19-scan-${i}`)));
+  let scanning = true;
+  const loops = clients.map(async (c) => {
+    await c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+    while (scanning) {
+      await evictFromPageCache(c, server.dataDir, TABLE);
+      await c.query(`SELECT count(*) FROM ${TABLE}`);
+    }
+  });
   try {
-    await evictFromPageCache(clients[0], server.dataDir, TABLE);
-    await Promise.all(clients.map((c) => c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off")));
-    await Promise.all(clients.map((c) => c.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`)));
+    return await waitFor(what, seen, timeoutMs, 20);
   } finally {
+    scanning = false;
+    await Promise.all(loops);
     await Promise.all(clients.map((c) => c.end()));
   }
-}
-
-/** Batches of cold scans until `seen` holds while (or right after) they run; at most `tries` batches. */
-async function scanUntil<T>(server: IoUringPg, what: string, seen: () => T | null | undefined | false, tries = 4): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    let done = false;
-    const scans = coldScans(server).finally(() => (done = true));
-    const found = await waitFor(what, () => seen() || (done ? "over" : null), 120_000, 20);
-    await scans;
-    if (found !== "over") return found as T;
-    const again = seen();
-    if (again) return again;
-  }
-  throw new Error(`${what}: not seen in ${tries} batches of ${SCANS} cold scans`);
 }
 
 const texts = (c: Collector) => [...c.window.checks.map((x) => x.message), ...c.window.findings.findings.map((f) => f.text)].join("\n");
@@ -107,6 +110,33 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const check = w().checks.find((c) => c.id === "io_workers");
       expect(check?.status).toBe("pass");
       expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+  });
+
+  describe("the lab", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+    let server: IoUringPg;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19-lab", {});
+      server = watched.server;
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("runs EXPLAIN (ANALYZE, BUFFERS, IO): each run has its scan's prefetch distance and I/Os, the table shows them", async () => {
+      const cluster = { url: server.superuserUrl(), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: "restarted, files dropped" };
+      const statement = { sql: `SELECT count(*) FROM ${TABLE}`, settings: [] as [string, string][], readRole: null, custom: true };
+      const prepared = await prepareLab(cluster, statement, ["sync", "worker"]);
+      expect(prepared.explainIo).toBe(true);
+      const outcome = await runLab(cluster, prepared, { methods: ["sync", "worker"], runs: 1, signal: new AbortController().signal, progress: () => undefined });
+      expect(outcome.error).toBeNull();
+      expect(outcome.restoredTo).toBe("worker");
+      for (const run of outcome.runs) {
+        expect(run.io?.node).toMatch(/Seq Scan/);
+        expect(run.io?.capacity).toBeGreaterThan(0);
+        expect(run.io?.ioCount).toBeGreaterThan(0);
+      }
+      expect(summaryTable(summarize(outcome.runs, ["sync", "worker"]))).toMatch(/prefetch \(avg \/ max \/ capacity\)/);
     });
   });
 
