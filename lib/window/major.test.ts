@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { tick } from "../../test/support/fixtures";
 import { workersNow } from "../client/charts/header";
 import { computeChecks } from "./checks";
-import { aioTitle, fleetMajor, hasExplainIo, workerSizing, workersLever } from "./major";
+import { aioTitle, fleetMajor, hasExplainIo, workerSettingsProblem, workerSizing, workersLever } from "./major";
 import { configuredWorkers, toSettings } from "./settings";
 
 const row = (name: string, setting: string) => ({ name, setting, unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "integer" });
@@ -47,5 +47,13 @@ describe("what differs by major", () => {
       pool: "io workers 4 of up to 8 (pool grows on demand)",
     });
     expect(workersNow(tick(1, 1, { workers: { configured: 3, alive: 2, busy: 1 } }), "worker")).toMatchObject({ text: "1 of 2 busy (io_workers = 3)", pool: null });
+  });
+
+  it("the demo's restart takes the worker settings of the target's major only", () => {
+    expect(workerSettingsProblem(pg19, { io_workers: 4 })).toMatchObject({ field: "io_workers", message: expect.stringMatching(/PostgreSQL 19 has none/) });
+    expect(workerSettingsProblem(pg18, { io_max_workers: 4 })).toMatchObject({ field: "io_max_workers" });
+    expect(workerSettingsProblem(pg19, { io_min_workers: 9 })).toMatchObject({ field: "io_min_workers", message: "io_min_workers: 9 is above io_max_workers 8" });
+    expect(workerSettingsProblem(pg19, { io_min_workers: 1, io_max_workers: 4 })).toBeNull();
+    expect(workerSettingsProblem(pg18, { io_workers: 4 })).toBeNull();
   });
 });
