@@ -34,6 +34,11 @@ export const NAMED_SETTINGS: readonly string[] = IO_SETTINGS.filter((name) => !n
 /** Those of them that are numbers (sizes in bytes on /metrics); a server has io_workers or the pool's, never both. */
 export const NUMERIC_SETTINGS = ["io_workers", "io_min_workers", "io_max_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const satisfies readonly IoSettingName[];
 
+/** The settings 18 and 19 both have: what /metrics emits for every target (io_workers is 18's, the pool's 19's). */
+const BY_MAJOR: readonly string[] = ["io_workers", ...POOL_SETTINGS];
+export const COMMON_SETTINGS: readonly string[] = IO_SETTINGS.filter((name) => !BY_MAJOR.includes(name));
+export const COMMON_NUMERIC_SETTINGS: readonly string[] = NUMERIC_SETTINGS.filter((name) => !BY_MAJOR.includes(name));
+
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
 const UNIT_MS = { ms: 1, s: 1000, min: 60_000 } as const;
 
