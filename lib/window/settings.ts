@@ -25,6 +25,8 @@ export const IO_SETTINGS = [
   "max_parallel_workers_per_gather",
   "shared_preload_libraries",
   "block_size",
+  // An upgrade (18 to 19) is a restart that changed it: recorded with the settings it changed.
+  "server_version",
 ] as const;
 export type IoSettingName = (typeof IO_SETTINGS)[number];
 

@@ -12,6 +12,7 @@ import { checkMachine, checkPlatform } from "./machine.mjs";
 import { SHM_MOUNT, ensureMounts, mountsUnder, unmountAll } from "./mounts.mjs";
 import { describeServer, psql, restartServer, startOnConfiguredPort, startServer, stopServer, waitAccepting } from "./server.mjs";
 import { setup } from "./setup.mjs";
+import { upgradeCluster } from "./upgrade.mjs";
 
 const IO_METHODS = ["sync", "worker", "io_uring"];
 
@@ -81,6 +82,19 @@ export async function cmdRestart(opts) {
       throw new Error(`after the restart io_method is ${described.ioMethod}, not ${opts.ioMethod} (a setting in postgresql.auto.conf or -c overrides it?)`);
     }
     return described;
+  });
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+}
+
+/** pg_upgrade --data NAME to --major (19): the same port and password, the new major; prints its JSON line. */
+export async function cmdUpgrade(opts) {
+  if (!opts.data) throw new UsageError("upgrade needs --data NAME");
+  checkMachine();
+  const info = await withLock(async () => {
+    await setup(opts.major);
+    await ensureMounts([SHM_MOUNT]);
+    await upgradeCluster(opts.data, opts.major);
+    return describeServer(cluster(opts.data));
   });
   process.stdout.write(`${JSON.stringify(info)}\n`);
 }

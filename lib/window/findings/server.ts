@@ -100,7 +100,8 @@ export function restartApplied({ restarts, settings, recent }: ServerInput): New
   if (!io.length) {
     return { id: "restart_applied", rule: "restart_applied", severity: "info", text: `The restart at ${formatClock(r.at)} changed no I/O setting.`, evidence: { at: r.at } };
   }
-  const held = io.filter((c) => settings[c.name]?.display === c.after);
+  // A setting the new server lacks (io_workers after an upgrade to 19) is held when it reads nothing.
+  const held = io.filter((c) => (settings[c.name]?.display ?? null) === c.after);
   // Only samples of the restarted server say what it runs now.
   const last = recent.filter((t) => t.t >= r.seenAt).at(-1);
   const method = settings.io_method?.setting;
