@@ -8,11 +8,28 @@ import { binOf, cluster, initdb, inspect, majorOf, postmasterPid } from "./clust
 import { UsageError } from "./errors.mjs";
 import { CONF_FILE, pgBinIn } from "./layout.mjs";
 import { log, phase } from "./log.mjs";
-import { asPostgres, describe, postgresUser } from "./processes.mjs";
+import { asPostgres, describe, postgresUser, tail } from "./processes.mjs";
 import { startOnConfiguredPort, stopServer } from "./server.mjs";
 
 /** pg_upgrade's own servers listen here, on the chroot's /tmp (its cwd and socket folder: both must be the postgres user's to write). */
 const UPGRADE_PORTS = { old: 50432, new: 50433 };
+
+/** The settings file without the lines `major` has no parameter for (postgres --describe-config names them all). */
+async function keptSettings(text, major) {
+  // Names only (cut): the whole description runs past what a run keeps of stdout.
+  const described = await asPostgres(["sh", "-c", `${pgBinIn(major)}/postgres --describe-config | cut -f1`]);
+  if (described.code !== 0) throw new Error(`postgres --describe-config of ${major} failed (${describe(described)})`);
+  const known = new Set(described.stdout.split("\n").map((l) => l.trim()).filter(Boolean));
+  if (!known.has("io_method")) throw new Error(`postgres --describe-config of ${major} named no io_method: ${tail(described.stdout, 1)}`);
+  const lines = text.split("\n").filter((line) => {
+    const name = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=/.exec(line)?.[1];
+    // Dotted names are extensions' (pg_stat_statements.track): the new server takes them as they are.
+    if (!name || name.includes(".") || known.has(name)) return true;
+    log(`${name} dropped from ${CONF_FILE}: PostgreSQL ${major} has no such setting`);
+    return false;
+  });
+  return lines.join("\n");
+}
 
 export async function upgradeCluster(name, major) {
   const c = cluster(name);
@@ -24,9 +41,10 @@ export async function upgradeCluster(name, major) {
   await fs.rm(next.secrets, { force: true });
   if (postmasterPid(c) !== null) await phase(`stop ${name} (${from})`, () => stopServer(c));
   await phase(`initdb ${next.name} (${major})`, () => initdb(next, major));
-  // The same settings (port, io_method, pg_stat_statements): the include file comes along.
+  // The same settings (port, io_method, pg_stat_statements): the include file comes along,
+  // less what the new major does not know (io_workers on 19: its server would not start with it).
   const conf = path.join(next.host, CONF_FILE);
-  await fs.copyFile(path.join(c.host, CONF_FILE), conf);
+  await fs.writeFile(conf, await keptSettings(await fs.readFile(path.join(c.host, CONF_FILE), "utf8"), major), { mode: 0o600 });
   const { uid, gid } = postgresUser();
   await fs.chown(conf, uid, gid);
   const upgrade = [

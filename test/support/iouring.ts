@@ -30,6 +30,8 @@ export interface IoUringPg {
   version: string;
   /** ALTER SYSTEM SET io_method (when given), then a fast restart; resolves when it accepts connections again. */
   restart(ioMethod?: IoMethod): Promise<void>;
+  /** pg_upgrade to `major` in place (iouring-pg.mjs upgrade): the same port and password; resolves when it accepts connections. */
+  upgrade(major: 19): Promise<void>;
   /** Stops the server and removes its data dir. */
   stop(): Promise<void>;
 }
@@ -146,6 +148,9 @@ export async function startIoUringPg(opts: { settings?: Record<string, string>; 
     async restart(ioMethod?: IoMethod) {
       const result = await runScript(["restart", "--data", name, ...(ioMethod ? ["--io-method", ioMethod] : [])]);
       parseInfo("restart", result);
+    },
+    async upgrade(major: 19) {
+      parseInfo("upgrade", await runScript(["upgrade", "--data", name, "--major", String(major)], SETUP_TIMEOUT_MS));
     },
     async stop() {
       const result = await runScript(["stop", "--data", name, "--remove"]);
