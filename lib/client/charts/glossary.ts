@@ -56,7 +56,7 @@ export const GLOSSARY = {
   },
   io_workers: {
     match: ["io_workers", "io workers", "io worker"],
-    text: "With io_method = worker: the processes that execute asynchronous reads for every backend. PostgreSQL 18 runs io_workers of them; 19 has no io_workers and sizes a pool between io_min_workers and io_max_workers. Unused under io_method = sync or io_uring.",
+    text: "With io_method = worker: the processes that execute asynchronous reads for every backend. PostgreSQL 18 runs a fixed number of them; 19 sizes a pool between io_min_workers and io_max_workers. Unused under io_method = sync or io_uring.",
   },
   io_max_workers: {
     match: ["io_max_workers", "io worker pool"],
