@@ -71,6 +71,15 @@ describe("19's io worker pool", () => {
     expect(texts(f)).not.toMatch(/io_workers|NaN|undefined/);
   });
 
+  it("grown from io_min_workers after backends waited for the workers: the first reads waited for workers to start", () => {
+    const recent = ticks((i) => (i < 10 ? { max: 8, alive: 2, busy: 2 } : { max: 8, alive: 4, busy: 3, ...(i === 10 ? { launched: 2 } : {}) })).map((t, i) =>
+      i < 10 ? { ...t, waits: { "IO:AioIoCompletion": 3 } } : t,
+    );
+    const grow = findings({ recent }).find((x) => x.rule === "pool_growing");
+    expect(grow?.text).toMatch(/It had shrunk to io_min_workers = 2 before the burst: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\)/);
+    expect(grow?.evidence.waitedAtMin).toBe(10);
+  });
+
   it("steady below its maximum: no pool finding, and the run says the pool is not the limit", () => {
     const f = findings({ runs: [scan()], recent: ticks(() => ({ max: 8, alive: 2, busy: 1 })) });
     expect(f.find((x) => x.rule === "pool_growing")).toBeUndefined();

@@ -64,11 +64,32 @@ export function poolGrowing({ settings, recent }: PoolInput): NewFinding | null 
   const pool = poolOf(settings);
   const growth = poolGrowth(recent);
   if (!pool || !growth || growth.launched === 0 || growth.alive >= pool.max) return null;
+  const waited = waitedAtMin(recent, pool.min);
+  const cold = waited
+    ? ` It had shrunk to io_min_workers = ${pool.min} before the burst: the first reads waited for workers to start (all ${pool.min} busy with backends waiting on ${waited.wait} in ${waited.samples} samples before the first launch); a higher io_min_workers or io_worker_idle_timeout keeps them ready.`
+    : "";
   return {
     id: "pool_growing",
     rule: "pool_growing",
     severity: "info",
-    text: `The io worker pool is growing: ${growth.launched} io worker${growth.launched === 1 ? "" : "s"} launched in the last 5 s (${growth.minAlive} -> ${growth.alive}, of up to io_max_workers = ${pool.max}). PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit.`,
-    evidence: { launched: growth.launched, from: growth.minAlive, alive: growth.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max },
+    text: `The io worker pool is growing: ${growth.launched} io worker${growth.launched === 1 ? "" : "s"} launched in the last 5 s (${growth.minAlive} -> ${growth.alive}, of up to io_max_workers = ${pool.max}). PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit.${cold}`,
+    evidence: { launched: growth.launched, from: growth.minAlive, alive: growth.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, waitedAtMin: waited?.samples ?? 0 },
   };
+}
+
+const QUEUE_WAITS = ["LWLock:AioWorkerSubmissionQueue", "IO:AioIoCompletion"] as const;
+
+/** Before the first launch: samples with the pool at io_min_workers, all busy, and a backend waiting for a read. */
+function waitedAtMin(recent: readonly Tick[], min: number): { samples: number; wait: string } | null {
+  const first = recent.findIndex((t) => (t.workers.launched ?? 0) > 0);
+  if (first <= 0) return null;
+  let samples = 0;
+  let wait: string = QUEUE_WAITS[1];
+  for (const t of recent.slice(0, first)) {
+    const key = QUEUE_WAITS.find((k) => (t.waits[k] ?? 0) > 0);
+    if (t.workers.alive !== min || t.workers.busy < t.workers.alive || !key) continue;
+    samples++;
+    if (key === QUEUE_WAITS[0]) wait = key;
+  }
+  return samples > 0 ? { samples, wait } : null;
 }
