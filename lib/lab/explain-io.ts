@@ -3,9 +3,8 @@
 // capacity and the I/Os it issued, the read-ahead depth the labs could only
 // infer before. 18's EXPLAIN has no IO option: its runs carry none.
 import { z } from "zod";
-import type { LabMethodSummary, LabRun, LabScanIo } from "../schemas/lab";
+import type { LabMethodSummary, LabScanIo } from "../schemas/lab";
 import { formatNumber } from "../format";
-import { median } from "./summary";
 
 /** The JSON keys 19 gives a scan node under IO; "I/O Count" and the rest only when it issued any. */
 const IoNode = z.looseObject({
@@ -52,27 +51,6 @@ export function scanIo(json: unknown): LabScanIo | null {
     if (!best || io.ioCount > best.ioCount) best = io;
   }
   return best;
-}
-
-const medianOrNull = (xs: (number | null)[]): number | null => {
-  const known = xs.filter((x): x is number => x !== null);
-  return known.length ? median(known) : null;
-};
-
-/** Per method: the median of each figure over its runs (the highest max distance); null when no run has them. */
-export function summarizeIo(runs: readonly LabRun[]): LabScanIo | null {
-  const ios = runs.map((r) => r.io).filter((x): x is LabScanIo => !!x);
-  if (!ios.length) return null;
-  return {
-    node: ios[0].node,
-    prefetchAvg: median(ios.map((x) => x.prefetchAvg)),
-    prefetchMax: Math.max(...ios.map((x) => x.prefetchMax)),
-    capacity: median(ios.map((x) => x.capacity)),
-    ioCount: median(ios.map((x) => x.ioCount)),
-    ioWaits: median(ios.map((x) => x.ioWaits)),
-    ioSizeBlocks: medianOrNull(ios.map((x) => x.ioSizeBlocks)),
-    inProgress: medianOrNull(ios.map((x) => x.inProgress)),
-  };
 }
 
 /** The average distance at least this share of the capacity: it sat at the capacity. */
