@@ -1,4 +1,8 @@
-// The sample's two statements on PostgreSQL 18 and 19 side by side (BENCHMARKS.md, "PostgreSQL 19 beside 18"): both from the folder scripts/iouring-pg.mjs makes, io_method = worker, the same settings, 30 s each during eight looping scans. Run: node bench/cost-18-19.mjs
+// The sample's two statements on PostgreSQL 18 and 19 side by side
+// (BENCHMARKS.md, "PostgreSQL 19 beside 18"): both from the folder
+// scripts/iouring-pg.mjs makes (setup --major 19 first), io_method = worker,
+// the same settings, 30 s each during eight looping scans, each major twice.
+//   node bench/cost-18-19.mjs
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
