@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Collector } from "../lib/server/collector/collector";
 import { pg19Available, startIoUringPg, type IoUringPg } from "./support/iouring";
-import { waitFor, TEST_COLLECTOR } from "./support/pg";
+import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
 
 const io = await pg19Available();
+const PROBE = "SELECT count(*) FROM upgrade_probe WHERE g < 10";
 if (!io.ok) console.log(`[pg-upgrade] not run, as asked: ${io.why}`);
 
 describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
@@ -32,8 +33,25 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
     await server?.stop();
   });
 
-  it("comes back on 19; the upgrade is a restart that changed server_version, io_workers and the pool's settings", async () => {
+  /** Runs the probe statement until pg_stat_statements (as the window reads it) has it: its query id. */
+  async function probeQueryId(): Promise<string> {
+    const client = await connect(server.superuserUrl(), "upgrade-probe");
+    try {
+      return await waitFor("the probe in pg_stat_statements", async () => {
+        await client.query(PROBE);
+        return w().statements.find((s) => s.query.includes("upgrade_probe") && s.query.includes("WHERE g <"))?.queryId;
+      }, 30_000, 500);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("comes back on 19; the upgrade is a restart that changed server_version, io_workers and the pool's settings; the same statement keeps its query id", async () => {
     expect(collector.info().serverVersionNum).toBeLessThan(190000);
+    const admin = await connect(server.superuserUrl(), "upgrade-admin");
+    await admin.query("CREATE TABLE upgrade_probe AS SELECT g FROM generate_series(1, 1000) g");
+    await admin.end();
+    const queryId = await probeQueryId();
     const before = w().restarts.length;
     await server.upgrade(19);
     const restart = await waitFor("the upgrade recorded as a restart", () => w().restarts[before], 60_000);
@@ -44,8 +62,11 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
     await waitFor("the io workers check on the pool", () => w().checks.find((c) => c.id === "io_workers" && /io_max_workers/.test(c.message)), 20_000);
     const applied = await waitFor("restart applied", () => w().findings.findings.find((f) => f.rule === "restart_applied"), 20_000);
     expect(applied.severity).toBe("info");
-    expect(w().lastTick()?.workers).toMatchObject({ max: 8 });
+    // The first sample of the new server carries the pool's bound (the checks ran once more on it).
+    await waitFor("a sample of the 19 server", () => w().lastTick()?.workers.max === 8, 20_000);
     const texts = [...w().checks.map((c) => c.message), ...w().findings.findings.filter((f) => f.rule !== "restart_applied").map((f) => f.text)].join("\n");
     expect(texts).not.toMatch(/NaN|undefined|io_workers\b/);
+    // Seen live on 18.6 -> 19rc1: the same query id, so before/after can set the statement against itself.
+    expect(await probeQueryId()).toBe(queryId);
   });
 });
