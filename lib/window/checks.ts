@@ -35,7 +35,7 @@ const pendingRestart: CheckFn = ({ settings }) => {
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */
-export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL 18 built --with-liburing, such as Debian's or PGDG's postgresql-18 packages.";
+export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL (18 or later) built --with-liburing, such as Debian's or PGDG's postgresql-18 and postgresql-19 packages.";
 export const IO_URING_SECCOMP = 'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
 
 const ioUring: CheckFn = ({ settings }) => {
