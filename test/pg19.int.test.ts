@@ -6,7 +6,7 @@
 // its maximum and saturated says to raise io_max_workers. Where the machine
 // cannot run it, the run fails with the reason (IOURING_TESTS=skip: left out,
 // saying so).
-import type pg from "pg";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summaryTable } from "../lib/lab/export";
 import { summarize } from "../lib/lab/summary";
@@ -14,6 +14,8 @@ import { Collector } from "../lib/server/collector/collector";
 import { dropFromPageCache } from "../lib/server/demo/evict";
 import { runLab } from "../lib/server/lab/runner";
 import { prepareLab } from "../lib/server/lab/statement";
+import { shellQuote } from "../lib/server/lab/shell";
+import { startLab } from "./support/lab";
 import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
 
@@ -137,6 +139,17 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
         expect(run.io?.ioCount).toBeGreaterThan(0);
       }
       expect(summaryTable(summarize(outcome.runs, ["sync", "worker"]))).toMatch(/prefetch \(avg \/ max \/ capacity\)/);
+    });
+
+    it("npm run lab the same: its table has the EXPLAIN (IO) columns", async () => {
+      const script = path.resolve(import.meta.dirname, "..", "scripts", "iouring-pg.mjs");
+      const restart = `${shellQuote(process.execPath)} ${shellQuote(script)} restart --data ${server.name}`;
+      const drop = 'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done';
+      const lab = startLab(["--url", server.superuserUrl(), "--restart", restart, "--drop-cache", drop, "--data-dir", server.dataDir, "--sql", `SELECT count(*) FROM ${TABLE}`, "--methods", "worker", "--runs", "1"]);
+      expect(await lab.exited, lab.stderr()).toBe(0);
+      expect(lab.stdout()).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
+      expect(lab.stdout()).toMatch(/^worker\s+1\s.*\d+\.\d \/ \d+ \/ \d+\s+[\d,]+ I\/Os, [\d,]+ waited/m);
+      expect(lab.stdout()).not.toContain("comes with PostgreSQL 19");
     });
   });
 

@@ -21,6 +21,8 @@ const COMMAND_TIMEOUT_MS = 120_000;
 export type IoMethod = "sync" | "worker" | "io_uring";
 
 export interface IoUringPg {
+  /** the cluster's name for iouring-pg.mjs (--data NAME) */
+  name: string;
   port: number;
   /** postgres://postgres:...@127.0.0.1:port/<db> (default db: postgres). */
   superuserUrl(db?: string): string;
@@ -137,6 +139,7 @@ export async function startIoUringPg(opts: { settings?: Record<string, string>; 
   const settings = Object.entries(opts.settings ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
   const info = parseInfo("start", await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...settings]));
   return {
+    name,
     port: info.port,
     dataDir: info.dataDir,
     version: info.version,
