@@ -37,8 +37,13 @@ export const LastEventId = seq;
 
 export const DemoRestartBody = z.strictObject({
   io_method: z.enum(IO_METHODS).optional(),
+  /** 18 */
   io_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
+  /** 19's pool */
+  io_min_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
+  io_max_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
 });
+export type DemoRestartBody = z.infer<typeof DemoRestartBody>;
 
 const MINUTE = 60_000;
 /** A side of a comparison: "1h", "30m", "2d"; per-minute history, so at least a minute. */

@@ -1,10 +1,10 @@
-// The rolling window of one target: derived ticks, pg_stat_io deltas, query
-// runs, settings, restarts, checks and pg_stat_statements figures, bounded by
-// time. Pure: no timers, no I/O; the collector feeds it and says what time it
-// is, and the payload builders read it. Its state changes only through the
-// methods below.
+// The rolling window of one target: derived ticks, pg_stat_io deltas, query runs,
+// settings, restarts, checks and pg_stat_statements figures, bounded by time. Pure: no
+// timers, no I/O; the collector feeds it and says what time it is, and the payload
+// builders read it. Its state changes only through the methods below.
 import type { Finding, FindingsPayload } from "../schemas/findings";
-import type { Capabilities, TargetInfo } from "../schemas/target";
+import type { Capabilities } from "../schemas/target";
+import type { FindingsTarget } from "./findings";
 import type { QueryRun, StatementStat } from "../schemas/runs";
 import type { Check, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
@@ -19,6 +19,7 @@ import { RelationNames } from "./relations";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
 import { configuredWorkers, diffSettings } from "./settings";
+import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
@@ -31,6 +32,7 @@ export class TargetWindow {
   /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
   readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
+  private readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
@@ -162,7 +164,8 @@ export class TargetWindow {
    * whose averages assume samples evenly spaced in time. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
-    const tick: Tick = { seq: ++this.seq, ...derived.tick };
+    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids) };
+    const tick: Tick = { seq: ++this.seq, ...derived.tick, workers };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);
@@ -294,6 +297,3 @@ export class TargetWindow {
     while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
   }
 }
-
-/** What the findings need to know of the target beyond the window. */
-export type FindingsTarget = Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart" | "capabilities" | "serverVersionNum">;

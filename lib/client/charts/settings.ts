@@ -15,7 +15,7 @@ export interface SettingRow extends Setting {
 }
 
 /** Settings only io_method = worker uses. */
-const WORKER_ONLY = new Set(["io_workers", "io_workers_idle_timeout"]);
+const WORKER_ONLY = new Set(["io_workers", "io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"]);
 const LIMITS = new Set(["effective_io_concurrency", "maintenance_io_concurrency", "io_max_concurrency"]);
 
 function settingNote(name: string, method: string | undefined): string | null {

@@ -87,7 +87,7 @@ export function boot(): Runtime {
   const log = makeLog(config);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   if (config.demo) {
-    log(`no target configured: starting the embedded PostgreSQL 18 demo; dashboard on ${url}`);
+    log(`no target configured: starting the embedded PostgreSQL ${config.demoPgBin ? `of ${config.demoPgBin}` : "18"} demo; dashboard on ${url}`);
     void startDemo(runtime, log);
   } else {
     for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
@@ -108,7 +108,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { ensureDemoDatabase } = await import("../demo/seed");
     const { startWorkload } = await import("../demo/workload");
     const { DemoLab } = await import("../lab/demo-lab");
-    collector.setStarting("starting the embedded PostgreSQL 18");
+    collector.setStarting(config.demoPgBin ? `starting the demo PostgreSQL of ${config.demoPgBin}` : "starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
     // Another build's cluster gets a data directory of its own.
     const dataDir = config.demoPgBin ? `${config.demoDir}/demo-pg-${config.demoPgBin.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}` : `${config.demoDir}/demo-pg`;
@@ -120,7 +120,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
     collector.start(server.monitorUrl(database));
     let workload = config.demoWorkload ? startWorkload(server, { database, table, log }) : null;
-    log(`watching the demo target: embedded PostgreSQL 18 on 127.0.0.1:${server.port}, database ${database}`);
+    log(`watching the demo target: PostgreSQL ${server.version} on 127.0.0.1:${server.port}, database ${database}`);
 
     let busy = false;
     const control: DemoControl = {

@@ -1,3 +1,4 @@
+import type { DemoRestartBody } from "../../schemas/params";
 import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "./config";
@@ -13,7 +14,7 @@ import type { LoopLag } from "./loop-lag";
 /** What the demo target offers beyond a configured one: a restart control. */
 export interface DemoControl {
   /** ALTER SYSTEM the given io settings, then restart the embedded server. */
-  restartWith(settings: { io_method?: string; io_workers?: number }): Promise<void>;
+  restartWith(settings: DemoRestartBody): Promise<void>;
   readonly busy: boolean;
 }
 

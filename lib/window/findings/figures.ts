@@ -56,3 +56,8 @@ export function progressText(run: QueryRun, blockSize: number, named?: string): 
   const of = run.progressRelation && run.progressRelation === named ? "" : ` of ${run.progressRelation ?? "its table"}`;
   return `${pct(run.progress)}${of} scanned${left ? ` (${left})` : ""}`;
 }
+
+/** A clause as a sentence's start. */
+export function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -7,12 +7,14 @@ import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
+import { workersLeverName } from "../major";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
+import { poolGrowing, poolLoad, poolNote, poolSaturated, workersLeverText } from "./pool";
 
 export type { NewFinding } from "./server";
 
@@ -28,10 +30,14 @@ export interface FindingsInput {
   recent: readonly Tick[];
 }
 
+/** What the findings need to know of the target beyond the window. */
+export type FindingsTarget = FindingsInput["target"];
+
 const RANK = Object.fromEntries(FINDING_SEVERITIES.map((s, i) => [s, i])) as Record<FindingSeverity, number>;
 
 export function computeFindings(input: FindingsInput): { findings: server.NewFinding[]; moreRuns: number } {
-  const workers = workerLoad(input.recent);
+  // 19's pool grows by itself: below io_max_workers its busy workers are not the queue.
+  const workers = poolLoad(input.settings, workerLoad(input.recent));
   const serverInput: server.ServerInput = { ...input, workers };
   const down = server.targetDown(serverInput);
   const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort((a, b) => a.startedAt - b.startedAt);
@@ -39,7 +45,8 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const saidByRun = new Set(runs.map((f) => f.rule));
   const others = [
     ...server.degraded(serverInput),
-    saidByRun.has("workers_queue") ? null : server.workersQueue(serverInput),
+    saidByRun.has("workers_queue") ? null : (poolSaturated(serverInput) ?? server.workersQueue(serverInput)),
+    poolGrowing(serverInput),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),
@@ -66,6 +73,9 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     readAhead: num(vacuum ? "maintenance_io_concurrency" : "effective_io_concurrency"),
     combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
     workers,
+    workersLever: workersLeverText(s, workers),
+    workersSetting: workersLeverName(s),
+    poolNote: poolNote(s, input.recent),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
   };
 }

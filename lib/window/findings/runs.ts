@@ -8,7 +8,7 @@ import { formatBytes } from "../../format";
 import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
-import { queueEvidence, queueHead, workersEvidence, workersIdleText, workersLever, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
 
 export interface RunContext {
   ioMethod: string | null;
@@ -17,6 +17,12 @@ export interface RunContext {
   /** io_combine_limit as applied, bytes */
   combineBytes: number | null;
   workers: WorkerLoad;
+  /** "raise io_workers (now 3)" on 18, io_max_workers on 19 (findings/pool.ts) */
+  workersLever: string;
+  /** the setting that sizes the io workers: io_workers (18), io_max_workers (19) */
+  workersSetting: string;
+  /** 19's pool below its maximum, said instead of "not saturated"; null on 18 */
+  poolNote: string | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
 }
@@ -61,7 +67,7 @@ const workersQueue: RunRule = (run, f, ctx) => {
   return {
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    clause: `${queueHead(w)} (${queueEvidence(w)}): ${workersLever(w)}`,
+    clause: `${queueHead(w)} (${queueEvidence(w)}): ${ctx.workersLever} and measure again`,
     evidence: workersEvidence(w),
   };
 };
@@ -86,7 +92,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in PostgreSQL 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in PostgreSQL 18): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
@@ -118,11 +124,11 @@ const smallReads: RunRule = (run, f, ctx) => {
 const asyncReads: RunRule = (run, f, ctx) => {
   if (!f.async) return null;
   const w = ctx.workers;
-  const workers = ctx.ioMethod === "io_uring" ? "io_uring submits them from the backend itself (no io workers to be the queue)" : workersIdleText(w);
+  const workers = ctx.ioMethod === "io_uring" ? "io_uring submits them from the backend itself (no io workers to be the queue)" : (ctx.poolNote ?? workersIdleText(w));
   return {
     rule: "async_reads",
     severity: "info",
-    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios${also(run)}); ${workers}, so changing io_method or io_workers is unlikely to help`,
+    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios${also(run)}); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };

@@ -8,10 +8,11 @@ import type { Restart, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { pendingSettings, pendingText } from "../pending";
+import { workersLever, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
-import { pct, quoteQuery } from "./figures";
+import { capitalize, pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
-import { queueEvidence, queueHead, waitShare, workersEvidence, workersLever, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, waitShare, workersEvidence, type WorkerLoad } from "./workers";
 
 /** A finding before its `since` is known (the window keeps when each first held). */
 export type NewFinding = Omit<Finding, "since">;
@@ -61,7 +62,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${workersLever(w).replace(/^r/, "R")}.`,
+    text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
 }
@@ -108,7 +109,8 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
   const r = last?.at === start ? last : null;
   const io = r ? r.changes.filter((c) => isIoSetting(c.name)) : [];
   const waits = pendingSettings(settings).length ? "" : "; none waits for a restart";
-  const inForce = `io_method ${method}${method === "worker" && settings.io_workers ? `, io_workers ${settings.io_workers.setting}` : ""}`;
+  const sizing = method === "worker" ? workersSettingText(settings) : null;
+  const inForce = `io_method ${method}${sizing ? `, ${sizing}` : ""}`;
   if (!r || !io.length) {
     const what = r ? ": that restart changed no I/O setting" : ", before inflight's history of this server begins: what that start changed is not known";
     return {
@@ -119,7 +121,8 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
       evidence: { ioMethod: method, serverStart: start, restartKnown: r !== null },
     };
   }
-  const held = io.filter((c) => settings[c.name]?.display === c.after);
+  // A setting the new server lacks (io_workers after an upgrade to 19) is held when it reads nothing.
+  const held = io.filter((c) => (settings[c.name]?.display ?? null) === c.after);
   // Only samples of the restarted server say what it runs now.
   const sample = recent.filter((t) => t.t >= r.seenAt).at(-1);
   const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;

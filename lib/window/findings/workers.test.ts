@@ -4,9 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { run, target, tick } from "../../../test/support/fixtures";
 import type { Tick } from "../../schemas/tick";
+import { workersLever } from "../major";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
-import { queueEvidence, workerLoad, workersLever } from "./workers";
+import { queueEvidence, workerLoad } from "./workers";
 
 const NOW = 100_000;
 const row = (name: string, setting: string) => ({ name, setting, unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "string" });
@@ -80,7 +81,7 @@ describe("the finding", () => {
   it("without a slow run, the server says it, the same evidence and lever", () => {
     const w = workerLoad(load(1, 17));
     const [f] = workersFindings(input(load(1, 17), []));
-    expect(f.text).toBe(`The io workers are the queue part of the time: ${queueEvidence(w)}. R${workersLever(w).slice(1)}.`);
+    expect(f.text).toBe(`The io workers are the queue part of the time: ${queueEvidence(w)}. R${workersLever(settings, w.alive).slice(1)} and measure again.`);
   });
 
   it.each([0, 1, 2, 5, 10, 17, 30, 50])("never says 'not saturated' with 1 of 1 busy (in %i samples of 50)", (full) => {

@@ -132,11 +132,6 @@ export function queueEvidence(w: WorkerLoad): string | null {
   return `full while backends waited on them in ${pct(w.saturatedShare)} of the samples of the last ${SPAN} (${parts.join("; ")})`;
 }
 
-/** The lever, said one way everywhere: io_workers is a reload away in 18. */
-export function workersLever(w: Pick<WorkerLoad, "alive">): string {
-  return `raise io_workers (now ${w.alive}; a reload applies it) and measure again`;
-}
-
 /** "the io workers are the queue" / "... part of the time": how the sentence names the level. */
 export function queueHead(w: WorkerLoad): string {
   return w.level === "queue" ? "the io workers are the queue" : "the io workers are the queue part of the time";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Settings } from "../../../schemas/settings";
 import { pendingSettings, withPendingValues } from "../../../window/pending";
-import { IO_SETTINGS, toSettings } from "../../../window/settings";
+import { NAMED_SETTINGS, toSettings } from "../../../window/settings";
 import { settingsPayload } from "../../payloads/window";
 import { isStatementError, sqlState } from "../errors";
 import type { Session } from "../session";
@@ -76,7 +76,7 @@ export class ServerStateStep implements Step {
     }
     this.settingsAt = now;
     this.confLoadMs = server.conf_load_ms;
-    const rows = await session.run("settings", { values: [IO_SETTINGS] });
+    const rows = await session.run("settings", { values: [NAMED_SETTINGS] });
     const before = JSON.stringify(window.settings);
     const settings = await this.pendingValues(session, toSettings(rows));
     const known = this.ctx.history.serverState(now, settings, server.postmaster_start_ms);
