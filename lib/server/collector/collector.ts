@@ -4,6 +4,7 @@ import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/targe
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import { NO_HISTORY } from "../history/sink";
+import { serverAddress } from "../../history/identity";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
@@ -53,6 +54,7 @@ export class Collector implements PayloadSource {
   private status: TargetStatus = "starting";
   private statusSince = Date.now();
   private lastError: string | null = null;
+  private address: string | null = null;
 
   constructor(readonly options: CollectorOptions) {
     this.window = new TargetWindow(options.windowMs);
@@ -71,6 +73,7 @@ export class Collector implements PayloadSource {
       budget: this.budget,
       history: options.history ?? NO_HISTORY,
       describe: (err) => this.connection.describe(err),
+      address: () => this.address,
     };
     this.sampling = new SamplingStep(ctx);
     this.serverState = new ServerStateStep(ctx);
@@ -116,6 +119,8 @@ export class Collector implements PayloadSource {
   }
 
   start(url: string): void {
+    this.address = serverAddress(url);
+    if (this.address) (this.options.history ?? NO_HISTORY).address(this.address);
     this.connection.start(url);
     this.schedule.start();
   }

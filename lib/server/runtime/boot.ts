@@ -144,7 +144,10 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
         };
       },
       restarting: () => busy,
-      noteRestart: (at) => runtime.history.noteLabRestart(collector.id, at),
+      noteRestart: (at) => {
+        const history = runtime.history.historyOf(collector.id);
+        if (history) runtime.history.noteLabRestart(history, at);
+      },
       log,
     });
     runtime.stopDemo = async () => {

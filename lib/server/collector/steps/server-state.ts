@@ -1,6 +1,8 @@
 import "server-only";
 import { IO_SETTINGS, toSettings } from "../../../window/settings";
 import { settingsPayload } from "../../payloads/window";
+import type { ServerInfoRow } from "../../../schemas/rows";
+import { isStatementError } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 
@@ -50,6 +52,7 @@ export class ServerStateStep implements Step {
     this.startAt = now;
     await session.run("ping", { timed: (ms) => cost.ping(ms) });
     const [server] = await session.run("server_info");
+    if (force) await this.identify(session, server);
     const restarted = window.serverStart !== null && window.serverStart !== server.postmaster_start_ms;
     const settingsDue = now - this.settingsAt >= budget.interval(this.ctx.cadences.settingsMs, cost.exact("settings", now), BUDGET_SHARE);
     if (!force && !restarted && !settingsDue) {
@@ -61,7 +64,7 @@ export class ServerStateStep implements Step {
     const before = JSON.stringify(window.settings);
     const settings = toSettings(rows);
     const restart = window.setServerState(now, settings, server.postmaster_start_ms);
-    this.ctx.history.serverState(now, settings, server.postmaster_start_ms);
+    this.ctx.history.serverState(now, settings, server.postmaster_start_ms, server.server_version);
     if (restart) {
       const changes = restart.changes.map((c) => `${c.name} ${c.before} -> ${c.after}`).join(", ") || "no io setting changed";
       log.line(`target ${target} restarted at ${new Date(restart.at).toISOString()}: ${changes}`);
@@ -69,6 +72,26 @@ export class ServerStateStep implements Step {
     const checksChanged = window.refreshChecks(now, session.capabilities);
     if (restart || checksChanged || before !== JSON.stringify(window.settings)) this.publish();
     this.ctx.health.ok("settings", now);
+  }
+
+  /**
+   * On connect: which server this is, for the history (its address and, where
+   * the role may read it, its system identifier). A refusal is not the
+   * session's failure: the history then goes by the address.
+   */
+  private async identify(session: Session, server: ServerInfoRow): Promise<void> {
+    const address = this.ctx.address();
+    if (!address) return;
+    session.systemId = null;
+    if (session.caps.control_system_allowed) {
+      try {
+        const [row] = await session.run("system_identifier");
+        session.systemId = row?.system_identifier ?? null;
+      } catch (err) {
+        if (!isStatementError(err)) throw err;
+      }
+    }
+    this.ctx.history.server({ address, systemId: session.systemId, serverVersion: server.server_version, serverVersionNum: server.server_version_num, postmasterStart: server.postmaster_start_ms });
   }
 
   publishNow(): void {
