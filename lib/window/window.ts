@@ -12,6 +12,7 @@ import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
 import { computeFindings } from "./findings";
+import { NO_MEASURES, type MethodMeasures } from "../history/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
 import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
@@ -38,6 +39,8 @@ export class TargetWindow {
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
   private findingList: FindingsPayload = { findings: [], moreRuns: 0 };
+  /** the history's measures per queryid under each io_method (the findings quote them) */
+  private measures: MethodMeasures = NO_MEASURES;
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
@@ -240,6 +243,7 @@ export class TargetWindow {
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
+      measured: this.measures,
     });
     const since = new Map(this.findingList.findings.map((f) => [f.id, f.since]));
     const next: FindingsPayload = { findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
@@ -247,6 +251,9 @@ export class TargetWindow {
     this.findingList = next;
     return changed;
   }
+
+  /** The history's before/after per queryid (the server's own measurement, for the findings). */
+  setMeasures = (measures: MethodMeasures) => void (this.measures = measures);
 
   /** pg_stat_statements over the window, and why it may be incomplete. */
   setStatements(statements: StatementStat[], note: string | null): void {

@@ -1,5 +1,6 @@
 import "server-only";
 import { compareSides, verdictCounts } from "../../history/compare";
+import { methodMeasures, type MethodMeasures } from "../../history/measured";
 import type { CompareResponse, RestartSummary } from "../../schemas/history";
 import type { Restart } from "../../schemas/settings";
 import { diffSettings } from "../../window/settings";
@@ -137,4 +138,17 @@ export function restartSummary(store: HistoryStore, target: string, now: number,
     if (summary) return summary;
   }
   return windowRestart ? { at: windowRestart.at, changes: windowRestart.changes, counts: null } : null;
+}
+
+/**
+ * What the findings may quote: the before/after around this server's last
+ * restart that changed io_method (not the lab's), per queryid.
+ */
+export function measuresOf(store: HistoryStore, history: string, now: number): MethodMeasures {
+  const restart = store
+    .restarts(history)
+    .filter((r) => !r.lab && r.changes.some((c) => c.name === "io_method"))
+    .at(-1);
+  if (!restart) return new Map();
+  return methodMeasures(comparePayload(store, { target: history, history, at: restart.at, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false }));
 }

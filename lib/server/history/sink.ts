@@ -1,6 +1,7 @@
 import "server-only";
 import type { StatementDelta } from "../../history/deltas";
 import type { ServerIdentity } from "../../history/identity";
+import { NO_MEASURES, type MethodMeasures } from "../../history/measured";
 import type { Settings } from "../../schemas/settings";
 
 /**
@@ -18,6 +19,8 @@ export interface HistorySink {
   statements(t: number, epoch: number, deltas: readonly StatementDelta[], textOf: (queryid: string) => string | undefined): void;
   /** the settings in force, the postmaster's start time and server_version, read at `t`: a new start time is a restart */
   serverState(t: number, settings: Settings, postmasterStart: number, serverVersion: string): void;
+  /** read back: what the history measured per statement under each io_method (the findings quote it) */
+  measures(now: number): MethodMeasures;
 }
 
 /** No history (tests, or the history is off): nothing is kept. */
@@ -26,4 +29,5 @@ export const NO_HISTORY: HistorySink = {
   server: () => undefined,
   statements: () => undefined,
   serverState: () => undefined,
+  measures: () => NO_MEASURES,
 };

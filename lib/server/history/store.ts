@@ -2,10 +2,12 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { StatementDelta } from "../../history/deltas";
 import type { ServerIdentity } from "../../history/identity";
+import { NO_MEASURES } from "../../history/measured";
 import type { SideSums } from "../../history/compare";
 import type { Restart, SettingChange, Settings } from "../../schemas/settings";
 import { diffSettings } from "../../window/settings";
 import { enforceCap, pruneBefore } from "./bounds";
+import { measuresOf } from "./compare";
 import { describeFailure } from "./failure";
 import { openDatabase } from "./schema";
 import { RESTARTS, SIDE_SUMS, UPSERT_MINUTE, UPSERT_TEXT } from "./sql";
@@ -38,6 +40,8 @@ export interface SideQuery {
 const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 10 * MINUTE;
 const FAR = 8.64e15;
+/** The findings' measures move with the per-minute history (and are dropped at each restart). */
+const MEASURES_TTL_MS = 30_000;
 
 /**
  * The history on disk: per target, per queryid and per minute the
@@ -107,6 +111,10 @@ export class HistoryStore {
       serverState: (t, settings, start, version) => {
         const history = identified();
         if (history) void this.recordServerState(history, t, settings, start, version);
+      },
+      measures: (now) => {
+        const history = identified();
+        return history ? this.memo(`measures:${history}`, now, MEASURES_TTL_MS, () => measuresOf(this, history, now)) : NO_MEASURES;
       },
     };
   }

@@ -3,12 +3,14 @@
 // slow running query) and server.ts; their thresholds: thresholds.ts.
 import { formatDuration } from "../../format";
 import { FINDING_SEVERITIES, type FindingSeverity } from "../../schemas/findings";
+import type { MethodMeasures } from "../../history/measured";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { measuredClause } from "./measured";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
@@ -26,6 +28,8 @@ export interface FindingsInput {
   runs: readonly QueryRun[];
   /** the ticks of the last WORKERS_SPAN_MS */
   recent: readonly Tick[];
+  /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
+  measured?: MethodMeasures;
 }
 
 const RANK = Object.fromEntries(FINDING_SEVERITIES.map((s, i) => [s, i])) as Record<FindingSeverity, number>;
@@ -68,6 +72,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
     workers,
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
+    measured: measuredClause(run.queryId, input.measured),
   };
 }
 

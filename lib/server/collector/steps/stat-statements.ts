@@ -99,6 +99,7 @@ export class StatStatementsStep implements Step {
     while (this.snapshots.length > 1 && this.snapshots[0].t < now - window.spanMs) this.snapshots.shift();
     const serverTiming = window.settings.track_io_timing?.setting === "on";
     this.record(now, rows, latest, serverTiming, session.systemId);
+    window.setMeasures(this.ctx.history.measures(now));
     const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
     window.setStatements(stats, statementsNote(serverTiming, stats));
     return OK;
