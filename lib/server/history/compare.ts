@@ -6,7 +6,7 @@ import type { Restart } from "../../schemas/settings";
 import { diffSettings } from "../../window/settings";
 import { redactLiterals } from "../payloads/redact";
 import { LEGACY_PREFIX } from "./schema";
-import type { HistoryStore, SideQuery, StoredRestart } from "./store";
+import type { HistoryReader, SideQuery, StoredRestart } from "./reader";
 
 const MINUTE = 60_000;
 /** An `at` this close to a restart means that restart. */
@@ -78,13 +78,13 @@ const NOTES = {
 } as const;
 
 /** A history of schema 1 under this target's name that no server has taken over: said, with how to read it. */
-function legacyNote(store: HistoryStore, q: CompareRequest): string {
+function legacyNote(store: HistoryReader, q: CompareRequest): string {
   const legacy = LEGACY_PREFIX + q.target;
   if (q.history === legacy || store.server(legacy)?.address !== null) return "";
   return ` A history kept under the name "${q.target}" from before inflight told servers apart is read with ?history=${encodeURIComponent(legacy)}.`;
 }
 
-export function comparePayload(store: HistoryStore, q: CompareRequest): CompareResponse {
+export function comparePayload(store: HistoryReader, q: CompareRequest): CompareResponse {
   const server = q.history === null ? null : store.server(q.history);
   const history = q.history !== null && server ? { id: q.history, identifiedBy: server.identified_by } : null;
   const empty = { target: q.target, history, rows: [], counts: { slower: 0, faster: 0, same: 0, too_few: 0 }, onlyBefore: 0, onlyAfter: 0, retentionMs: store.retentionMs };
@@ -128,7 +128,7 @@ export function comparePayload(store: HistoryStore, q: CompareRequest): CompareR
 const SUMMARY_TTL_MS = 30_000;
 
 /** The fleet row's restart line: the default comparison, or the window's last restart without history. */
-export function restartSummary(store: HistoryStore, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
+export function restartSummary(store: HistoryReader, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
   const history = store.historyOf(target);
   if (store.status.on && history !== null) {
     const summary = store.memo(`summary:${history}`, now, SUMMARY_TTL_MS, () => {
@@ -144,7 +144,7 @@ export function restartSummary(store: HistoryStore, target: string, now: number,
  * What the findings may quote: the before/after around this server's last
  * restart that changed io_method (not the lab's), per queryid.
  */
-export function measuresOf(store: HistoryStore, history: string, now: number): MethodMeasures {
+export function measuresOf(store: HistoryReader, history: string, now: number): MethodMeasures {
   const restart = store
     .restarts(history)
     .filter((r) => !r.lab && r.changes.some((c) => c.name === "io_method"))

@@ -1,3 +1,5 @@
+import "server-only";
+
 // The history file's statements the store runs on every read of the collector
 // (and the comparison's), named once.
 export const UPSERT_MINUTE = `

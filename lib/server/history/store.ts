@@ -11,6 +11,7 @@ import { measuresOf } from "./compare";
 import { describeFailure } from "./failure";
 import { openDatabase } from "./schema";
 import { RESTARTS, SIDE_SUMS, UPSERT_MINUTE, UPSERT_TEXT } from "./sql";
+import type { HistoryReader, HistoryStatus, SideQuery, StoredRestart } from "./reader";
 import { latestAt, resolveHistory, type ServerRow } from "./servers";
 import { NO_HISTORY, type HistorySink } from "./sink";
 
@@ -24,18 +25,8 @@ export interface HistoryOptions {
   log: (line: string) => void;
 }
 
-export type HistoryStatus = { on: true } | { on: false; reason: string };
 
-/** A restart as the history keeps it; `lab`: one of the lab's own. */
-export type StoredRestart = Restart & { lab: boolean };
-
-export interface SideQuery {
-  from: number;
-  to: number;
-  /** only minutes of servers started in [epochFrom, epochTo) */
-  epochFrom?: number;
-  epochTo?: number;
-}
+export type { HistoryStatus, SideQuery, StoredRestart } from "./reader";
 
 const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 10 * MINUTE;
@@ -53,7 +44,7 @@ const MEASURES_TTL_MS = 30_000;
  * written turns the history off with one log line, and the dashboard goes
  * on live without it (status says why).
  */
-export class HistoryStore {
+export class HistoryStore implements HistoryReader {
   private db: Database.Database | null = null;
   private state: HistoryStatus;
   private prunedAt = 0;
