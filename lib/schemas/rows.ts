@@ -118,6 +118,8 @@ export const StatStatementsRow = z.object({
   shared_blks_hit: z.number(),
   /** run by inflight's own role: what watching costs */
   own: z.boolean(),
+  /** when the entry was made, ms (pg_stat_statements 1.11 and later; absent before) */
+  stats_since_ms: z.number().nullable().optional(),
 });
 export type StatStatementsRow = z.infer<typeof StatStatementsRow>;
 

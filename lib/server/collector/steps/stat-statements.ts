@@ -121,13 +121,13 @@ export class StatStatementsStep implements Step {
     if (previous) return keep(previous, now, epoch, rows);
     this.carry = null;
     if (!carry || carry.systemId !== systemId || carry.epoch === null) return;
-    const split = splitCarried(carry.rows, rows);
+    const split = splitCarried(carry.rows, rows, epoch);
     if (carry.epoch === epoch || split === null) {
       // The same server (a lost connection), or its counters started again (a crash, a reset): all of it is this server's.
       return keep(carry.rows, now, epoch, rows);
     }
     // A clean restart in between: what the counters carried over ran before it (the calls between the last read
-    // and the shutdown, which the before side would miss); what started again from zero ran after it.
+    // and the shutdown, which the before side would miss), and so did an entry made before the restart; the rest after it.
     keep(carry.rows, carry.at, carry.epoch, split.carried);
     keep(carry.rows, now, epoch, split.fresh);
   }
@@ -179,19 +179,21 @@ export class StatStatementsStep implements Step {
 }
 
 /**
- * The rows of a first read after a restart, against the last read before
- * it: those whose counters went on from the old values (carried over by
- * pg_stat_statements.save) and those new since. Null when any entry's
- * counters went down: they were not kept (a crash, a reset), and every
- * count is the new server's.
+ * The rows of a first read after the restart at `epoch`, against the last
+ * read before it: those whose counters went on from the old values (carried
+ * over by pg_stat_statements.save) or whose entry was made before the
+ * restart (stats_since), and those new since. Null when any entry's counters
+ * went down: they were not kept (a crash, a reset), and every count is the
+ * new server's.
  */
-function splitCarried(before: ReadonlyMap<string, StatStatementsRow>, rows: readonly StatStatementsRow[]): { carried: StatStatementsRow[]; fresh: StatStatementsRow[] } | null {
+function splitCarried(before: ReadonlyMap<string, StatStatementsRow>, rows: readonly StatStatementsRow[], epoch: number): { carried: StatStatementsRow[]; fresh: StatStatementsRow[] } | null {
   const carried: StatStatementsRow[] = [];
   const fresh: StatStatementsRow[] = [];
   for (const row of rows) {
     const old = before.get(row.queryid);
     if (old && old.calls > row.calls) return null;
-    (old ? carried : fresh).push(row);
+    const madeBefore = old !== undefined || (row.stats_since_ms != null && row.stats_since_ms < epoch);
+    (madeBefore ? carried : fresh).push(row);
   }
   return { carried, fresh };
 }

@@ -1,0 +1,151 @@
+// Issue 19: the history knows its server, and its before/after leads with
+// what matters. Against real PostgreSQL 18 servers of this file's own:
+// two servers on one host, watched one after the other under the same
+// display name (named after the host), keep two histories; a short side
+// between two restarts counts all its calls at the collector's shipped
+// pg_stat_statements cadence (10 s: the calls after its last read before the
+// restart too), and the slow scan leads the comparison while SET,
+// BEGIN/COMMIT and monitoring polls are folded at the bottom.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alterSystem } from "../lib/server/demo/admin";
+import { Collector } from "../lib/server/collector/collector";
+import { DEFAULT_CADENCES, type Cadences } from "../lib/server/collector/steps/step";
+import { comparePayload } from "../lib/server/history/compare";
+import { HistoryStore } from "../lib/server/history/store";
+import { startOwnPg, type OwnPg } from "./support/own-pg";
+import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
+
+const HOUR = 3_600_000;
+/** Both servers are named after their host, as a DATABASE_URL target is. */
+const NAME = "127.0.0.1";
+const SCAN = "SELECT count(*) FROM hist_big WHERE pad LIKE '%zz%'";
+
+describe("histories kept by server (own PostgreSQL 18 servers)", () => {
+  let dir: string;
+  const servers: OwnPg[] = [];
+  const lines: string[] = [];
+  const openStore = (name: string) => HistoryStore.open({ file: path.join(dir, name), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
+  /** A collector named after the host; `cadences` the shipped ones where the test is about them. */
+  function watch(store: HistoryStore, own: OwnPg, cadences: Cadences = TEST_COLLECTOR.cadences) {
+    const c = new Collector({ id: NAME, name: NAME, demo: false, sampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences, history: store.forTarget(NAME) });
+    c.start(own.server.monitorUrl("postgres"));
+    return c;
+  }
+  const statementsReadAfter = (c: Collector, t: number) => waitFor("a read of pg_stat_statements", () => (c.info().aspects.find((a) => a.aspect === "statements")?.lastOkAt ?? 0) > t, 25_000);
+  async function restartInto(own: OwnPg, settings: Parameters<typeof alterSystem>[1]) {
+    await alterSystem(own.server, settings);
+    await own.server.restart();
+  }
+  const compareOf = (store: HistoryStore, history: string | null, at?: number) => comparePayload(store, { target: NAME, history, at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "inflight-history-servers-"));
+    servers.push(...(await Promise.all([startOwnPg(), startOwnPg()])));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.dispose()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives two servers on one host, watched one after the other under one name, a history each: each comparison shows only its own restart", async () => {
+    const [a, b] = servers;
+    const store = openStore("two.db");
+    try {
+      const first = watch(store, a);
+      try {
+        await waitFor("up on the first server", () => first.info().status === "up", 15_000);
+        await restartInto(a, { io_method: "sync" });
+        await waitFor("its restart kept", () => store.restarts(store.historyOf(NAME)!).length === 1, 20_000);
+      } finally {
+        await first.stop();
+      }
+      const historyA = store.historyOf(NAME)!;
+      expect(historyA).toMatch(new RegExp(`^127\\.0\\.0\\.1:${a.server.port}/postgres#\\d+$`));
+
+      const second = watch(store, b);
+      try {
+        await waitFor("up on the second server", () => second.info().status === "up", 15_000);
+        const historyB = store.historyOf(NAME)!;
+        expect(historyB).toMatch(new RegExp(`^127\\.0\\.0\\.1:${b.server.port}/postgres#\\d+$`));
+        // Not restarted while watched: nothing of the first server's is its own.
+        expect(compareOf(store, historyB)).toMatchObject({ restart: null, history: { id: historyB, identifiedBy: "system_identifier" } });
+        await restartInto(b, { io_workers: 5 });
+        await waitFor("its restart kept", () => store.restarts(historyB).length === 1, 20_000);
+        expect(compareOf(store, store.historyOf(NAME)).changes).toEqual([{ name: "io_workers", before: "3", after: "5" }]);
+      } finally {
+        await second.stop();
+      }
+      expect(compareOf(store, historyA).changes).toEqual([{ name: "io_method", before: "worker", after: "sync" }]);
+      expect(store.restarts(historyA)).toHaveLength(1);
+      expect(lines).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("counts every call of a short side between two restarts, leads with the slow scan and folds housekeeping and polls", async () => {
+    const own = servers[0];
+    let admin: pg.Client = await connect(own.server.superuserUrl("postgres"), "history-servers-test");
+    await admin.query("CREATE TABLE hist_big AS SELECT g AS id, g % 1000 AS v, repeat('x', 200) AS pad FROM generate_series(1, 200000) AS g");
+    await admin.query("CREATE INDEX ON hist_big (id)");
+    await admin.end();
+    const store = openStore("sides.db");
+    // The shipped cadence: pg_stat_statements every 10 s, so the side's last calls come after the last read before the restart.
+    const collector = watch(store, own, { ...TEST_COLLECTOR.cadences, statStatementsMs: DEFAULT_CADENCES.statStatementsMs });
+    async function workload(client: pg.Client) {
+      for (let i = 0; i < 40; i++) await client.query(`SET application_name = 'side-${i % 3}'`);
+      for (let i = 0; i < 20; i++) {
+        await client.query("BEGIN");
+        await client.query("COMMIT");
+      }
+      // A monitoring poll, with time of its own: still folded.
+      for (let i = 0; i < 5; i++) await client.query("SELECT pg_sleep(0.1), count(*) FROM pg_stat_activity");
+      for (let i = 0; i < 50; i++) await client.query("SELECT v FROM hist_big WHERE id = $1", [i * 97 + 1]);
+      for (let i = 0; i < 6; i++) await client.query(SCAN);
+    }
+    try {
+      await waitFor("up", () => collector.info().status === "up", 15_000);
+      await restartInto(own, { io_method: "sync" });
+      const first = await waitFor("the first restart kept", () => store.restarts(store.historyOf(NAME)!)[0], 20_000);
+      await statementsReadAfter(collector, first.seenAt);
+      admin = await connect(own.server.superuserUrl("postgres"), "history-servers-test");
+      await workload(admin);
+      await admin.end();
+      // Right away: the side's last calls are after the collector's last read.
+      await restartInto(own, { io_method: "worker" });
+      const second = await waitFor("the second restart kept", () => store.restarts(store.historyOf(NAME)!)[1], 20_000);
+      await statementsReadAfter(collector, second.seenAt);
+      admin = await connect(own.server.superuserUrl("postgres"), "history-servers-test");
+      await workload(admin);
+      await admin.end();
+      const scanRow = (c: ReturnType<typeof compareOf>) => c.rows.find((r) => r.query.includes("hist_big WHERE pad"));
+      const c = await waitFor("the after side's scans kept", () => {
+        const got = compareOf(store, store.historyOf(NAME), Math.round(second.at));
+        return (scanRow(got)?.after.calls ?? 0) >= 6 && got;
+      }, 30_000);
+      expect(c.changes).toContainEqual({ name: "io_method", before: "sync", after: "worker" });
+      // The side is the server between the two restarts: seconds, not minutes, and every call of it counted.
+      expect(c.before!.to - c.before!.from).toBeLessThan(60_000);
+      expect(scanRow(c)).toMatchObject({ before: { calls: 6 }, after: { calls: 6 }, housekeeping: false });
+      expect(c.rows.find((r) => r.query.includes("WHERE id ="))).toMatchObject({ before: { calls: 50 }, after: { calls: 50 }, housekeeping: false });
+      // The slow scan leads; SET, BEGIN, COMMIT and the poll come after every statement of the workload, flagged.
+      expect(c.rows[0].query).toContain("hist_big WHERE pad");
+      const folded = c.rows.filter((r) => /^\s*(SET|BEGIN|COMMIT)\b/i.test(r.query) || r.query.includes("pg_stat_activity"));
+      expect(folded.length).toBeGreaterThanOrEqual(4);
+      expect(folded.every((r) => r.housekeeping)).toBe(true);
+      const firstFolded = c.rows.findIndex((r) => r.housekeeping);
+      expect(c.rows.slice(firstFolded).every((r) => r.housekeeping)).toBe(true);
+      // Whatever its time, the poll is below the scan.
+      const poll = c.rows.find((r) => r.query.includes("pg_stat_activity"))!;
+      expect(poll.stakeMs).toBeGreaterThan(0);
+      expect(c.rows.indexOf(poll)).toBeGreaterThan(c.rows.indexOf(scanRow(c)!));
+    } finally {
+      await collector.stop();
+      store.close();
+    }
+  });
+});
