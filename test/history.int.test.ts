@@ -145,6 +145,10 @@ describe("the history on disk (own PostgreSQL 18)", () => {
       expect(bad.status).toBe(400);
       expect((await bad.json()).error).toEqual({ code: "bad_request", message: "before: must be a duration such as 1h, 30m or 2d", field: "before" });
       expect((await fetch(`${app.url}/api/targets/own/compare?at=soon`)).status).toBe(400);
+      // Only this target's own history may be named: its server's, or the one kept under its name from schema 1.
+      const foreign = await fetch(`${app.url}/api/targets/own/compare?history=${encodeURIComponent("127.0.0.1:1/postgres#1")}`);
+      expect(foreign.status).toBe(400);
+      expect((await foreign.json()).error).toMatchObject({ code: "bad_request", field: "history" });
       expect((await fetch(`${app.url}/api/targets/own/lab`)).status).toBe(404);
     } finally {
       await app.stop();

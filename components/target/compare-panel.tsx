@@ -110,7 +110,7 @@ function CompareTable({ rows, testId }: { rows: CompareRow[]; testId: string }) 
           {rows.map((r) => {
             const [b, a] = [sideCells(r.before), sideCells(r.after)];
             return (
-              <tr key={r.queryId} data-testid="compare-row" data-verdict={r.verdict.kind} className="border-b border-slate-100 align-top last:border-0">
+              <tr key={r.queryId} data-testid="compare-row" data-verdict={r.verdict.kind} data-stake-ms={Math.round(r.stakeMs)} data-housekeeping={r.housekeeping} className="border-b border-slate-100 align-top last:border-0">
                 <td className="py-1.5 pr-2">
                   <Badge tone={VERDICT_TONES[r.verdict.kind]}>{r.verdict.text}</Badge>
                 </td>
