@@ -143,6 +143,13 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       const poll = c.rows.find((r) => r.query.includes("pg_stat_activity"))!;
       expect(poll.stakeMs).toBeGreaterThan(0);
       expect(c.rows.indexOf(poll)).toBeGreaterThan(c.rows.indexOf(scanRow(c)!));
+      // What the findings may quote of it: the scan's mean under each io_method, here.
+      const measure = await waitFor("the scan's measures", () => store.forTarget(NAME).measures(Date.now()).get(scanRow(c)!.queryId), 15_000);
+      expect(measure).toMatchObject({
+        at: second.at,
+        before: { ioMethod: "sync", calls: 6 },
+        after: { ioMethod: "worker", calls: 6 },
+      });
     } finally {
       await collector.stop();
       store.close();

@@ -31,8 +31,8 @@ export type { HistoryStatus, SideQuery, StoredRestart } from "./reader";
 const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 10 * MINUTE;
 const FAR = 8.64e15;
-/** The findings' measures move with the per-minute history (and are dropped at each restart). */
-const MEASURES_TTL_MS = 30_000;
+/** The findings' measures: asked at each read of pg_stat_statements (10 s), so each read sees the one before (dropped at each restart). */
+const MEASURES_TTL_MS = 5_000;
 
 /**
  * The history on disk: per target, per queryid and per minute the
