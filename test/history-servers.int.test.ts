@@ -1,7 +1,8 @@
 // Issue 19: the history knows its server, and its before/after leads with
 // what matters. Against real PostgreSQL 18 servers of this file's own:
 // two servers on one host, watched one after the other under the same
-// display name (named after the host), keep two histories; a short side
+// display name (named after the host), keep two histories; where
+// pg_control_system() is revoked, the address alone tells them apart; a short side
 // between two restarts counts all its calls at the collector's shipped
 // pg_stat_statements cadence (10 s: the calls after its last read before the
 // restart too), and the slow scan leads the comparison while SET,
@@ -84,6 +85,28 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       expect(lines).toEqual([]);
     } finally {
       store.close();
+    }
+  });
+
+  it("goes by the address alone where pg_control_system() is revoked from the role, and says so once", async () => {
+    const own = servers[1];
+    const admin = await connect(own.server.superuserUrl("postgres"), "history-servers-test");
+    await admin.query("REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC");
+    const store = openStore("denied.db");
+    const collector = watch(store, own);
+    try {
+      await waitFor("up", () => collector.info().status === "up", 15_000);
+      await waitFor("identified", () => store.server(`127.0.0.1:${own.server.port}/postgres`));
+      expect(store.historyOf(NAME)).toBe(`127.0.0.1:${own.server.port}/postgres`);
+      expect(store.server(store.historyOf(NAME)!)).toMatchObject({ identified_by: "address", system_id: null });
+      expect(lines.filter((l) => l.includes("told apart by its address only"))).toEqual([
+        `history: the server at 127.0.0.1:${own.server.port}/postgres is told apart by its address only (this role may not run pg_control_system())`,
+      ]);
+    } finally {
+      await collector.stop();
+      store.close();
+      await admin.query("GRANT EXECUTE ON FUNCTION pg_control_system() TO PUBLIC");
+      await admin.end();
     }
   });
 
