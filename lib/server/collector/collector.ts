@@ -118,8 +118,9 @@ export class Collector implements PayloadSource {
     return this.budget.interval(this.askedMs, this.cost.exact("activity", Date.now()), SAMPLING_SHARE);
   }
 
-  start(url: string): void {
-    this.address = serverAddress(url);
+  /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
+  start(url: string, address: string | null = serverAddress(url)): void {
+    this.address = address;
     if (this.address) (this.options.history ?? NO_HISTORY).address(this.address);
     this.connection.start(url);
     this.schedule.start();

@@ -105,7 +105,8 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     runtime.stopDemo = () => server.stop("fast");
     collector.setStarting("making the demo database (first run only)");
     const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
-    collector.start(server.monitorUrl(database));
+    // Its port is new at each start: the data directory is what stays, and its history with it.
+    collector.start(server.monitorUrl(database), `embedded:${server.dataDir}/${database}`);
     let workload = config.demoWorkload ? startWorkload(server, { database, table, log }) : null;
     log(`watching the demo target: embedded PostgreSQL 18 on 127.0.0.1:${server.port}, database ${database}`);
 
