@@ -25,7 +25,6 @@ export interface HistoryOptions {
   log: (line: string) => void;
 }
 
-
 export type { HistoryStatus, SideQuery, StoredRestart } from "./reader";
 
 const MINUTE = 60_000;
@@ -35,7 +34,7 @@ const FAR = 8.64e15;
 const MEASURES_TTL_MS = 5_000;
 
 /**
- * The history on disk: per target, per queryid and per minute the
+ * The history on disk: per server (servers.ts), per queryid and per minute the
  * pg_stat_statements deltas, the statement texts, the restarts with the
  * settings they changed, and the settings in force. Synchronous SQLite
  * (better-sqlite3): one small transaction per read of the collector.
@@ -52,7 +51,7 @@ export class HistoryStore implements HistoryReader {
   private lastState = new Map<string, { epoch: number; json: string; settings: Settings; version: string | null }>();
   /** per target (a collector's id): its server's history; `identified` once connected (before: the newest at its address, read-only) */
   private targets = new Map<string, { history: string; identified: boolean }>();
-  /** per target and queryid: the minute its text row was last touched */
+  /** per history and queryid: the minute its text row was last touched */
   private textMinute = new Map<string, number>();
   /** answers kept a little while (the fleet page asks every 2 s), dropped at each restart */
   private memos = new Map<string, { until: number; value: unknown }>();
