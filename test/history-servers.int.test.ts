@@ -18,7 +18,9 @@ import { DEFAULT_CADENCES, type Cadences } from "../lib/server/collector/steps/s
 import { comparePayload } from "../lib/server/history/compare";
 import { HistoryStore } from "../lib/server/history/store";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
+import { CompareResponse } from "../lib/schemas/history";
 import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
+import { startServer } from "./support/server";
 
 const HOUR = 3_600_000;
 /** Both servers are named after their host, as a DATABASE_URL target is. */
@@ -85,6 +87,25 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       expect(lines).toEqual([]);
     } finally {
       store.close();
+    }
+  });
+
+  it("through the real server: DATABASE_URL targets named after their host, one server then the other on one file, each page's comparison its own", async () => {
+    const [a, b] = servers;
+    const file = path.join(dir, "real.db");
+    const compareVia = async (url: string) => CompareResponse.parse(await (await fetch(`${url}/api/targets/${NAME}/compare`)).json());
+    for (const [own, change] of [[a, { io_workers: 2 }], [b, { io_workers: 4 }]] as const) {
+      const app = await startServer({ DATABASE_URL: own.server.monitorUrl("postgres"), INFLIGHT_HISTORY_FILE: file });
+      try {
+        await waitFor("connected", async () => (await compareVia(app.url)).history?.id.startsWith(`127.0.0.1:${own.server.port}/postgres#`), 20_000);
+        // The other server's restart (the first one's, for the second) is never this page's.
+        expect((await compareVia(app.url)).restart).toBeNull();
+        await restartInto(own, change);
+        const c = await waitFor("its restart compared", async () => ((await compareVia(app.url)).restart ? compareVia(app.url) : null), 30_000);
+        expect(c.changes).toEqual([expect.objectContaining({ name: "io_workers", after: String(change.io_workers) })]);
+      } finally {
+        await app.stop();
+      }
     }
   });
 
