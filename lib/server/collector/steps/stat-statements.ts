@@ -121,11 +121,11 @@ export class StatStatementsStep implements Step {
     if (previous) return keep(previous, now, epoch, rows);
     this.carry = null;
     if (!carry || carry.systemId !== systemId || carry.epoch === null) return;
+    // The same server (a lost connection): what ran since the last read of the session before.
+    if (carry.epoch === epoch) return keep(carry.rows, now, epoch, rows);
     const split = splitCarried(carry.rows, rows, epoch);
-    if (carry.epoch === epoch || split === null) {
-      // The same server (a lost connection), or its counters started again (a crash, a reset): all of it is this server's.
-      return keep(carry.rows, now, epoch, rows);
-    }
+    // Its counters started again (a crash, a reset): every count is the new server's, whole.
+    if (split === null) return keep(new Map(), now, epoch, rows);
     // A clean restart in between: what the counters carried over ran before it (the calls between the last read
     // and the shutdown, which the before side would miss), and so did an entry made before the restart; the rest after it.
     keep(carry.rows, carry.at, carry.epoch, split.carried);
