@@ -49,8 +49,10 @@ export class StatStatementsStep implements Step {
 
   reset(session: Session): void {
     if (session.caps.stat_statements !== this.version) this.snapshots = [];
-    // A new session may be a new server: its first read is only a baseline,
-    // taken at the first tick, so that little of the new server goes uncounted.
+    // A new session may be a new server: its first read is a baseline, taken
+    // at the first tick, so that little of the new server goes uncounted; of
+    // the same cluster (record: carry), it also takes what ran since the
+    // last read of this session before.
     this.carry = this.previous ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId } : this.carry;
     this.previous = null;
     this.charged = new Map();
