@@ -6,7 +6,9 @@ import { openTarget } from "./helpers";
 // comparison's first row is the statement with the most time at stake
 // (calls x mean, the larger side), and housekeeping (SET, BEGIN/COMMIT,
 // monitoring polls) is folded below the workload's statements. The demo is
-// left as it was found.
+// left as it was found. The file sorts after restart.spec.ts and
+// what-changed.spec.ts on purpose (one server, files in order): its restarts
+// would be in their notes.
 
 const DEMO = { io_method: "worker", io_workers: 3 } as const;
 
