@@ -2,7 +2,8 @@
 // what matters. Against real PostgreSQL 18 servers of this file's own:
 // two servers on one host, watched one after the other under the same
 // display name (named after the host), keep two histories; where
-// pg_control_system() is revoked, the address alone tells them apart; a short side
+// pg_control_system() is revoked, the address alone tells them apart; an
+// upgrade (15 -> 18 on the same port) keeps its history; a short side
 // between two restarts counts all its calls at the collector's shipped
 // pg_stat_statements cadence (10 s: the calls after its last read before the
 // restart too), and the slow scan leads the comparison while SET,
@@ -18,6 +19,7 @@ import { DEFAULT_CADENCES, type Cadences } from "../lib/server/collector/steps/s
 import { comparePayload } from "../lib/server/history/compare";
 import { HistoryStore } from "../lib/server/history/store";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
+import { pg15Available, startPg15 } from "./support/pg15";
 import { CompareResponse } from "../lib/schemas/history";
 import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { startServer } from "./support/server";
@@ -106,6 +108,42 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       } finally {
         await app.stop();
       }
+    }
+  });
+
+  it("keeps an upgrade's history: the same address, a new identifier and a newer major (15 -> 18) is a restart with server_version among its changes", async () => {
+    if (!pg15Available()) throw new Error("PostgreSQL 15 binaries missing: apt-get install -y postgresql-15");
+    const store = openStore("upgrade.db");
+    const old = await startPg15();
+    let oldRunning = true;
+    let upgraded: OwnPg | null = null;
+    try {
+      const first = new Collector({ id: NAME, name: NAME, demo: false, sampleMs: 200, idleSampleMs: 1000, windowMs: 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
+      first.start(old.superuserUrl());
+      try {
+        await waitFor("up on 15", () => first.info().status === "up", 15_000);
+        await waitFor("identified", () => store.historyOf(NAME)?.includes("#"), 10_000);
+      } finally {
+        await first.stop();
+      }
+      const history = store.historyOf(NAME)!;
+      await old.stop();
+      oldRunning = false;
+      // pg_upgrade's new cluster: a new system identifier, on the old one's port.
+      upgraded = await startOwnPg(undefined, old.port);
+      const second = watch(store, upgraded);
+      try {
+        const restart = await waitFor("the upgrade recorded as a restart", () => store.restarts(history)[0], 15_000);
+        expect(store.historyOf(NAME)).toBe(history);
+        expect(restart.changes[0]).toMatchObject({ name: "server_version", before: expect.stringMatching(/^15\./), after: expect.stringMatching(/^18\./) });
+        expect(compareOf(store, history).changes).toContainEqual(expect.objectContaining({ name: "server_version" }));
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      if (oldRunning) await old.stop();
+      await upgraded?.dispose();
+      store.close();
     }
   });
 
