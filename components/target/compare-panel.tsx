@@ -75,13 +75,19 @@ function CompareRows({ rows }: { rows: CompareRow[] }) {
   const folded = rows.filter((r) => r.housekeeping);
   return (
     <>
-      {main.length ? <CompareTable rows={main} testId="compare-table" /> : <p className="text-sm text-slate-500">Only housekeeping and monitoring polls were seen on both sides.</p>}
+      {main.length ? (
+        <CompareTable rows={main} testId="compare-table" rowTestId="compare-row" />
+      ) : (
+        <p className="text-sm text-slate-500" data-testid="compare-empty">
+          Only housekeeping and monitoring polls were seen on both sides yet.
+        </p>
+      )}
       {folded.length ? (
         <details data-testid="compare-housekeeping">
           <summary className="cursor-pointer text-xs text-slate-600">
             {folded.length} housekeeping statement{folded.length === 1 ? "" : "s"} and monitoring poll{folded.length === 1 ? "" : "s"} (SET, BEGIN/COMMIT, reads of pg_stat_* views): not counted in the verdicts
           </summary>
-          <CompareTable rows={folded} testId="compare-housekeeping-table" />
+          <CompareTable rows={folded} testId="compare-housekeeping-table" rowTestId="compare-housekeeping-row" />
         </details>
       ) : null}
       <p className="mt-1 text-[11px] text-slate-500">
@@ -91,7 +97,7 @@ function CompareRows({ rows }: { rows: CompareRow[] }) {
   );
 }
 
-function CompareTable({ rows, testId }: { rows: CompareRow[]; testId: string }) {
+function CompareTable({ rows, testId, rowTestId }: { rows: CompareRow[]; testId: string; rowTestId: string }) {
   const arrow = <span className="px-1 text-slate-400">→</span>;
   return (
     <div className="overflow-x-auto">
@@ -110,7 +116,7 @@ function CompareTable({ rows, testId }: { rows: CompareRow[]; testId: string }) 
           {rows.map((r) => {
             const [b, a] = [sideCells(r.before), sideCells(r.after)];
             return (
-              <tr key={r.queryId} data-testid="compare-row" data-verdict={r.verdict.kind} data-stake-ms={Math.round(r.stakeMs)} data-housekeeping={r.housekeeping} className="border-b border-slate-100 align-top last:border-0">
+              <tr key={r.queryId} data-testid={rowTestId} data-verdict={r.verdict.kind} data-stake-ms={Math.round(r.stakeMs)} data-housekeeping={r.housekeeping} className="border-b border-slate-100 align-top last:border-0">
                 <td className="py-1.5 pr-2">
                   <Badge tone={VERDICT_TONES[r.verdict.kind]}>{r.verdict.text}</Badge>
                 </td>
