@@ -65,6 +65,8 @@ export const CompareQuery = z.strictObject({
   at: ms.optional(),
   before: span.default(60 * MINUTE),
   after: span.default(60 * MINUTE),
+  /** a history kept from before inflight told servers apart: "name:<the target's id>" (the compare route checks it is this target's) */
+  history: z.string().max(100).optional(),
 });
 export type CompareQuery = z.infer<typeof CompareQuery>;
 

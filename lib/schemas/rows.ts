@@ -89,11 +89,15 @@ export const ServerInfoRow = z.object({
 });
 export type ServerInfoRow = z.infer<typeof ServerInfoRow>;
 
+export const SystemIdentifierRow = z.object({ system_identifier: z.string() });
+
 export const CapabilitiesRow = z.object({
   server_version: z.string(),
   server_version_num: z.number(),
   aios: z.boolean(),
   aios_allowed: z.boolean(),
+  /** pg_control_system() may be run (system_identifier.sql) */
+  control_system_allowed: z.boolean(),
   stat_io: z.boolean(),
   stat_io_bytes: z.boolean(),
   stat_statements: z.string().nullable(),
@@ -125,6 +129,8 @@ export const StatStatementsRow = z.object({
   shared_blks_hit: z.number(),
   /** run by inflight's own role: what watching costs */
   own: z.boolean(),
+  /** when the entry was made, ms (pg_stat_statements 1.11 and later; absent before) */
+  stats_since_ms: z.number().nullable().optional(),
 });
 export type StatStatementsRow = z.infer<typeof StatStatementsRow>;
 

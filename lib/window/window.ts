@@ -2,7 +2,7 @@
 // settings, restarts, checks and pg_stat_statements figures, bounded by time. Pure: no
 // timers, no I/O; the collector feeds it and says what time it is, and the payload
 // builders read it. Its state changes only through the methods below.
-import type { Finding, FindingsPayload } from "../schemas/findings";
+import type { FindingsPayload } from "../schemas/findings";
 import type { Capabilities } from "../schemas/target";
 import type { FindingsTarget } from "./findings";
 import type { QueryRun, StatementStat } from "../schemas/runs";
@@ -11,11 +11,13 @@ import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
-import { computeFindings } from "./findings";
+import { computeFindings, stampFindings, withKnownStart } from "./findings";
+import { NO_MEASURES, type MethodMeasures } from "../history/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
 import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
 import { RelationNames } from "./relations";
+import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
 import { configuredWorkers, diffSettings } from "./settings";
@@ -23,7 +25,6 @@ import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
-const MAX_OUTAGES = 200;
 
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
@@ -36,10 +37,12 @@ export class TargetWindow {
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
-  private outageList: Outage[] = [];
+  private readonly outageLog = new OutageLog();
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
   private findingList: FindingsPayload = { asOf: 0, findings: [], moreRuns: 0 };
+  /** the history's measures per queryid under each io_method (the findings quote them) */
+  private measures: MethodMeasures = NO_MEASURES;
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
@@ -115,7 +118,7 @@ export class TargetWindow {
   }
 
   get outages(): readonly Outage[] {
-    return this.outageList;
+    return this.outageLog.all;
   }
 
   get checks(): readonly Check[] {
@@ -247,18 +250,19 @@ export class TargetWindow {
       now: t,
       target,
       settings: this.settingsNow,
-      // The restart into this start, seen live or known from the history.
-      restarts: this.knownStart && !this.restartList.some((r) => r.at === this.knownStart?.at) ? [...this.restartList, this.knownStart] : this.restartList,
+      restarts: withKnownStart(this.restartList, this.knownStart),
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
+      measured: this.measures,
     });
-    const since = new Map(this.findingList.findings.map((f) => [f.id, f.since]));
-    const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
-    const changed = JSON.stringify(next.findings) !== JSON.stringify(this.findingList.findings) || next.moreRuns !== this.findingList.moreRuns;
+    const { next, changed } = stampFindings(this.findingList, findings, moreRuns, t);
     this.findingList = next;
     return changed;
   }
+
+  /** The history's before/after per queryid (the server's own measurement, for the findings). */
+  setMeasures = (measures: MethodMeasures) => void (this.measures = measures);
 
   /** pg_stat_statements over the window, and why it may be incomplete. */
   setStatements(statements: StatementStat[], note: string | null): void {
@@ -274,26 +278,19 @@ export class TargetWindow {
 
   /** The connection was lost at `t`: open runs end, a gap starts. */
   markDown(t: number, error: string): void {
-    const open = this.outageList.at(-1);
-    if (open && open.to === null) {
-      open.error = error;
-      return;
-    }
-    this.outageList.push({ from: t, to: null, error });
-    if (this.outageList.length > MAX_OUTAGES) this.outageList.shift();
+    if (!this.outageLog.down(t, error)) return;
     this.runs.closeAll(t);
     this.lastIo = null;
   }
 
   markUp(t: number): void {
-    const open = this.outageList.at(-1);
-    if (open && open.to === null) open.to = t;
+    this.outageLog.up(t);
   }
 
   private evict(now: number): void {
     const cutoff = now - this.spanMs;
     this.ioRing.evictBefore(cutoff);
     this.runs.evictBefore(cutoff);
-    while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
+    this.outageLog.evictBefore(cutoff);
   }
 }

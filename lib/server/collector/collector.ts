@@ -4,6 +4,7 @@ import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/targe
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import { NO_HISTORY } from "../history/sink";
+import { serverAddress } from "../../history/identity";
 import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
@@ -56,6 +57,7 @@ export class Collector implements PayloadSource {
   private status: TargetStatus = "starting";
   private statusSince = Date.now();
   private lastError: string | null = null;
+  private address: string | null = null;
 
   constructor(readonly options: CollectorOptions) {
     this.window = new TargetWindow(options.windowMs);
@@ -74,6 +76,7 @@ export class Collector implements PayloadSource {
       budget: this.budget,
       history: options.history ?? NO_HISTORY,
       describe: (err) => this.connection.describe(err),
+      address: () => this.address,
     };
     this.sampling = new SamplingStep(ctx);
     this.serverState = new ServerStateStep(ctx, () => this.sampling.confLoadMs);
@@ -119,7 +122,10 @@ export class Collector implements PayloadSource {
     return this.budget.interval(this.askedMs, this.cost.exact("activity", Date.now()), SAMPLING_SHARE);
   }
 
-  start(url: string): void {
+  /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
+  start(url: string, address: string | null = serverAddress(url)): void {
+    this.address = address;
+    if (this.address) (this.options.history ?? NO_HISTORY).address(this.address);
     this.connection.start(url);
     this.schedule.start();
   }

@@ -4,7 +4,7 @@ import type { SampleRows } from "../../history/samples";
 import type { PastFinding, PastStatus, PastTick } from "../../schemas/past";
 import type { QueryRun } from "../../schemas/runs";
 import { capSamples, oldestSample, openSamples, pack, pruneSamples, unpack } from "./samples-db";
-import { describeFailure } from "./store";
+import { describeFailure } from "./failure";
 
 export interface SampleOptions {
   file: string;

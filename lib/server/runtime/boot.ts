@@ -118,7 +118,8 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     runtime.stopDemo = () => server.stop("fast");
     collector.setStarting("making the demo database (first run only)");
     const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
-    collector.start(server.monitorUrl(database));
+    // Its port is new at each start: the data directory is what stays, and its history with it.
+    collector.start(server.monitorUrl(database), `embedded:${server.dataDir}/${database}`);
     let workload = config.demoWorkload ? startWorkload(server, { database, table, log }) : null;
     log(`watching the demo target: PostgreSQL ${server.version} on 127.0.0.1:${server.port}, database ${database}`);
 
@@ -157,7 +158,10 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
         };
       },
       restarting: () => busy,
-      noteRestart: (at) => runtime.history.noteLabRestart(collector.id, at),
+      noteRestart: (at) => {
+        const history = runtime.history.historyOf(collector.id);
+        if (history) runtime.history.noteLabRestart(history, at);
+      },
       log,
     });
     runtime.stopDemo = async () => {

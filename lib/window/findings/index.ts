@@ -2,7 +2,8 @@
 // in plain words, most severe first. The rules: runs.ts (one sentence per
 // slow running query) and server.ts; their thresholds: thresholds.ts.
 import { formatDuration } from "../../format";
-import { FINDING_SEVERITIES, type FindingSeverity } from "../../schemas/findings";
+import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
+import type { MethodMeasures } from "../../history/measured";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
@@ -10,6 +11,7 @@ import type { Tick } from "../../schemas/tick";
 import { workersLeverName } from "../major";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { measuredClause } from "./measured";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
@@ -28,6 +30,8 @@ export interface FindingsInput {
   runs: readonly QueryRun[];
   /** the ticks of the last WORKERS_SPAN_MS */
   recent: readonly Tick[];
+  /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
+  measured?: MethodMeasures;
 }
 
 /** What the findings need to know of the target beyond the window. */
@@ -77,6 +81,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     workersSetting: workersLeverName(s),
     poolNote: poolNote(s, input.recent),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
+    measured: measuredClause(run.queryId, input.measured),
   };
 }
 
@@ -125,3 +130,18 @@ function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, worke
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The restarts the findings judge: those seen live, and the one into this start known from the history. */
+export function withKnownStart(live: readonly Restart[], known: Restart | null): readonly Restart[] {
+  return known && !live.some((r) => r.at === known.at) ? [...live, known] : live;
+}
+
+/**
+ * The findings of the moment `t`, each keeping the time it first held;
+ * changed when a sentence or the count moved (the moment alone is no change).
+ */
+export function stampFindings(prev: FindingsPayload, findings: readonly server.NewFinding[], moreRuns: number, t: number): { next: FindingsPayload; changed: boolean } {
+  const since = new Map(prev.findings.map((f) => [f.id, f.since]));
+  const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
+  return { next, changed: JSON.stringify(next.findings) !== JSON.stringify(prev.findings) || next.moreRuns !== prev.moreRuns };
+}

@@ -7,6 +7,7 @@ import type { QueryRun, StatementStat } from "../../schemas/runs";
 import { formatBytes } from "../../format";
 import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
+import { MEASURE_WITH_LAB } from "./measured";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
 import { queueEvidence, queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
 
@@ -25,6 +26,8 @@ export interface RunContext {
   poolNote: string | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
+  /** what this statement took under each io_method here, from the history's before/after (measured.ts), when it has */
+  measured?: string | null;
 }
 
 export interface RunVerdict {
@@ -79,9 +82,7 @@ const ioMethodSync: RunRule = (run, f, ctx) => {
   return {
     rule: "io_method_sync",
     severity: "act",
-    clause:
-      "io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight " +
-      "(published cold-scan labs: worker 34-40% faster than sync on a sequential scan, no gain on some bitmap scans): test it on a copy",
+    clause: `io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight: ${ctx.measured ?? MEASURE_WITH_LAB}`,
     evidence: { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait) },
   };
 };

@@ -3,6 +3,7 @@ import type { Settings } from "../../../schemas/settings";
 import { pendingSettings, withPendingValues } from "../../../window/pending";
 import { NAMED_SETTINGS, toSettings } from "../../../window/settings";
 import { settingsPayload } from "../../payloads/window";
+import type { ServerInfoRow } from "../../../schemas/rows";
 import { isStatementError, sqlState } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -67,6 +68,7 @@ export class ServerStateStep implements Step {
     this.startAt = now;
     await session.run("ping", { timed: (ms) => cost.ping(ms) });
     const [server] = await session.run("server_info");
+    if (force) await this.identify(session, server);
     const restarted = window.serverStart !== null && window.serverStart !== server.postmaster_start_ms;
     const reloaded = server.conf_load_ms !== this.confLoadMs;
     const settingsDue = now - this.settingsAt >= budget.interval(this.ctx.cadences.settingsMs, cost.exact("settings", now), BUDGET_SHARE);
@@ -79,7 +81,7 @@ export class ServerStateStep implements Step {
     const rows = await session.run("settings", { values: [NAMED_SETTINGS] });
     const before = JSON.stringify(window.settings);
     const settings = await this.pendingValues(session, toSettings(rows));
-    const known = this.ctx.history.serverState(now, settings, server.postmaster_start_ms);
+    const known = this.ctx.history.serverState(now, settings, server.postmaster_start_ms, server.server_version);
     const restart = window.setServerState(now, settings, server.postmaster_start_ms, known);
     if (restart) {
       const changes = restart.changes.map((c) => `${c.name} ${c.before} -> ${c.after}`).join(", ") || "no io setting changed";
@@ -103,6 +105,26 @@ export class ServerStateStep implements Step {
       else this.ctx.log.once(`target ${this.ctx.target}: pg_file_settings: ${this.ctx.describe(err)}`);
       return withPendingValues(settings, null);
     }
+  }
+
+  /**
+   * On connect: which server this is, for the history (its address and, where
+   * the role may read it, its system identifier). A refusal is not the
+   * session's failure: the history then goes by the address.
+   */
+  private async identify(session: Session, server: ServerInfoRow): Promise<void> {
+    const address = this.ctx.address();
+    if (!address) return;
+    session.systemId = null;
+    if (session.caps.control_system_allowed) {
+      try {
+        const [row] = await session.run("system_identifier");
+        session.systemId = row?.system_identifier ?? null;
+      } catch (err) {
+        if (!isStatementError(err)) throw err;
+      }
+    }
+    this.ctx.history.server({ address, systemId: session.systemId, serverVersion: server.server_version, serverVersionNum: server.server_version_num, postmasterStart: server.postmaster_start_ms });
   }
 
   publishNow(): void {
