@@ -93,6 +93,6 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     expect(back.changes).toContainEqual({ name: "io_method", before: "worker", after: "io_uring" });
     await waitFor("no io workers again", () => w().lastTick()?.workers.alive === 0 && w().settings.io_method?.setting === "io_uring", 10_000);
     const applied = await waitFor("restart applied", () => w().findings.findings.find((f) => f.rule === "restart_applied" && f.text.includes("io workers")), 10_000);
-    expect(applied.text).toMatch(/changed io_method worker -> io_uring: in force \(0 io workers; reads submitted through io_uring\)/);
+    expect(applied.text).toMatch(/changed io_method worker -> io_uring, in force \(0 io workers; reads submitted through io_uring\)/);
   });
 });
