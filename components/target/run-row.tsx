@@ -76,7 +76,7 @@ export function RunRow({ run, now, selected, onSelect, statements, blockSize, ne
           >
             {exact.text}
             {exact.differs ? (
-              <div className="text-amber-800" data-testid="shares-differ">
+              <div className="text-amber-800" data-testid="shares-differ" title={exact.differsWhy ?? undefined}>
                 {exact.differs}
               </div>
             ) : null}

@@ -26,13 +26,15 @@ describe("statementShare", () => {
   // Issue 19: "53%" sampled beside "exact: 50%" is fine; 70% beside 22% needs a why, not two bare figures.
   it("says why the sampled share and the exact one differ by more than a few points", () => {
     const ended = run({ queryId: "q1", samples: 12, aioWaitSamples: 8, readWaitSamples: 0, endedAt: 5000 });
-    expect(statementShare(ended, [stat()])?.differs).toBe(
-      "sampled 67% against 22%: few samples (12); pg_stat_statements covers all 3 calls in the window, this row one run; a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits",
-    );
+    expect(statementShare(ended, [stat()])).toMatchObject({
+      differs: "sampled 67% vs 22%: few samples, other calls, sampler over-counts",
+      differsWhy:
+        "sampled 67% vs 22%: few samples (12); pg_stat_statements covers all 3 calls in the window, this row one run; a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits",
+    });
     const close = run({ queryId: "q1", samples: 100, aioWaitSamples: 25, readWaitSamples: 0, endedAt: 5000 });
     expect(statementShare(close, [stat()])?.differs).toBeNull();
     const running = run({ queryId: "q1", samples: 40, aioWaitSamples: 0, readWaitSamples: 0, endedAt: null });
-    expect(statementShare(running, [stat({ calls: 1 })])?.differs).toBe("sampled 0% against 22%: pg_stat_statements counts a call when it ends: this run is not in it yet");
+    expect(statementShare(running, [stat({ calls: 1 })])?.differs).toBe("sampled 0% vs 22%: not counted yet");
   });
 
   it("labels the statement's exact share as what it is", () => {

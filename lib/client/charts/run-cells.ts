@@ -37,8 +37,10 @@ export const SHARES_DIFFER_BY = 0.1;
 export interface StatementShareCell {
   /** "pg_stat_statements: 22% of execution time in reads (3 calls)" */
   text: string;
-  /** why the sampled share beside it differs by more than SHARES_DIFFER_BY; null when they agree */
+  /** when the sampled share beside it differs by more than SHARES_DIFFER_BY: "sampled 67% vs 22%: few samples, other calls"; else null */
   differs: string | null;
+  /** the same, each reason said in full (the cell's title) */
+  differsWhy: string | null;
 }
 
 /**
@@ -52,21 +54,24 @@ export function statementShare(run: QueryRun, statements: readonly StatementStat
   if (!s || s.readTime === null || s.totalExecTime <= 0) return null;
   const share = s.readTime / s.totalExecTime;
   const calls = `${s.calls} call${s.calls === 1 ? "" : "s"}`;
-  if (share > 1) return { text: `pg_stat_statements: read time above execution time (summed over its processes; ${calls})`, differs: null };
+  if (share > 1) return { text: `pg_stat_statements: read time above execution time (summed over its processes; ${calls})`, differs: null, differsWhy: null };
   const text = `pg_stat_statements: ${formatShare(share)} of execution time in reads (${calls})`;
-  if (run.samples < MIN_SAMPLES) return { text, differs: null };
+  if (run.samples < MIN_SAMPLES) return { text, differs: null, differsWhy: null };
   const sampled = runFigures(run, run.lastSeen).readWait;
-  if (Math.abs(sampled - share) <= SHARES_DIFFER_BY) return { text, differs: null };
-  return { text, differs: `sampled ${formatShare(sampled)} against ${formatShare(share)}: ${differenceReasons(run, s, sampled > share).join("; ")}` };
+  if (Math.abs(sampled - share) <= SHARES_DIFFER_BY) return { text, differs: null, differsWhy: null };
+  const reasons = differenceReasons(run, s, sampled > share);
+  const head = `sampled ${formatShare(sampled)} vs ${formatShare(share)}`;
+  return { text, differs: `${head}: ${reasons.map((r) => r[0]).join(", ")}`, differsWhy: `${head}: ${reasons.map((r) => r[1]).join("; ")}` };
 }
 
-/** Why a run's sampled read wait and its statement's exact share disagree, most likely first. */
-function differenceReasons(run: QueryRun, s: StatementStat, sampledHigher: boolean): string[] {
-  const reasons: string[] = [];
-  if (run.samples < READS_MIN_SAMPLES) reasons.push(`few samples (${run.samples})`);
-  if (s.calls > 1 || run.endedAt === null) reasons.push(run.endedAt === null ? "pg_stat_statements counts a call when it ends: this run is not in it yet" : `pg_stat_statements covers all ${s.calls} calls in the window, this row one run`);
-  if (sampledHigher) reasons.push("a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits");
-  return reasons.length ? reasons : ["the sampled share is an estimate"];
+/** Why a run's sampled read wait and its statement's exact share disagree, most likely first: [short, in full]. */
+function differenceReasons(run: QueryRun, s: StatementStat, sampledHigher: boolean): [string, string][] {
+  const reasons: [string, string][] = [];
+  if (run.samples < READS_MIN_SAMPLES) reasons.push(["few samples", `few samples (${run.samples})`]);
+  if (run.endedAt === null) reasons.push(["not counted yet", "pg_stat_statements counts a call when it ends: this run is not in it yet"]);
+  else if (s.calls > 1) reasons.push(["other calls", `pg_stat_statements covers all ${s.calls} calls in the window, this row one run`]);
+  if (sampledHigher) reasons.push(["sampler over-counts", "a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits"]);
+  return reasons.length ? reasons : [["an estimate", "the sampled share is an estimate"]];
 }
 
 export interface InFlightCell {
