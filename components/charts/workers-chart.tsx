@@ -2,12 +2,13 @@
 import { memo, useMemo } from "react";
 import { CartesianGrid, LineChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { workersChart, type WorkersRow } from "@/lib/client/charts/activity";
+import { LINE_MAX_POINTS, workersChart, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
 import { noSamples } from "@/lib/client/charts/empty";
 import { useChannel } from "@/lib/client/live/hooks";
 import { Glossed } from "@/components/ui/term";
 import { Panel } from "@/components/ui/panel";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
@@ -23,8 +24,9 @@ const LEGEND = [
 const SLOT = 1;
 
 export const WorkersPanel = memo(function WorkersPanel({ target }: { target: TargetInfo }) {
-  const view = useTimeView(SLOT);
-  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
+  const box = useChartBox();
+  const view = useTimeView(SLOT, box, LINE_MAX_POINTS);
+  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);
   const empty =
     chart.rows.length === 0
       ? noSamples(target, "No samples in view yet")
@@ -39,7 +41,7 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Tar
       subtitle={<Glossed text="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)" />}
       actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
-      <div data-testid="io-workers-chart" data-any={chart.any}>
+      <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any}>
         <Legend items={LEGEND} />
         <ChartBody empty={empty}>
           <WorkersPlot rows={chart.rows} axis={view.axis} />
