@@ -12,6 +12,9 @@ const CALIBRATION_TTL_MS = 60_000;
 /** The baseline is the least of the last few pings: it follows a network that slows down within ~15 s. */
 const PINGS_KEPT = 3;
 const RATE_SPAN_MS = 10_000;
+/** A call is charged at least the least of the last this many round trips: the cost as
+ * measured last, when it rose since pg_stat_statements' figure (up to 10 s old) was read. */
+const LATEST_ROUND_TRIPS = 3;
 
 interface Entry {
   calls: number;
@@ -66,7 +69,7 @@ export class CostMeter {
    * recent round trip less the ping's: under load, a round trip also holds
    * the wait for this process's event loop.
    */
-  observe(name: QueryName, rttMs: number, now: number, first = false): void {
+  observe(name: QueryName, rttMs: number, now: number, first = false): number {
     const e = this.entry(name);
     const server = Math.max(0, rttMs - this.baseline);
     if (first) e.firstRoundTrip ??= server;
@@ -74,11 +77,26 @@ export class CostMeter {
       e.roundTrips.push(server);
       if (e.roundTrips.length > ROUND_TRIPS_KEPT) e.roundTrips.shift();
     }
-    const ms = this.estimate(name, now);
+    const ms = this.latest(name, now);
     e.calls++;
     e.serverMs += ms;
     e.charged += ms;
     this.charge(name, ms, 1, now);
+    return ms;
+  }
+
+  /**
+   * What one call is charged when it is made: the estimate, or the least of
+   * the last few round trips when they say more (a server that got busier
+   * since pg_stat_statements was read). A round trip is the server's time
+   * and then some, so this errs on the side of the target: the budget is
+   * held when the call is made, not repaid once pg_stat_statements tells.
+   */
+  latest(name: QueryName, now: number): number {
+    const e = this.entries.get(name);
+    const recent = e?.roundTrips.slice(-LATEST_ROUND_TRIPS) ?? [];
+    const estimate = this.estimate(name, now);
+    return recent.length === LATEST_ROUND_TRIPS ? Math.max(estimate, Math.min(...recent)) : estimate;
   }
 
   private charge(name: QueryName, ms: number, calls: number, now: number): void {
@@ -171,16 +189,27 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Costs are estimates (the newest exact figure is up to 10 s old): aim this far under the budget. */
 const HEADROOM = 0.9;
+/** The budget holds over any span this long, not only on average (issue 21). */
+export const BUDGET_WINDOW_MS = 20_000;
 
 /**
- * A token bucket of server time: it fills at (a tenth under) the budget's
- * rate and holds at most one second of it. The expensive reads (pg_aios
- * first) run only when it holds their cost, so a moment over budget is fine
- * and the average is not.
+ * Server time, charged when each call is made: a token bucket that fills at
+ * (a tenth under) the budget's rate and holds at most one second of it, so
+ * that reads are spread out, and a ledger of the last BUDGET_WINDOW_MS, so
+ * that a read that would take the window over (a tenth under) the budget is
+ * put off before it runs. Over any 20 s the server time charged stays within
+ * the budget, but for what no budget puts off: the sample itself (its
+ * interval is stretched instead, see interval()), and pg_aios's floor of one
+ * read every 10 s while backends run (steps/sampling.ts, AIOS_FLOOR_MS). A
+ * read that alone costs more than the window's budget is never afforded:
+ * the floor alone reads it.
  */
 export class Budget {
   private tokens: number;
   private at: number;
+  /** charges of the last BUDGET_WINDOW_MS, oldest first, and their sum */
+  private ledger: { t: number; ms: number }[] = [];
+  private inWindow = 0;
 
   constructor(
     readonly msPerSecond: number,
@@ -195,16 +224,59 @@ export class Budget {
     this.at = now;
   }
 
-  /** A full bucket affords any one read, even one that costs more than a
-   * second of budget (a very large server): the debt is paid before the next. */
+  private trim(now: number): void {
+    while (this.ledger.length && this.ledger[0].t <= now - BUDGET_WINDOW_MS) this.inWindow -= this.ledger.shift()!.ms;
+    if (!this.ledger.length) this.inWindow = 0;
+  }
+
+  /** Server ms charged over the BUDGET_WINDOW_MS up to now. */
+  spentInWindow(now: number): number {
+    this.trim(now);
+    return this.inWindow;
+  }
+
+  /** The window's budget less a tenth: what the reads that can be put off may fill it up to. */
+  private get windowLimit(): number {
+    return (this.msPerSecond * HEADROOM * BUDGET_WINDOW_MS) / 1000;
+  }
+
+  /** A full bucket affords one read costlier than a second of budget (a very
+   * large server): the debt is paid before the next. The window never goes over. */
   affords(ms: number, now: number): boolean {
     this.refill(now);
-    return this.tokens >= Math.min(ms, this.msPerSecond);
+    return this.tokens >= Math.min(ms, this.msPerSecond) && this.spentInWindow(now) + ms <= this.windowLimit;
   }
 
   spend(ms: number, now: number): void {
     this.refill(now);
     this.tokens -= ms;
+    this.record(now, ms);
+  }
+
+  /**
+   * Server time that calls made over (from, now] took beyond their charges
+   * (pg_stat_statements says so afterwards): entered in the ledger over the
+   * span it was spent in, so the window sees what the server spent, and not
+   * taken from the bucket at once, which would stop pg_aios for seconds to
+   * repay what is past.
+   */
+  owe(ms: number, from: number, now: number): void {
+    if (!(ms > 0)) return;
+    const start = Math.max(from, now - BUDGET_WINDOW_MS);
+    if (start >= now) return this.record(now, ms);
+    // Spread over the span, oldest first: the ledger stays in time order.
+    const parts = 10;
+    const older = this.ledger.filter((c) => c.t <= start);
+    const newer = this.ledger.filter((c) => c.t > start);
+    const spread = Array.from({ length: parts }, (_, i) => ({ t: start + ((i + 1) * (now - start)) / parts, ms: ms / parts }));
+    this.ledger = [...older, ...[...newer, ...spread].sort((a, b) => a.t - b.t)];
+    this.inWindow += ms;
+  }
+
+  private record(t: number, ms: number): void {
+    this.ledger.push({ t, ms });
+    this.inWindow += ms;
+    this.trim(t);
   }
 
   /**

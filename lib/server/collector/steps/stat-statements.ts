@@ -37,8 +37,9 @@ export class StatStatementsStep implements Step {
   private previous: Map<string, StatStatementsRow> | null = null;
   /** reads in this session (the first is the baseline) */
   private reads = 0;
-  /** what the budget was charged, per statement, since `previous` was read */
+  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom) */
   private charged = new Map<QueryName, number>();
+  private chargedFrom = 0;
 
   constructor(private readonly ctx: StepContext) {}
 
@@ -48,6 +49,7 @@ export class StatStatementsStep implements Step {
     // taken at the first tick, so that little of the new server goes uncounted.
     this.previous = null;
     this.charged = new Map();
+    this.chargedFrom = 0;
     this.reads = 0;
     this.lastAt = 0;
     this.version = session.caps.stat_statements;
@@ -112,14 +114,17 @@ export class StatStatementsStep implements Step {
    * inflight's own statements: their server time since the last read, per
    * call, is the exact cost from here on. What they took beyond what the
    * budget was charged for them (estimates lag a server that slows down) is
-   * charged now, to the budget and to the figures the page and /metrics show,
-   * so that the budget holds on average, not only per estimate.
+   * entered in the budget's window over the span the calls were made in, and
+   * in the figures the page and /metrics show. Calls are charged at the cost
+   * as last measured (CostMeter.latest), so little is owed.
    */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
     const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
     const charged = this.charged;
+    const from = this.chargedFrom;
     this.charged = new Map();
+    this.chargedFrom = now;
     if (!this.previous) return;
     let owed = 0;
     for (const { name, ms, msPerCall } of ownCallCosts(this.previous, rows, nameOf)) {
@@ -133,7 +138,8 @@ export class StatStatementsStep implements Step {
         owed += over;
       }
     }
-    if (owed > 0) this.ctx.budget.spend(owed, now);
+    // Where the calls were made, not now: the window the budget holds sees it; pg_aios is not stopped to repay it.
+    if (owed > 0) this.ctx.budget.owe(owed, from, now);
   }
 
   private unavailable(session: Session, now: number): string | null {

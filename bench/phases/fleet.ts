@@ -1,0 +1,5 @@
+import type { Bench } from "./context";
+
+export async function manyTargets(bench: Bench): Promise<void> {
+  bench.log("fleet: not written yet");
+}
