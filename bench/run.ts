@@ -58,11 +58,11 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
 /**
  * BENCH_ONLY=browser: the target page alone (setup, scans in the background,
  * the browser phase once A's window is full); BENCH_ONLY=fleet: the many
- * targets of one process alone. Written to bench/tmp/results.<name>.json,
+ * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone. Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && ONLY !== "browser" && ONLY !== "fleet") throw new Error(`BENCH_ONLY=${ONLY}: browser or fleet`);
+if (ONLY !== null && !["browser", "fleet", "sizes"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet or sizes`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -150,6 +150,7 @@ test("inflight benchmarks", async () => {
     results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
     log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
     if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
+    else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
     else if (ONLY === "browser") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
       ctx.scans.phase = "background";

@@ -40,9 +40,9 @@ describe("CostMeter", () => {
     c.observe("activity", 0.3, 1100);
     expect(c.takeCharges()).toEqual(new Map([["aios", 4], ["activity", 0.3]]));
     expect(c.takeCharges()).toEqual(new Map());
-    c.calibrate("aios", 2.5, 1200);
+    c.calibrate("aios", 1.5, 1200);
     c.observe("aios", 9, 1200);
-    expect(c.takeCharges()).toEqual(new Map([["aios", 2.5]]));
+    expect(c.takeCharges()).toEqual(new Map([["aios", 1.5]]));
   });
 
   it("counts what pg_stat_statements says calls took beyond their charge: in ms/s and the totals, not as calls", () => {
@@ -62,12 +62,13 @@ describe("CostMeter", () => {
   // Issue 21: charged at a cost up to 10 s old, a server that got busier went over the budget until pg_stat_statements told.
   it("charges a call at the cost as last measured: more than pg_stat_statements' figure once round trips say so", () => {
     const c = new CostMeter();
-    c.calibrate("aios", 1.5, 0);
-    expect(c.observe("aios", 1.2, 100)).toBe(1.5);
-    expect(c.observe("aios", 2.4, 200)).toBe(1.5); // one slow round trip is not the server's
-    expect(c.observe("aios", 2.2, 300)).toBe(1.5);
-    expect(c.observe("aios", 2.6, 400)).toBeCloseTo(2.2); // three in a row are
-    expect(c.observe("aios", 1.0, 500)).toBe(1.5);
+    for (let t = 0; t < 1000; t += 100) c.observe("aios", 3, t); // round trips of 3 ms ...
+    c.calibrate("aios", 1.5, 1000); // ... of which the server's 1.5
+    expect(c.observe("aios", 2.4, 1100)).toBe(1.5);
+    expect(c.observe("aios", 6, 1200)).toBe(1.5); // one slow round trip is not the server's
+    expect(c.observe("aios", 5, 1300)).toBe(1.5);
+    expect(c.observe("aios", 5.2, 1400)).toBeCloseTo(2.5); // three in a row are: half of 5
+    expect(c.observe("aios", 1.0, 1500)).toBe(1.5);
   });
 
   it("says ms per second over the last 10 s, per statement, costliest first", () => {

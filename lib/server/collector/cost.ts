@@ -12,8 +12,9 @@ const CALIBRATION_TTL_MS = 60_000;
 /** The baseline is the least of the last few pings: it follows a network that slows down within ~15 s. */
 const PINGS_KEPT = 3;
 const RATE_SPAN_MS = 10_000;
-/** A call is charged at least the least of the last this many round trips: the cost as
- * measured last, when it rose since pg_stat_statements' figure (up to 10 s old) was read. */
+/** A call is charged at least the least of the last this many round trips (scaled to the
+ * server's share of them): the cost as measured last, when it rose since pg_stat_statements'
+ * figure (up to 10 s old) was read. */
 const LATEST_ROUND_TRIPS = 3;
 
 interface Entry {
@@ -26,6 +27,10 @@ interface Entry {
   firstRoundTrip: number | null;
   /** ms per call from inflight's own pg_stat_statements entry */
   exact: { msPerCall: number; at: number } | null;
+  /** round trips since the last calibration (their sum and count), and the server's share of
+   * a round trip at that calibration: pg_stat_statements' figure over their mean */
+  sinceExact: { sum: number; n: number };
+  serverShare: number | null;
   /** estimated ms charged to the budget since takeCharges() last ran */
   charged: number;
 }
@@ -55,7 +60,7 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, charged: 0 };
+      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, sinceExact: { sum: 0, n: 0 }, serverShare: null, charged: 0 };
       this.entries.set(name, e);
     }
     return e;
@@ -76,6 +81,8 @@ export class CostMeter {
     else {
       e.roundTrips.push(server);
       if (e.roundTrips.length > ROUND_TRIPS_KEPT) e.roundTrips.shift();
+      e.sinceExact.sum += server;
+      e.sinceExact.n++;
     }
     const ms = this.latest(name, now);
     e.calls++;
@@ -86,17 +93,18 @@ export class CostMeter {
   }
 
   /**
-   * What one call is charged when it is made: the estimate, or the least of
-   * the last few round trips when they say more (a server that got busier
-   * since pg_stat_statements was read). A round trip is the server's time
-   * and then some, so this errs on the side of the target: the budget is
-   * held when the call is made, not repaid once pg_stat_statements tells.
+   * What one call is charged when it is made: pg_stat_statements' figure
+   * (up to 10 s old), or more when the last few round trips say the server
+   * got busier since. A round trip is the server's time and then some (the
+   * network, our event loop on a loaded machine), so it is scaled by the
+   * share of it that was the server's at the last calibration. The budget
+   * is held as the calls are made, not repaid once pg_stat_statements tells.
    */
   latest(name: QueryName, now: number): number {
-    const e = this.entries.get(name);
-    const recent = e?.roundTrips.slice(-LATEST_ROUND_TRIPS) ?? [];
     const estimate = this.estimate(name, now);
-    return recent.length === LATEST_ROUND_TRIPS ? Math.max(estimate, Math.min(...recent)) : estimate;
+    const e = this.entries.get(name);
+    if (!e || e.serverShare === null || this.exact(name, now) === null || e.roundTrips.length < LATEST_ROUND_TRIPS) return estimate;
+    return Math.max(estimate, e.serverShare * Math.min(...e.roundTrips.slice(-LATEST_ROUND_TRIPS)));
   }
 
   private charge(name: QueryName, ms: number, calls: number, now: number): void {
@@ -117,7 +125,11 @@ export class CostMeter {
 
   /** The exact figure from inflight's own pg_stat_statements entry. */
   calibrate(name: QueryName, msPerCall: number, now: number): void {
-    this.entry(name).exact = { msPerCall, at: now };
+    const e = this.entry(name);
+    e.exact = { msPerCall, at: now };
+    const { sum, n } = e.sinceExact;
+    if (n > 0 && sum > 0) e.serverShare = Math.min(1, msPerCall / (sum / n));
+    e.sinceExact = { sum: 0, n: 0 };
   }
 
   /**
