@@ -4,13 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { FleetResponse, type FleetEntry } from "@/lib/schemas/api";
 import { type TargetInfo } from "@/lib/schemas/target";
 import { clockOffset, getJson } from "@/lib/client/live/api";
-import { findingHref, fleetRows, type FleetRow } from "@/lib/client/charts/fleet";
+import { findingHref, fleetRows, rowShows, type FleetRow } from "@/lib/client/charts/fleet";
 import { demoBadge, sinceText } from "@/lib/client/charts/header";
 import { SEVERITY_LABELS } from "@/lib/client/charts/findings";
 import type { Finding } from "@/lib/schemas/findings";
 import { Sentence } from "@/components/ui/term";
 import { formatAgo, formatClock, formatNumber } from "@/lib/format";
-import { Fragment } from "react";
+import { Fragment, memo } from "react";
 import { useNow } from "@/lib/client/live/hooks";
 import { VERDICT_LABELS } from "@/lib/client/charts/runs";
 import { formatViewParams } from "@/lib/client/charts/url";
@@ -75,7 +75,7 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <FleetRowView key={row.target.id} row={row} now={now} />
+            <FleetRowView key={row.target.id} row={row} now={now} shows={rowShows(row, now)} />
           ))}
         </tbody>
       </table>
@@ -85,15 +85,23 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
 
 const UNKNOWN = <span className="text-slate-500">…</span>;
 
-function FleetRowView({ row, now }: { row: FleetRow; now: number | null }) {
-  const finding = row.entry?.topFinding ?? null;
-  return (
-    <Fragment>
-      <FleetFacts row={row} now={now} />
-      {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
-    </Fragment>
-  );
-}
+/**
+ * One target's rows, drawn again only when what they show changed (`shows`,
+ * from rowShows): a poll every 2 s and a clock every second would otherwise
+ * redraw a hundred rows each time (issue 21).
+ */
+const FleetRowView = memo(
+  function FleetRowView({ row, now }: { row: FleetRow; now: number | null; shows: string }) {
+    const finding = row.entry?.topFinding ?? null;
+    return (
+      <Fragment>
+        <FleetFacts row={row} now={now} />
+        {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
+      </Fragment>
+    );
+  },
+  (a, b) => a.shows === b.shows,
+);
 
 const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<Finding["severity"], string>;
 
