@@ -39,6 +39,7 @@ import type { Bench, Json, PhaseContext } from "./phases/context";
 import { fasterRates } from "./phases/rates";
 import { scansBesidePeers } from "./phases/scans";
 import { setUp, tearDown } from "./phases/setup";
+import { pageAB } from "./phases/ab-page";
 import { manyTargets } from "./phases/fleet";
 import { costBySize } from "./phases/sizes";
 import { viewersAndMemory } from "./phases/viewers";
@@ -58,11 +59,12 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
 /**
  * BENCH_ONLY=browser: the target page alone (setup, scans in the background,
  * the browser phase once A's window is full); BENCH_ONLY=fleet: the many
- * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone. Written to bench/tmp/results.<name>.json,
+ * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone;
+ * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts). Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet or sizes`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "ab"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes or ab`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -151,6 +153,10 @@ test("inflight benchmarks", async () => {
     log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
     if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
     else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
+    else if (ONLY === "ab") {
+      const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
+      await phase("ab page", () => pageAB(ctx));
+    }
     else if (ONLY === "browser") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
       ctx.scans.phase = "background";
