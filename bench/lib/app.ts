@@ -35,6 +35,8 @@ export function snapshotApp(root: string, dir: string, next = path.join(root, ".
   const id = readFileSync(buildId, "utf8").trim();
   cpSync(next, path.join(dir, ".next"), {
     recursive: true,
+    // .next/node_modules links to ../../node_modules: kept relative, it finds the link made below
+    verbatimSymlinks: true,
     filter: (src) => !src.startsWith(path.join(next, "cache")) && !src.startsWith(path.join(next, "dev")),
   });
   const copied = readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8").trim();
