@@ -52,7 +52,8 @@ export interface TimeView {
  * `slot`: this chart's place in the staggered redraw of a frame (see
  * useStaggeredFrame); `box`: where the chart is (useChartBox). A chart off
  * screen is not redrawn, and one on screen no more often than its view moves
- * by a pixel column (FRAME_MS at the least); `cap`: its own point budget.
+ * by one of its points (a pixel column or more; FRAME_MS at the least):
+ * sooner would show nothing new. `cap`: its own point budget.
  */
 export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView {
   const { spanMs, frozen } = useView();
