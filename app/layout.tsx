@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
   title: "inflight",
-  description: "PostgreSQL 18 asynchronous I/O, live",
+  description: "PostgreSQL asynchronous I/O, live",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -2,6 +2,7 @@ import { FleetTable } from "@/components/fleet/fleet-table";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { cadenceNote } from "@/lib/client/charts/fleet";
+import { fleetMajor, aioTitle } from "@/lib/window/major";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,9 @@ export default function Home() {
     <main className="mx-auto max-w-[1400px] space-y-3 p-4">
       <header className="flex items-baseline justify-between">
         <h1 className="text-lg font-semibold">inflight</h1>
-        <p className="text-sm text-slate-500">PostgreSQL 18 asynchronous I/O, live</p>
+        <p className="text-sm text-slate-500" data-testid="fleet-title">
+          {aioTitle(fleetMajor(initial ?? []))}, live
+        </p>
       </header>
       <FleetTable initial={initial} />
       <p className="text-xs text-slate-500" data-testid="fleet-cadence">

@@ -36,7 +36,7 @@ export const TARGET_LABEL = "target";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS, IO_METHODS } from "../lib/schemas/enums";
 import { FINDING_RULES } from "../lib/schemas/findings";
 import { QUERY_NAMES } from "../lib/server/pg/queries";
-import { IO_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
+import { COMMON_NUMERIC_SETTINGS, COMMON_SETTINGS, IO_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
 
 // The enumerations are the app's own (one place each): deploy/ is written against them.
 export { AIO_OPERATIONS, AIO_STATES, IO_METHODS } from "../lib/schemas/enums";
@@ -114,8 +114,21 @@ export const CONTRACT: readonly MetricSpec[] = [
     labels: { method: { values: IO_METHODS, note: "io_uring only where the build offers it" } },
     alwaysEmitted: [{ method: "sync" }, { method: "worker" }],
   },
-  { name: "inflight_setting", type: "gauge", help: "Numeric io settings in force (sizes in bytes)", labels: { name: fixed(NUMERIC_SETTINGS) } },
-  { name: "inflight_pending_restart", type: "gauge", help: "1 for an io setting changed, waiting for a restart", labels: { name: fixed(IO_SETTINGS) } },
+  // The server's own names: io_workers on 18, io_min_workers .. io_worker_launch_interval on 19; the rest on both, always.
+  {
+    name: "inflight_setting",
+    type: "gauge",
+    help: "Numeric io settings in force (sizes in bytes)",
+    labels: { name: open(`the server's: ${NUMERIC_SETTINGS.join(", ")}`) },
+    alwaysEmitted: COMMON_NUMERIC_SETTINGS.map((name) => ({ name })),
+  },
+  {
+    name: "inflight_pending_restart",
+    type: "gauge",
+    help: "1 for an io setting changed, waiting for a restart",
+    labels: { name: open(`the server's: ${IO_SETTINGS.join(", ")}, and any other io_* it has`) },
+    alwaysEmitted: COMMON_SETTINGS.map((name) => ({ name })),
+  },
   { name: "inflight_restarts_total", type: "counter", help: "Server restarts seen", labels: {} },
   { name: "inflight_io_reads_total", type: "counter", help: "pg_stat_io reads", labels: statIoLabels, alwaysEmitted: [{ backend_type: "client backend", object: "relation", context: "normal" }] },
   { name: "inflight_io_read_bytes_total", type: "counter", help: "pg_stat_io read_bytes", labels: statIoLabels, alwaysEmitted: [{ backend_type: "client backend", object: "relation", context: "normal" }] },

@@ -9,7 +9,7 @@ import path from "node:path";
 const file = path.resolve(import.meta.dirname, "..", ".inflight", "e2e", "demo-pg", "postgresql.auto.conf");
 if (existsSync(file)) {
   const lines = readFileSync(file, "utf8").split("\n");
-  const kept = lines.filter((l) => !/^\s*(io_method|io_workers)\s*=/.test(l));
+  const kept = lines.filter((l) => !/^\s*(io_method|io_workers|io_min_workers|io_max_workers)\s*=/.test(l));
   if (kept.length !== lines.length) {
     // Written in place: the file keeps its owner (the postgres user when run as root).
     writeFileSync(file, kept.join("\n"));

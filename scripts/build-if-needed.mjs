@@ -40,6 +40,7 @@ export function buildNeeded(root = process.cwd()) {
  * optimization ...". "Finished TypeScript in 2.6s ..." ends one, not a phase.
  */
 export function phaseOf(line) {
+  // eslint-disable-next-line no-control-regex -- ESC starts the colour codes next build prints; they are stripped here
   const text = line.replace(/\x1b\[[0-9;]*m/g, "").trim().replace(/^[^A-Za-z]+/, "");
   if (!/\.\.\.$/.test(text) || /^Finished\b/.test(text)) return null;
   const name = text

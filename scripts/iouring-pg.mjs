@@ -5,15 +5,18 @@
 // Debian's postgresql-18 from a newer suite (sid, testing, forky: built
 // against liburing) is installed into a `debootstrap --variant=minbase`
 // folder and run there with chroot(8), listening on 127.0.0.1 only.
+// --major 19 adds Debian experimental's postgresql-19 to the same folder
+// (installed and cached apart); a cluster runs with the major it was made by.
 //
-//   node scripts/iouring-pg.mjs setup
-//   node scripts/iouring-pg.mjs start [--port N] [--data NAME] [-c name=value ...]
+//   node scripts/iouring-pg.mjs setup [--major 18|19]
+//   node scripts/iouring-pg.mjs start [--major 18|19] [--port N] [--data NAME] [-c name=value ...]
 //   node scripts/iouring-pg.mjs restart --data NAME [--io-method sync|worker|io_uring]
+//   node scripts/iouring-pg.mjs upgrade --data NAME --major 19   (pg_upgrade, same port and password)
 //   node scripts/iouring-pg.mjs stop --data NAME [--remove]
 //   node scripts/iouring-pg.mjs status
 //   node scripts/iouring-pg.mjs teardown
 //
-// start and restart print one JSON line on stdout (port, superuserUrl,
+// start, restart and upgrade print one JSON line on stdout (port, superuserUrl,
 // dataDir as a host path, version, ioMethods, ioMethod); status prints one
 // JSON line too. Log lines go to stderr, prefixed "[iouring]".
 //
@@ -34,7 +37,7 @@
 // server (pg_ctl, psql), commands (one function per subcommand), args.
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "./iouring/args.mjs";
-import { cmdRestart, cmdSetup, cmdStart, cmdStatus, cmdStop, cmdTeardown } from "./iouring/commands.mjs";
+import { cmdRestart, cmdSetup, cmdStart, cmdStatus, cmdStop, cmdTeardown, cmdUpgrade } from "./iouring/commands.mjs";
 import { EXIT_ERROR, EXIT_UNAVAILABLE, EXIT_USAGE, Unavailable, UsageError } from "./iouring/errors.mjs";
 import { log } from "./iouring/log.mjs";
 
@@ -42,6 +45,7 @@ const COMMANDS = {
   setup: cmdSetup,
   start: cmdStart,
   restart: cmdRestart,
+  upgrade: cmdUpgrade,
   stop: cmdStop,
   status: cmdStatus,
   teardown: cmdTeardown,

@@ -1,6 +1,7 @@
 // `npm test`: what the machine must have first (scripts/prereqs.mjs: as
-// root with apt-get it installs Debian's packages itself), the build, then
-// unit and integration tests (vitest, against a real PostgreSQL 18), then
+// root with apt-get it installs Debian's packages itself), the lint (ESLint,
+// eslint.config.mjs: cheap, so it goes first), the build, then unit and
+// integration tests (vitest, against a real PostgreSQL 18), then
 // the browser tests (Playwright in Chromium against the built server).
 // Stops at the first failing stage.
 import { spawnSync } from "node:child_process";
@@ -20,6 +21,7 @@ function stage(name, args) {
 }
 
 ensurePrereqsOrExit(testNeeds(), { label: LABEL });
+stage("lint (ESLint)", [bin("eslint", "bin/eslint.js"), "."]);
 // Integration tests start the built server too: build first.
 await buildIfNeeded(process.cwd(), { label: LABEL });
 stage("unit + integration (vitest)", [bin("vitest", "vitest.mjs"), "run"]);

@@ -6,6 +6,8 @@ SELECT /* inflight:capabilities */
   to_regclass('pg_catalog.pg_aios') IS NOT NULL AS aios,
   coalesce(to_regprocedure('pg_catalog.pg_get_aios()') IS NOT NULL
     AND has_function_privilege('pg_catalog.pg_get_aios()', 'EXECUTE'), false) AS aios_allowed,
+  coalesce(to_regprocedure('pg_catalog.pg_control_system()') IS NOT NULL
+    AND has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE'), false) AS control_system_allowed,
   to_regclass('pg_catalog.pg_stat_io') IS NOT NULL AS stat_io,
   EXISTS (
     SELECT 1 FROM pg_catalog.pg_attribute

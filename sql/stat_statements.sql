@@ -11,6 +11,9 @@ SELECT /* inflight:stat_statements */ queryid::text AS queryid,
        sum(shared_blk_read_time)::float8 AS read_time,
        sum(shared_blks_read)::float8 AS shared_blks_read,
        sum(shared_blks_hit)::float8 AS shared_blks_hit,
+       -- when the entry was made (its first call since a reset): a queryid first seen by a read after
+       -- a restart ran before it when it was made before the postmaster started
+       (extract(epoch FROM min(stats_since)) * 1000)::float8 AS stats_since_ms,
        bool_or(userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)) AS own
 FROM @extschema@.pg_stat_statements(false)
 WHERE dbid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())

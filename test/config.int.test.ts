@@ -76,7 +76,7 @@ const CASES: { name: string; env: Record<string, string>; setting: string; probl
   { name: "window not a duration", env: { INFLIGHT_WINDOW: "forever" }, setting: "INFLIGHT_WINDOW", problem: /must be a duration/ },
   { name: "a budget that is not a figure", env: { INFLIGHT_BUDGET: "lots" }, setting: "INFLIGHT_BUDGET", problem: /milliseconds of server time per second/ },
   ...(existsSync("/usr/lib/postgresql/15/bin/postgres")
-    ? [{ name: "the demo on PostgreSQL 15's binaries", env: { INFLIGHT_DEMO_PG_BIN: "/usr/lib/postgresql/15/bin" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/usr\/lib\/postgresql\/15\/bin holds PostgreSQL 15\.\d+, not 18: the demo needs PostgreSQL 18/ }]
+    ? [{ name: "the demo on PostgreSQL 15's binaries", env: { INFLIGHT_DEMO_PG_BIN: "/usr/lib/postgresql/15/bin" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/usr\/lib\/postgresql\/15\/bin holds PostgreSQL 15\.\d+, not 18 or 19: the demo needs PostgreSQL 18 or 19/ }]
     : []),
   { name: "the demo on a folder without PostgreSQL", env: { INFLIGHT_DEMO_PG_BIN: "/tmp" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/tmp has no postgres, pg_ctl, initdb/ },
 ];

@@ -10,6 +10,7 @@
 // comes first, in the same run, for the figures in BENCHMARKS.md.
 import http from "node:http";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScanDriver } from "../bench/lib/scans";
 import type { TargetsResponse } from "../lib/schemas/api";
@@ -126,10 +127,9 @@ afterAll(async () => {
 });
 
 describe("a crowd of viewers during cold scans", () => {
-  // One retry: the machine is shared, and another process's burst of CPU can
-  // cost this server's event loop (and so a sample or two) for reasons of
-  // its own; a real regression fails both runs.
-  it("1,000 streams in bounded loops: ~200 open at a time, the rest refused cleanly; /api/health under 250 ms p99, the target up, sampling >= 99%", { retry: 1 }, async () => {
+  // No retry: the bounds below are what the product promises (issue 15), and
+  // a run that misses one shows where it does not hold.
+  it("1,000 streams in bounded loops: ~200 open at a time, the rest refused cleanly; /api/health under 250 ms p99, the target up, sampling >= 99%", async () => {
     const stream = `${server.url}/api/targets/pg/stream`;
     // Baseline: one viewer (the fast cadence runs while someone watches), no crowd.
     const one = await open(stream, "127.0.0.1");
@@ -205,23 +205,33 @@ describe("a crowd of viewers during cold scans", () => {
     console.log(`[crowd] ${JSON.stringify(figures)}`);
     console.log(server.output().split("\n").filter((l) => l.includes("debug-miss")).join("\n"));
 
+    // The caps' arithmetic: more loops than the 200 streams allowed in all (and 10 an
+    // address, under its cap of 20), so some are refused, and never more than 200 open.
+    // A freed stream is taken again by one of the ~50 loops waiting RETRY_MS +-25%:
+    // the open streams stay near the cap (the probe reads them every 250 ms).
+    // Where the machine cannot make the crowd (the loops open streams slower than they close),
+    // the caps were not tested: that is the failure, with the machine's load.
+    const load = `load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`;
+    const formed = `the crowd did not form (${watch.maxViewers()} streams open at most, ${crowd.refused.length} refused; ${load})`;
     expect(crowd.admitted).toBeGreaterThanOrEqual(OPENS);
-    expect(crowd.refused.length).toBeGreaterThan(0);
+    expect(crowd.refused.length, formed).toBeGreaterThan(0);
     expect(watch.maxViewers()).toBeLessThanOrEqual(200);
-    expect(watch.maxViewers()).toBeGreaterThan(150);
+    expect(watch.maxViewers(), formed).toBeGreaterThan(150);
     expect(crowd.noTick).toBe(0);
     for (const o of crowd.refused) {
       expect([429, 503]).toContain(o.status);
       expect(o.retryAfter).toMatch(/^\d+$/);
       expect(o.code).toBe(o.status === 429 ? "too_many_requests" : "busy");
     }
-    expect(figures.crowd.healthP99).toBeLessThan(250);
+    // Issue 15's promises to the viewers within the cap: health answered under 250 ms
+    // (p99), the target never marked down, >= 99% of the sampling slots sampled.
+    expect(figures.crowd.healthP99, `/api/health p99 (event-loop delay p99 ${crowdLag.p99} ms; ${load})`).toBeLessThan(250);
     // Never marked down, not for a moment.
     expect([...watch.states]).toEqual(["up"]);
     expect(watch.since.size).toBe(1);
     expect(t1.statusSince).toBe(t0.statusSince);
     expect(t1.lastError).toBeNull();
-    expect(figures.crowd.sampled).toBeGreaterThanOrEqual(0.99);
+    expect(figures.crowd.sampled, `share of slots sampled (${figures.crowd.missed} missed; event-loop delay p99 ${crowdLag.p99} ms; ${load})`).toBeGreaterThanOrEqual(0.99);
     expect(scans.scans.length).toBeGreaterThan(3);
     expect(scans.errors).toEqual([]);
   });

@@ -36,9 +36,11 @@ describe("the history on disk (own PostgreSQL 18)", () => {
     c.start(own.server.monitorUrl("postgres"));
     return c;
   };
+  /** The history of the server the collector "own" is connected to (its address and system identifier). */
+  const h = (store: HistoryStore) => store.historyOf("own") ?? "none yet";
   const probeCalls = (store: HistoryStore, epochFrom?: number) => {
-    const sums = store.sideSums("own", { from: 0, to: Date.now() + HOUR, epochFrom });
-    const id = [...sums.keys()].find((k) => store.texts("own", [k]).get(k)?.includes("hist_probe"));
+    const sums = store.sideSums(h(store), { from: 0, to: Date.now() + HOUR, epochFrom });
+    const id = [...sums.keys()].find((k) => store.texts(h(store), [k]).get(k)?.includes("hist_probe"));
     return id ? sums.get(id)!.calls : 0;
   };
   async function work(n: number) {
@@ -53,7 +55,7 @@ describe("the history on disk (own PostgreSQL 18)", () => {
     await own.server.restart();
     admin = await connect(own.server.superuserUrl("postgres"), "history-test");
   }
-  const compare = (store: HistoryStore, at?: number) => comparePayload(store, { target: "own", at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
+  const compare = (store: HistoryStore, at?: number) => comparePayload(store, { target: "own", history: store.historyOf("own"), at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
   const probeRow = (c: ReturnType<typeof compare>) => c.rows.find((r) => r.query.includes("hist_probe"));
 
   beforeAll(async () => {
@@ -79,7 +81,7 @@ describe("the history on disk (own PostgreSQL 18)", () => {
       await waitFor("8 calls kept", () => probeCalls(store) >= 8, 15_000);
 
       await restartInto({ io_method: "sync" });
-      restarts.push(await waitFor("the restart kept", () => store.restarts("own")[0], 15_000));
+      restarts.push(await waitFor("the restart kept", () => store.restarts(h(store))[0], 15_000));
       await baselineAfter(collector, restarts[0].seenAt);
       await work(8);
       await waitFor("8 calls after it", () => probeCalls(store, restarts[0].at) >= 8, 15_000);
@@ -91,7 +93,7 @@ describe("the history on disk (own PostgreSQL 18)", () => {
       expect(probeRow(first)!.verdict.text).toMatch(/^(faster|slower) by \d+% \(8 vs 8 calls; outside the spread\)$|^no measurable difference/);
 
       await restartInto({ io_method: "worker" });
-      restarts.push(await waitFor("the second restart kept", () => store.restarts("own")[1], 15_000));
+      restarts.push(await waitFor("the second restart kept", () => store.restarts(h(store))[1], 15_000));
       await baselineAfter(collector, restarts[1].seenAt);
       await work(6);
       await waitFor("6 calls after it", () => probeCalls(store, restarts[1].at) >= 6, 15_000);
@@ -115,7 +117,7 @@ describe("the history on disk (own PostgreSQL 18)", () => {
     const store = openStore();
     const collector = startCollector(store);
     try {
-      const missed = await waitFor("the restart seen on connect", () => store.restarts("own")[2], 15_000);
+      const missed = await waitFor("the restart seen on connect", () => store.restarts(h(store))[2], 15_000);
       expect(missed.changes).toEqual([{ name: "io_workers", before: "3", after: "5" }]);
       // The new collector's window knows nothing of it; the history does.
       expect(collector.window.restarts).toHaveLength(0);
@@ -143,6 +145,10 @@ describe("the history on disk (own PostgreSQL 18)", () => {
       expect(bad.status).toBe(400);
       expect((await bad.json()).error).toEqual({ code: "bad_request", message: "before: must be a duration such as 1h, 30m or 2d", field: "before" });
       expect((await fetch(`${app.url}/api/targets/own/compare?at=soon`)).status).toBe(400);
+      // Only this target's own history may be named: its server's, or the one kept under its name from schema 1.
+      const foreign = await fetch(`${app.url}/api/targets/own/compare?history=${encodeURIComponent("127.0.0.1:1/postgres#1")}`);
+      expect(foreign.status).toBe(400);
+      expect((await foreign.json()).error).toMatchObject({ code: "bad_request", field: "history" });
       expect((await fetch(`${app.url}/api/targets/own/lab`)).status).toBe(404);
     } finally {
       await app.stop();

@@ -8,7 +8,7 @@ export function takeLock(dir: string): () => void {
   const file = path.join(dir, "bench.lock");
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, "utf8"));
-    let alive = false;
+    let alive: boolean;
     try {
       process.kill(pid, 0);
       alive = pid !== process.pid;

@@ -38,7 +38,7 @@ function listeningInodes(port: number): Set<string> {
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
   const inodes = new Set<string>();
   for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
+    let text: string;
     try {
       text = readFileSync(file, "utf8");
     } catch {

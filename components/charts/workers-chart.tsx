@@ -1,8 +1,8 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, LineChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { LINE_MAX_POINTS, workersChart, type WorkersRow } from "@/lib/client/charts/activity";
+import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
 import { noSamples } from "@/lib/client/charts/empty";
 import { useChannel } from "@/lib/client/live/hooks";
@@ -13,11 +13,18 @@ import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
 
-const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b" } as const;
-const LEGEND = [
-  { label: "configured (io_workers)", color: COLORS.configured, dashed: true },
+const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b", launched: "#16a34a", exited: "#dc2626" } as const;
+const LINES = [
   { label: "alive", color: COLORS.alive, line: true },
   { label: "busy (not idle in IoWorkerMain)", color: COLORS.busy, line: true },
+];
+/** 18: io_workers is the count; 19: the pool's bounds, and its launches and exits. */
+const LEGEND_18 = [{ label: "configured (io_workers)", color: COLORS.configured, dashed: true }, ...LINES];
+const LEGEND_19 = [
+  { label: "pool (io_min_workers..io_max_workers)", color: COLORS.configured },
+  ...LINES,
+  { label: "launched", color: COLORS.launched },
+  { label: "exited", color: COLORS.exited },
 ];
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
@@ -38,13 +45,21 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Tar
   return (
     <Panel
       title="I/O workers"
-      subtitle={<Glossed text="io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)" />}
+      subtitle={
+        <Glossed
+          text={
+            chart.pool
+              ? "io worker processes in pg_stat_activity: alive within the pool's io_min_workers..io_max_workers (it grows on demand), how many are executing a read (not idle in IoWorkerMain), and each launch and exit"
+              : "io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)"
+          }
+        />
+      }
       actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
-      <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any}>
-        <Legend items={LEGEND} />
+      <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""} data-pool={chart.pool} data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}>
+        <Legend items={chart.pool ? LEGEND_19 : LEGEND_18} />
         <ChartBody empty={empty}>
-          <WorkersPlot rows={chart.rows} axis={view.axis} />
+          <WorkersPlot rows={chart.rows} turnover={chart.turnover} axis={view.axis} />
         </ChartBody>
       </div>
     </Panel>
@@ -57,23 +72,27 @@ function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean
   const now = workersNow(latest, ioMethod);
   if (!up) return <span className="text-slate-500">now: not sampled (the target is down)</span>;
   return (
-    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""}>
+    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""} data-configured={latest?.workers.configured ?? ""}>
       now: {now.text}
     </span>
   );
 }
 
-const WorkersPlot = memo(function WorkersPlot({ rows, axis }: { rows: WorkersRow[]; axis: TimeAxis }) {
+const WorkersPlot = memo(function WorkersPlot({ rows, turnover, axis }: { rows: WorkersRow[]; turnover: WorkerTurnoverMark[]; axis: TimeAxis }) {
   return (
-    <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
+    <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
       <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
       <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis)}
+      <Area dataKey="band" name="pool" type="stepAfter" stroke="none" fill={COLORS.configured} fillOpacity={0.25} activeDot={false} isAnimationActive={false} />
       <Line dataKey="configured" name="configured" type="stepAfter" stroke={COLORS.configured} strokeDasharray="5 3" strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
       <Line dataKey="alive" name="alive" type="stepAfter" stroke={COLORS.alive} strokeWidth={2} dot={false} activeDot={false} isAnimationActive={false} />
       <Line dataKey="busy" name="busy" type="linear" stroke={COLORS.busy} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
-    </LineChart>
+      {turnover.map((m) => (
+        <ReferenceDot key={m.t} x={m.t} y={m.alive} r={3.5} fill={m.launched ? COLORS.launched : COLORS.exited} stroke="none" ifOverflow="hidden" data-testid={m.launched ? "worker-launch" : "worker-exit"} />
+      ))}
+    </ComposedChart>
   );
 });

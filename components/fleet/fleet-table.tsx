@@ -4,10 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { FleetResponse, type FleetEntry } from "@/lib/schemas/api";
 import { type TargetInfo } from "@/lib/schemas/target";
 import { clockOffset, getJson } from "@/lib/client/live/api";
-import { findingHref, fleetRows, rowShows, type FleetRow } from "@/lib/client/charts/fleet";
+import { findingHref, fleetRows, pastFindingHref, rowShows, type FleetRow } from "@/lib/client/charts/fleet";
+import { pastFindingLines } from "@/lib/client/charts/past";
 import { demoBadge, sinceText } from "@/lib/client/charts/header";
 import { SEVERITY_LABELS } from "@/lib/client/charts/findings";
 import type { Finding } from "@/lib/schemas/findings";
+import type { PastFinding } from "@/lib/schemas/past";
 import { Sentence } from "@/components/ui/term";
 import { formatAgo, formatClock, formatNumber } from "@/lib/format";
 import { Fragment, memo } from "react";
@@ -34,7 +36,7 @@ const targetHref = (id: string, run?: string) => `/targets/${encodeURIComponent(
 
 /** Every target at a glance, from one request every 2 s (no stream per target). */
 export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
-  const browserNow = useNow(1000);
+  const browserNow = useNow();
   const fleet = useQuery({
     queryKey: ["fleet"],
     queryFn: ({ signal }) => fetchFleet(signal),
@@ -93,10 +95,12 @@ const UNKNOWN = <span className="text-slate-500">…</span>;
 const FleetRowView = memo(
   function FleetRowView({ row, now }: { row: FleetRow; now: number | null; shows: string }) {
     const finding = row.entry?.topFinding ?? null;
+    const hour = row.entry?.hourFinding ?? null;
     return (
       <Fragment>
         <FleetFacts row={row} now={now} />
         {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
+        {hour ? <HourFinding targetId={row.target.id} finding={hour} /> : null}
       </Fragment>
     );
   },
@@ -112,6 +116,20 @@ function TopFinding({ targetId, finding }: { targetId: string; finding: Finding 
       <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
         <Link href={findingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
           <span className="font-semibold uppercase">{SEVERITY_LABELS[finding.severity]}</span> <Sentence text={finding.text} />
+        </Link>
+      </td>
+    </tr>
+  );
+}
+
+/** The worst finding of the last hour, from disk, with the span it held: to that range on the target's page. */
+function HourFinding({ targetId, finding }: { targetId: string; finding: PastFinding }) {
+  const [line] = pastFindingLines([finding], { from: finding.from, to: finding.to ?? finding.seen });
+  return (
+    <tr data-testid="fleet-hour-finding" data-target={targetId} data-rule={finding.rule} className="border-b border-slate-100">
+      <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
+        <Link href={pastFindingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
+          <span className="text-slate-500">last hour, worst: {line.span}:</span> <Sentence text={finding.text} />
         </Link>
       </td>
     </tr>

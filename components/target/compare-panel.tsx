@@ -31,7 +31,7 @@ export function ComparePanel({ id }: { id: string }) {
       wide
       testId="compare-panel"
       title="Before and after the last restart"
-      subtitle="pg_stat_statements per minute, kept on disk: the same statements an hour either side of the restart, with the spread of their calls."
+      subtitle="pg_stat_statements per minute, kept on disk for this server: the same statements an hour either side of the restart, with the spread of their calls; the most time at stake (calls × mean) first."
     >
       {compare.isError ? (
         <p role="alert" className="text-sm text-amber-900" data-testid="compare-error">
@@ -54,19 +54,54 @@ export function ComparePanel({ id }: { id: string }) {
             before {span(c.before)} · after {span(c.after)}
             {c.onlyBefore || c.onlyAfter ? ` · ${c.onlyBefore} statement(s) seen only before, ${c.onlyAfter} only after` : ""}
             {c.note ? ` · ${c.note}` : ""}
+            {c.history ? ` · ${HISTORY_OF[c.history.identifiedBy]}` : ""}
           </p>
-          {c.rows.length === 0 ? <p className="text-sm text-slate-500" data-testid="compare-empty">No statement was seen on both sides yet.</p> : <CompareTable rows={c.rows} />}
+          {c.rows.length === 0 ? <p className="text-sm text-slate-500" data-testid="compare-empty">No statement was seen on both sides yet.</p> : <CompareRows rows={c.rows} />}
         </div>
       )}
     </Panel>
   );
 }
 
-function CompareTable({ rows }: { rows: CompareRow[] }) {
+const HISTORY_OF = {
+  system_identifier: "this server's history (told apart by its system identifier)",
+  address: "this address's history (the role may not read pg_control_system(), so servers are told apart by address only)",
+  name: "a history kept under the target's name, from before inflight told servers apart",
+} as const satisfies Record<NonNullable<CompareResponse["history"]>["identifiedBy"], string>;
+
+/** The workload's statements, the most time at stake first; housekeeping (SET, BEGIN, monitoring polls) folded below. */
+function CompareRows({ rows }: { rows: CompareRow[] }) {
+  const main = rows.filter((r) => !r.housekeeping);
+  const folded = rows.filter((r) => r.housekeeping);
+  return (
+    <>
+      {main.length ? (
+        <CompareTable rows={main} testId="compare-table" rowTestId="compare-row" />
+      ) : (
+        <p className="text-sm text-slate-500" data-testid="compare-empty">
+          Only housekeeping and monitoring polls were seen on both sides yet.
+        </p>
+      )}
+      {folded.length ? (
+        <details data-testid="compare-housekeeping">
+          <summary className="cursor-pointer text-xs text-slate-600">
+            {folded.length} housekeeping statement{folded.length === 1 ? "" : "s"} and monitoring poll{folded.length === 1 ? "" : "s"} (SET, BEGIN/COMMIT, reads of pg_stat_* views): not counted in the verdicts
+          </summary>
+          <CompareTable rows={folded} testId="compare-housekeeping-table" rowTestId="compare-housekeeping-row" />
+        </details>
+      ) : null}
+      <p className="mt-1 text-[11px] text-slate-500">
+        A difference counts when it is more than twice its standard error and at least 5% of the mean before; fewer than 5 calls on a side is too few to tell.
+      </p>
+    </>
+  );
+}
+
+function CompareTable({ rows, testId, rowTestId }: { rows: CompareRow[]; testId: string; rowTestId: string }) {
   const arrow = <span className="px-1 text-slate-500">→</span>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="compare-table">
+      <table className="w-full text-sm" data-testid={testId}>
         <thead>
           <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
             <th className="py-1 pr-2 font-medium">verdict</th>
@@ -81,7 +116,7 @@ function CompareTable({ rows }: { rows: CompareRow[] }) {
           {rows.map((r) => {
             const [b, a] = [sideCells(r.before), sideCells(r.after)];
             return (
-              <tr key={r.queryId} data-testid="compare-row" data-verdict={r.verdict.kind} className="border-b border-slate-100 align-top last:border-0">
+              <tr key={r.queryId} data-testid={rowTestId} data-verdict={r.verdict.kind} data-stake-ms={Math.round(r.stakeMs)} data-housekeeping={r.housekeeping} className="border-b border-slate-100 align-top last:border-0">
                 <td className="py-1.5 pr-2">
                   <Badge tone={VERDICT_TONES[r.verdict.kind]}>{r.verdict.text}</Badge>
                 </td>
@@ -97,9 +132,6 @@ function CompareTable({ rows }: { rows: CompareRow[] }) {
           })}
         </tbody>
       </table>
-      <p className="mt-1 text-[11px] text-slate-500">
-        A difference counts when it is more than twice its standard error and at least 5% of the mean before; fewer than 5 calls on a side is too few to tell.
-      </p>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useChannel } from "@/lib/client/live/hooks";
 import { IO_METHODS, IO_WORKERS_RANGE, type IoMethod } from "@/lib/schemas/enums";
 import { Panel } from "@/components/ui/panel";
 import { Term } from "@/components/ui/term";
+import { workerSizing } from "@/lib/window/major";
 
 const { min: MIN_WORKERS, max: MAX_WORKERS } = IO_WORKERS_RANGE;
 
@@ -19,15 +20,22 @@ function offered(enumvals: string[] | null | undefined): IoMethod[] {
 export function DemoControls({ target }: { target: TargetInfo }) {
   const { settings } = useChannel("settings");
   const current = settings.io_method?.setting;
-  const currentWorkers = Number(settings.io_workers?.setting ?? 3);
+  // 18 sizes its io workers with io_workers; 19 a pool between io_min_workers and io_max_workers.
+  const sizing = workerSizing(settings);
+  const pool = sizing?.kind === "pool" ? sizing : null;
+  const currentWorkers = sizing?.kind === "fixed" ? sizing.workers : 3;
   // What the user picked; until then, what the server runs with.
-  const [choice, setChoice] = useState<{ method?: IoMethod; workers?: number }>({});
+  const [choice, setChoice] = useState<{ method?: IoMethod; workers?: number; min?: number; max?: number }>({});
   const methods = offered(settings.io_method?.enumvals);
   const method = choice.method ?? (methods.find((m) => m === current) ?? "worker");
-  const workers = choice.workers ?? (Number.isFinite(currentWorkers) ? currentWorkers : 3);
+  const workers = choice.workers ?? currentWorkers;
+  const min = choice.min ?? pool?.min ?? 2;
+  const max = Math.max(min, choice.max ?? pool?.max ?? 8);
+  const counts = method !== "worker" ? {} : pool ? { io_min_workers: min, io_max_workers: max } : { io_workers: workers };
+  const clamp = (v: string) => Math.min(MAX_WORKERS, Math.max(MIN_WORKERS, Math.round(Number(v) || MIN_WORKERS)));
 
   const restart = useMutation({
-    mutationFn: () => postJson(`${targetPath(target.id)}/demo`, { io_method: method, ...(method === "worker" ? { io_workers: workers } : {}) }),
+    mutationFn: () => postJson(`${targetPath(target.id)}/demo`, { io_method: method, ...counts }),
     onSuccess: () => setChoice({}),
   });
   const busy = restart.isPending || target.status === "starting";
@@ -58,21 +66,14 @@ export function DemoControls({ target }: { target: TargetInfo }) {
             ))}
           </select>
         </label>
-        <label className="flex flex-col gap-0.5">
-          <span className="text-xs text-slate-500">
-            <Term term="io_workers">io_workers</Term> ({MIN_WORKERS}-{MAX_WORKERS})
-          </span>
-          <input
-            data-testid="demo-io-workers"
-            type="number"
-            min={MIN_WORKERS}
-            max={MAX_WORKERS}
-            value={workers}
-            disabled={method !== "worker"}
-            onChange={(e) => setChoice({ ...choice, workers: Math.min(MAX_WORKERS, Math.max(MIN_WORKERS, Math.round(Number(e.target.value) || MIN_WORKERS))) })}
-            className="w-20 rounded border border-slate-300 px-2 py-1 disabled:bg-slate-100 disabled:text-slate-400"
-          />
-        </label>
+        {pool ? (
+          <>
+            <WorkersInput term="io_min_workers" testId="demo-io-min-workers" value={min} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, min: clamp(v) })} />
+            <WorkersInput term="io_max_workers" testId="demo-io-max-workers" value={max} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, max: clamp(v) })} />
+          </>
+        ) : (
+          <WorkersInput term="io_workers" testId="demo-io-workers" value={workers} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, workers: clamp(v) })} />
+        )}
         <button
           type="submit"
           data-testid="demo-restart"
@@ -90,9 +91,29 @@ export function DemoControls({ target }: { target: TargetInfo }) {
                 ? target.status === "up"
                   ? `Restarted: io_method is now ${current ?? "?"}.`
                   : "Restarted; reconnecting…"
-                : `Now: io_method ${current ?? "?"}${current === "worker" ? `, io_workers ${currentWorkers}` : ""}.`}
+                : `Now: io_method ${current ?? "?"}${current === "worker" && sizing ? `, ${pool ? `io_min_workers ${pool.min}, io_max_workers ${pool.max}` : `io_workers ${currentWorkers}`}` : ""}.`}
         </p>
       </form>
     </Panel>
+  );
+}
+
+function WorkersInput({ term, testId, value, disabled, onChange }: { term: "io_workers" | "io_min_workers" | "io_max_workers"; testId: string; value: number; disabled: boolean; onChange: (v: string) => void }) {
+  return (
+    <label className="flex flex-col gap-0.5">
+      <span className="text-xs text-slate-500">
+        <Term term={term}>{term}</Term> ({MIN_WORKERS}-{MAX_WORKERS})
+      </span>
+      <input
+        data-testid={testId}
+        type="number"
+        min={MIN_WORKERS}
+        max={MAX_WORKERS}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        className="w-20 rounded border border-slate-300 px-2 py-1 disabled:bg-slate-100 disabled:text-slate-400"
+      />
+    </label>
   );
 }

@@ -5,12 +5,12 @@ import { useChannel, usePageNow } from "@/lib/client/live/hooks";
 import { findingList, SEVERITY_LABELS, type FindingLine } from "@/lib/client/charts/findings";
 import { Sentence } from "@/components/ui/term";
 
-const SEVERITY_CLASSES = {
+export const SEVERITY_CLASSES = {
   act: "border-l-red-600 bg-red-50 text-red-950",
   warn: "border-l-amber-500 bg-amber-50 text-amber-950",
   info: "border-l-slate-300 bg-white text-slate-800",
 } as const satisfies Record<FindingSeverity, string>;
-const LABEL_CLASSES = {
+export const LABEL_CLASSES = {
   act: "bg-red-600 text-white",
   warn: "bg-amber-500 text-white",
   info: "bg-slate-200 text-slate-700",

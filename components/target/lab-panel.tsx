@@ -2,6 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { TargetInfo } from "@/lib/schemas/target";
+import { NO_EXPLAIN_IO } from "@/lib/lab/explain-io";
+import { hasExplainIo, majorOf } from "@/lib/window/major";
 import { LabState } from "@/lib/schemas/lab";
 import { LAB_RUNS } from "@/lib/schemas/params";
 import type { IoMethod, LabQuery } from "@/lib/schemas/enums";
@@ -17,6 +19,7 @@ const QUERY_LABELS = { seq: "the demo's sequential scan", bitmap: "the demo's bi
 /** The labs' A/B as a button (demo target only): one query, cold, N runs per io_method. */
 export function LabPanel({ target }: { target: TargetInfo }) {
   const key = ["lab", target.id];
+  const explainIo = hasExplainIo(majorOf(target.serverVersionNum));
   const client = useQueryClient();
   const lab = useQuery({
     queryKey: key,
@@ -42,7 +45,7 @@ export function LabPanel({ target }: { target: TargetInfo }) {
       wide
       testId="lab-panel"
       title="A/B lab: which io_method is faster for this query?"
-      subtitle="As the write-ups measured it: each run cold (a restart into the io_method, the tables' files dropped from the page cache), the methods taking turns within each round, EXPLAIN (ANALYZE, BUFFERS) of every run; the median with its spread. The demo workload pauses meanwhile; io_method is put back at the end."
+      subtitle={`As the write-ups measured it: each run cold (a restart into the io_method, the tables' files dropped from the page cache), the methods taking turns within each round, EXPLAIN (ANALYZE, BUFFERS${explainIo ? ", IO" : ""}) of every run; the median with its spread${explainIo ? ", and the scan's prefetch distance and I/Os" : ""}. The demo workload pauses meanwhile; io_method is put back at the end.${explainIo ? "" : ` ${NO_EXPLAIN_IO}`}`}
     >
       <form
         className="mb-3 flex flex-wrap items-end gap-3 text-sm"

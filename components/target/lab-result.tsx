@@ -1,6 +1,7 @@
 "use client";
 import type { LabState } from "@/lib/schemas/lab";
-import { SUMMARY_COLUMNS } from "@/lib/lab/export";
+import { summaryColumns } from "@/lib/lab/export";
+import { NO_EXPLAIN_IO, readAheadLimits } from "@/lib/lab/explain-io";
 import { labBars } from "@/lib/client/charts/lab";
 import { targetPath } from "@/lib/client/live/api";
 import { formatDuration } from "@/lib/format";
@@ -10,13 +11,15 @@ import { LabChart } from "@/components/charts/lab-chart";
 export function LabResult({ id, state }: { id: string; state: LabState }) {
   if (state.summary.length === 0) return null;
   const exportHref = (format: "json" | "csv") => `${targetPath(id)}/lab/export?format=${format}`;
+  const columns = summaryColumns(state.summary);
+  const limits = readAheadLimits(state.summary);
   return (
     <div className="space-y-2">
       <div className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="lab-table">
           <thead>
             <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
-              {SUMMARY_COLUMNS.map(([header]) => (
+              {columns.map(([header]) => (
                 <th key={header} className="py-1 pr-3 font-medium">
                   {header}
                 </th>
@@ -26,7 +29,7 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
           <tbody>
             {state.summary.map((s) => (
               <tr key={s.method} data-testid="lab-row" data-method={s.method} data-median={s.medianMs} className="border-b border-slate-100 last:border-0">
-                {SUMMARY_COLUMNS.map(([header, cell]) => (
+                {columns.map(([header, cell]) => (
                   <td key={header} className="py-1.5 pr-3 tabular-nums">
                     {cell(s)}
                   </td>
@@ -36,6 +39,16 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
           </tbody>
         </table>
       </div>
+      {limits.map((line) => (
+        <p key={line} className="text-sm text-amber-800" data-testid="lab-readahead-limit">
+          {line}
+        </p>
+      ))}
+      {state.explainIo === false ? (
+        <p className="text-xs text-slate-500" data-testid="lab-no-explain-io">
+          {NO_EXPLAIN_IO}
+        </p>
+      ) : null}
       <LabChart bars={labBars(state.summary)} />
       <details className="text-xs text-slate-600">
         <summary className="cursor-pointer">every run (EXPLAIN&apos;s Execution Time, in the order run)</summary>

@@ -17,7 +17,7 @@ export const SettingsPanel = memo(function SettingsPanel() {
   const { settings, checks, restarts } = useChannel("settings");
   const rows = settingRows(settings);
   return (
-    <Panel wide title="Settings & checks" subtitle="pg_settings every 30 s and at once after a restart; a restart is a new pg_postmaster_start_time()">
+    <Panel wide title="Settings & checks" subtitle="pg_settings at once after a reload (a new pg_conf_load_time(), seen every sample) or a restart (a new pg_postmaster_start_time()), and every 30 s">
       <div className="grid gap-4 lg:grid-cols-2">
         <div data-testid="settings-panel" className="min-w-0 overflow-x-auto">
           {rows.length === 0 ? (

@@ -4,7 +4,7 @@ import type { TargetInfo } from "@/lib/schemas/target";
 import type { StreamStatus } from "@/lib/client/live/store";
 import { useChannel, usePageNow } from "@/lib/client/live/hooks";
 import { demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
-import { formatAgo, formatBytes, formatClock, formatNumber } from "@/lib/format";
+import { formatAgo, formatBytes, formatClock, formatNumber, majorVersion } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Term } from "@/components/ui/term";
 import { CollectionLine, CostLine } from "./watch-cost";
@@ -41,7 +41,7 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
         <Link href="/" className="text-sm text-slate-500 hover:text-slate-800">
           ← targets
         </Link>
-        <h1 className="text-lg font-semibold" title={target.demo ? "the embedded PostgreSQL 18 that inflight started, with its demo workload" : undefined}>
+        <h1 className="text-lg font-semibold" title={target.demo ? `the PostgreSQL ${majorVersion(target.serverVersion, target.serverVersionNum) ?? ""} that inflight started, with its demo workload` : undefined}>
           {target.name}
         </h1>
         {badge ? <Badge tone="info">{badge}</Badge> : null}
@@ -124,6 +124,11 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
           {workers.short}
         </span>
       </Fact>
+      {workers.pool ? (
+        <Fact label={<Term term="io_max_workers">io worker pool</Term>} title="PostgreSQL 19 launches io workers when reads queue for them, up to io_max_workers, and stops idle ones down to io_min_workers" testId="header-pool">
+          <span data-testid="workers-pool">{workers.pool}</span>
+        </Fact>
+      ) : null}
     </>
   );
 }

@@ -5,8 +5,9 @@ import { banners } from "@/lib/client/charts/settings";
 import { combineLimitKb } from "@/lib/client/charts/throughput";
 import { VIEW_SPANS, type TimeDomain, type ViewSpanId } from "@/lib/client/charts/time";
 import { formatViewParams, type ViewParams } from "@/lib/client/charts/url";
-import { freeze, liveDomain, unzoom, zoomInto, type FrozenView } from "@/lib/client/charts/view";
+import { frameNewest, freeze, liveDomain, unzoom, zoomInto, type FrozenView } from "@/lib/client/charts/view";
 import type { LiveStore } from "@/lib/client/live/store";
+import { usePast } from "@/lib/client/live/use-past";
 import { InFlightPanel } from "@/components/charts/inflight-chart";
 import { RunTimelinePanel } from "@/components/charts/run-timeline";
 import { ThroughputPanel } from "@/components/charts/throughput-chart";
@@ -19,6 +20,7 @@ import { ComparePanel } from "./compare-panel";
 import { LabPanel } from "./lab-panel";
 import { DemoControls } from "./demo-controls";
 import { FindingsList } from "./findings-list";
+import { PastFindings } from "./past-findings";
 import { QueriesPanel } from "./queries-panel";
 import { SettingsPanel } from "./settings-panel";
 import { StatementsPanel } from "./statements-panel";
@@ -33,7 +35,7 @@ const spanMsOf = (span: ViewSpanId) => VIEW_SPANS.find((s) => s.id === span)?.ms
  * kept in the URL as they change. `initial` comes from the URL: a range in
  * it is frozen once the window has loaded.
  */
-function useViewSelection(store: LiveStore, loaded: boolean, initial: ViewParams) {
+function useViewSelection(id: string, store: LiveStore, loaded: boolean, initial: ViewParams) {
   const [span, setSpan] = useState<ViewSpanId>(initial.view ?? DEFAULT_SPAN);
   const [frozen, setFrozen] = useState<FrozenView | null>(null);
   const [pendingRange, setPendingRange] = useState<TimeDomain | null>(initial.range);
@@ -57,6 +59,11 @@ function useViewSelection(store: LiveStore, loaded: boolean, initial: ViewParams
         const domain = liveDomain(store.currentFrame(), spanMsOf(span), target?.windowMs ?? 15 * 60_000, target?.statusSince ?? 0);
         setFrozen(freeze(store, domain, Date.now()));
       },
+      onRange: (range) => setFrozen(freeze(store, range, Date.now())),
+      onPast: (ms) => {
+        const newest = frameNewest(store.currentFrame(), Date.now());
+        setFrozen(freeze(store, { from: newest - ms, to: newest }, Date.now()));
+      },
       onLive: () => setFrozen(null),
       onResetZoom: () => setFrozen((f) => f && unzoom(f)),
     }),
@@ -72,8 +79,9 @@ function useViewSelection(store: LiveStore, loaded: boolean, initial: ViewParams
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
   }, [span, from, to, selected, pendingRange]);
 
+  const past = usePast(id, frozen, setFrozen);
   const view: ViewState = useMemo(() => ({ spanMs: spanMsOf(span), frozen, zoom }), [span, frozen, zoom]);
-  return { span, frozen, view, actions, selected, setSelected };
+  return { span, frozen, past, view, actions, selected, setSelected };
 }
 
 /** One target, live. Mount with key={id}: the store belongs to one target. */
@@ -81,7 +89,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
   const live = useTargetLive(id);
   const target = useLive(live.store, "target");
   const { settings } = useLive(live.store, "settings");
-  const { span, frozen, view, actions, selected, setSelected } = useViewSelection(live.store, target !== null, initial);
+  const { span, frozen, past, view, actions, selected, setSelected } = useViewSelection(id, live.store, target !== null, initial);
 
   if (!target) {
     return (
@@ -106,8 +114,8 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
         <PageClock>
           <main className="mx-auto max-w-[1920px] space-y-3 p-3">
             <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-            <FindingsList targetId={id} onSelectRun={setSelected} />
-            {frozen ? <FrozenBar frozen={frozen} actions={actions} /> : null}
+            {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
+            {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
             <Banners items={banners(target, settings)} />
             {target.demo ? <DemoControls target={target} /> : null}
             <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">

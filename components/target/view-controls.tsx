@@ -5,12 +5,13 @@ import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/charts/time";
 import { exportUrl } from "@/lib/client/charts/url";
 import { rangeOutsideFrame, type FrozenView } from "@/lib/client/charts/view";
+import type { PastLoad } from "@/lib/client/live/use-past";
+import { BUTTON, PLAIN, PRESSED } from "./buttons";
+import { PastPicker, type PastActions } from "./past-picker";
 
-const BUTTON = "rounded px-2 py-0.5 ring-1 ring-inset";
-const PLAIN = `${BUTTON} bg-white text-slate-700 ring-slate-300 hover:bg-slate-100`;
-const PRESSED = `${BUTTON} bg-slate-800 text-white ring-slate-800`;
 
-export interface ViewActions {
+/** `onPast`: the last `ms` up to the newest sample; `onRange`: a range beyond the window, read from disk. */
+export interface ViewActions extends PastActions {
   onSpan: (span: ViewSpanId) => void;
   onFreeze: () => void;
   onLive: () => void;
@@ -30,6 +31,7 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
           </button>
         ))}
       </div>
+      <PastPicker frozen={frozen} actions={actions} />
       <span className="mx-1 h-4 w-px bg-slate-300" aria-hidden />
       {frozen ? (
         <button type="button" data-testid="view-live" onClick={actions.onLive} className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}>
@@ -77,7 +79,7 @@ function CopyLink() {
 }
 
 /** Says that the view is frozen, since when, on what, and how much arrived meanwhile. */
-export function FrozenBar({ frozen, actions }: { frozen: FrozenView; actions: ViewActions }) {
+export function FrozenBar({ frozen, past, actions }: { frozen: FrozenView; past: PastLoad; actions: ViewActions }) {
   const now = usePageNow();
   const store = useLiveStore();
   // Re-rendered by every tick: the count below reads the store's counter.
@@ -105,9 +107,11 @@ export function FrozenBar({ frozen, actions }: { frozen: FrozenView; actions: Vi
       <span className="tabular-nums" data-testid="frozen-new-ticks" data-count={newTicks}>
         {newTicks} new tick{newTicks === 1 ? "" : "s"} arrived meanwhile
       </span>
-      {outside ? (
+      <PastState frozen={frozen} past={past} />
+      {outside && past.state !== "loading" ? (
         <span className="text-amber-800" data-testid="frozen-outside">
-          No sample of this range is in the window{windowMs ? ` (the last ${formatDuration(windowMs)})` : ""}: there is nothing to show.
+          No sample of this range is in the window{windowMs ? ` (the last ${formatDuration(windowMs)})` : ""}
+          {frozen.past ? " or on disk" : ""}: there is nothing to show.
         </span>
       ) : null}
       <span className="text-xs text-sky-800">Charts and query runs are frozen; statements and settings stay live.</span>
@@ -122,5 +126,24 @@ export function FrozenBar({ frozen, actions }: { frozen: FrozenView; actions: Vi
         </button>
       </span>
     </div>
+  );
+}
+
+/** Where the frozen range comes from beyond the window: being read from disk, read (a tick a second), or why not. */
+function PastState({ frozen, past }: { frozen: FrozenView; past: PastLoad }) {
+  if (past.state === "loading") return <span data-testid="past-state" data-state="loading">reading the range from disk…</span>;
+  if (past.state === "error") {
+    return (
+      <span className="text-amber-800" data-testid="past-state" data-state="error">
+        The range could not be read from disk: {past.message}
+      </span>
+    );
+  }
+  if (!frozen.past) return null;
+  return (
+    <span data-testid="past-state" data-state="ready" data-seconds={frozen.past.seconds}>
+      {frozen.past.seconds > 0 ? `before the window: from disk, a tick a second (${frozen.past.seconds} s kept)` : "nothing of it before the window is on disk"}
+      {frozen.past.note ? `. ${frozen.past.note}` : ""}
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareSides, MIN_CALLS, sideStats, verdict, verdictCounts, type SideSums } from "./compare";
+import { compareSides, isPoller, MIN_CALLS, sideStats, verdict, verdictCounts, type SideSums } from "./compare";
 
 /** Sums of `calls` calls of mean `mean` ms and standard deviation `sd` (sample). */
 function sums(calls: number, mean: number, sd: number, read: number | null = null): SideSums {
@@ -41,7 +41,7 @@ describe("verdict", () => {
 });
 
 describe("compareSides", () => {
-  it("keeps statements seen on both sides, slower first, then faster, then the rest by time", () => {
+  it("keeps statements seen on both sides, the most time at stake first (calls x mean, the larger side), whatever the verdict", () => {
     const before = new Map([
       ["same", sums(10, 50, 20)],
       ["faster", sums(10, 100, 5)],
@@ -57,8 +57,36 @@ describe("compareSides", () => {
       ["new", sums(10, 10, 1)],
     ]);
     const rows = compareSides(before, after, (id) => `SELECT ${id}`);
-    expect(rows.map((r) => r.queryId)).toEqual(["slower", "faster", "same", "few"]);
-    expect(rows[0].query).toBe("SELECT slower");
+    expect(rows.map((r) => [r.queryId, r.stakeMs])).toEqual([["few", 20_000], ["faster", 1000], ["same", 520], ["slower", 200]]);
+    expect(rows[0].query).toBe("SELECT few");
     expect(verdictCounts(rows)).toEqual({ slower: 1, faster: 1, same: 1, too_few: 1 });
+  });
+
+  it("puts the slow scan first and housekeeping and monitoring polls at the bottom, uncounted, however busy", () => {
+    const texts: Record<string, string> = {
+      scan: "SELECT count(*) FROM big WHERE v % 7 = $1",
+      set: "SET application_name = $1",
+      begin: "BEGIN",
+      poll: "SELECT count(*) FROM pg_stat_activity WHERE state = $1",
+      lookup: "SELECT * FROM big WHERE id = $1",
+    };
+    const before = new Map([["scan", sums(6, 8600, 300)], ["set", sums(90_000, 0.5, 0.1)], ["begin", sums(90_000, 0.6, 0.1)], ["poll", sums(50_000, 2, 0.5)], ["lookup", sums(2000, 0.5, 0.1)]]);
+    const after = new Map([["scan", sums(6, 6300, 300)], ["set", sums(90_000, 0.5, 0.1)], ["begin", sums(90_000, 0.6, 0.1)], ["poll", sums(50_000, 2, 0.5)], ["lookup", sums(2000, 0.5, 0.1)]]);
+    const rows = compareSides(before, after, (id) => texts[id]);
+    expect(rows.map((r) => r.queryId)).toEqual(["scan", "lookup", "poll", "begin", "set"]);
+    expect(rows.map((r) => r.housekeeping)).toEqual([false, false, true, true, true]);
+    expect(rows[0].verdict.kind).toBe("faster");
+    expect(verdictCounts(rows)).toEqual({ slower: 0, faster: 1, same: 1, too_few: 0 });
+  });
+});
+
+describe("isPoller", () => {
+  it.each([
+    ["SELECT * FROM pg_stat_activity", true],
+    ["select count(*) from pg_catalog.pg_aios", true],
+    ["SELECT name, setting FROM pg_settings WHERE name = $1", true],
+    ["SELECT count(*) FROM orders", false],
+  ])("%s -> %s", (query, poller) => {
+    expect(isPoller(query)).toBe(poller);
   });
 });

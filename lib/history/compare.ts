@@ -2,6 +2,7 @@
 // (a restart), each side summed from the per-minute history, and a plain
 // verdict per statement. The thresholds are named here, once.
 import type { CompareRow, CompareSide, CompareVerdict } from "../schemas/history";
+import { isHousekeeping } from "../window/findings/server";
 import type { StatementDelta } from "./deltas";
 
 /** Fewer calls than this on either side: too few to tell (the write-ups ran 5 per setting). */
@@ -46,28 +47,39 @@ export function verdict(before: CompareSide, after: CompareSide): CompareVerdict
   return { kind, change, text: `${kind} by ${pct(Math.abs(change))} (${calls}; outside the spread)` };
 }
 
-const ORDER = { slower: 0, faster: 1, same: 2, too_few: 3 } as const satisfies Record<CompareVerdict["kind"], number>;
+/**
+ * A monitoring poll: a statement over the server's own statistics and
+ * catalog views (another tool's, or a script's wait loop), whatever its
+ * speed, says nothing of the workload's.
+ */
+export function isPoller(query: string): boolean {
+  return /\b(pg_stat_\w+|pg_statio_\w+|pg_aios|pg_get_aios|pg_settings|pg_locks|pg_control_\w+|pg_postmaster_start_time|pg_is_in_recovery|pg_current_wal_lsn|pg_last_wal_\w+|pg_file_settings|pg_conf_load_time)\b/i.test(query);
+}
+
+/** Transaction control, SET and the like, and monitoring polls: folded at the bottom of a comparison. */
+export const isHousekeepingRow = (query: string) => isHousekeeping(query) || isPoller(query);
 
 /**
- * Every queryid seen on both sides, slower first, then faster, then the
- * rest; within each, the most time before first.
+ * Every queryid seen on both sides, the most time at stake first (calls x
+ * mean, the larger side: the slow statement a restart was made for leads,
+ * whatever its verdict); housekeeping and polls at the bottom.
  */
 export function compareSides(before: ReadonlyMap<string, SideSums>, after: ReadonlyMap<string, SideSums>, textOf: (queryid: string) => string): CompareRow[] {
-  const rows: (CompareRow & { weight: number })[] = [];
+  const rows: CompareRow[] = [];
   for (const [queryId, b] of before) {
     const a = after.get(queryId);
     if (!a || b.calls <= 0 || a.calls <= 0) continue;
     const sb = sideStats(b);
     const sa = sideStats(a);
-    rows.push({ queryId, query: textOf(queryId), before: sb, after: sa, verdict: verdict(sb, sa), weight: b.execMs + a.execMs });
+    const query = textOf(queryId);
+    rows.push({ queryId, query, before: sb, after: sa, verdict: verdict(sb, sa), stakeMs: Math.max(b.execMs, a.execMs), housekeeping: isHousekeepingRow(query) });
   }
-  rows.sort((x, y) => ORDER[x.verdict.kind] - ORDER[y.verdict.kind] || y.weight - x.weight);
-  return rows.map(({ weight: _weight, ...row }) => row);
+  return rows.sort((x, y) => Number(x.housekeeping) - Number(y.housekeeping) || y.stakeMs - x.stakeMs);
 }
 
-/** How many rows got each verdict. */
+/** How many rows got each verdict (housekeeping and polls not counted: their verdicts are noise). */
 export function verdictCounts(rows: readonly CompareRow[]): Record<CompareVerdict["kind"], number> {
   const out = { slower: 0, faster: 0, same: 0, too_few: 0 };
-  for (const r of rows) out[r.verdict.kind]++;
+  for (const r of rows) if (!r.housekeeping) out[r.verdict.kind]++;
   return out;
 }

@@ -2,14 +2,23 @@
 // `npm run lab` prints (the same columns as the page's).
 import type { LabMethodSummary, LabRun } from "../schemas/lab";
 import { formatDuration, formatNumber, formatShare } from "../format";
+import { ioText, prefetchText } from "./explain-io";
 
-const CSV_COLUMNS = ["round", "method", "execution_ms", "planning_ms", "read_wait_ms", "read_share", "shared_read", "shared_hit", "at"] as const;
+const CSV_COLUMNS = ["round", "method", "execution_ms", "planning_ms", "read_wait_ms", "read_share", "shared_read", "shared_hit"] as const;
+/** PostgreSQL 19's EXPLAIN (IO) of the scan: only when a run has them. */
+const IO_CSV_COLUMNS = ["scan_node", "prefetch_avg", "prefetch_max", "prefetch_capacity", "io_count", "io_waits", "io_size_blocks", "ios_in_progress"] as const;
 
-/** One line per run, EXPLAIN's figures as it gave them. */
+/** One line per run, EXPLAIN's figures as it gave them (on 19 its IO ones too). */
 export function runsCsv(runs: readonly LabRun[]): string {
-  const cell = (v: number | string | null) => (v === null ? "" : String(v));
-  const lines = runs.map((r) => [r.round, r.method, r.executionMs, r.planningMs, r.readWaitMs, r.readShare, r.sharedRead, r.sharedHit, new Date(r.at).toISOString()].map(cell).join(","));
-  return `${[CSV_COLUMNS.join(","), ...lines].join("\n")}\n`;
+  const cell = (v: number | string | null | undefined) => (v === null || v === undefined ? "" : String(v));
+  const withIo = runs.some((r) => r.io);
+  const lines = runs.map((r) => {
+    const io = r.io;
+    const ioCells = withIo ? [io?.node, io?.prefetchAvg, io?.prefetchMax, io?.capacity, io?.ioCount, io?.ioWaits, io?.ioSizeBlocks, io?.inProgress] : [];
+    return [r.round, r.method, r.executionMs, r.planningMs, r.readWaitMs, r.readShare, r.sharedRead, r.sharedHit, ...ioCells, new Date(r.at).toISOString()].map(cell).join(",");
+  });
+  const header = [...CSV_COLUMNS, ...(withIo ? IO_CSV_COLUMNS : []), "at"];
+  return `${[header.join(","), ...lines].join("\n")}\n`;
 }
 
 /** The columns of the summary, each a header and a cell per method. */
@@ -24,9 +33,21 @@ export const SUMMARY_COLUMNS = [
   ["against the first", (s) => s.versus?.text ?? "–"],
 ] as const satisfies readonly (readonly [string, (s: LabMethodSummary) => string])[];
 
+/** PostgreSQL 19's EXPLAIN (IO) of the scan, shown when any method has it. */
+export const IO_COLUMNS = [
+  ["prefetch (avg / max / capacity)", (s) => prefetchText(s.io)],
+  ["scan I/Os", (s) => ioText(s.io)],
+] as const satisfies readonly (readonly [string, (s: LabMethodSummary) => string])[];
+
+/** The table's columns: EXPLAIN (IO)'s only where a run has them (19). */
+export function summaryColumns(summary: readonly LabMethodSummary[]): readonly (readonly [string, (s: LabMethodSummary) => string])[] {
+  return summary.some((s) => s.io) ? [...SUMMARY_COLUMNS, ...IO_COLUMNS] : SUMMARY_COLUMNS;
+}
+
 /** The summary as a plain-text table, columns padded. */
 export function summaryTable(summary: readonly LabMethodSummary[]): string {
-  const rows = [SUMMARY_COLUMNS.map(([h]) => h as string), ...summary.map((s) => SUMMARY_COLUMNS.map(([, cell]) => cell(s)))];
-  const widths = SUMMARY_COLUMNS.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const columns = summaryColumns(summary);
+  const rows = [columns.map(([h]) => h as string), ...summary.map((s) => columns.map(([, cell]) => cell(s)))];
+  const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
 }

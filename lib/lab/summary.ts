@@ -1,7 +1,7 @@
 // The lab's table (pure): per io_method the median of its cold runs with the
 // spread beside it (min-max, as the write-ups gave it), read wait and read
 // share, and each method against the first.
-import type { LabMethodSummary, LabRun, LabVersus } from "../schemas/lab";
+import type { LabMethodSummary, LabRun, LabScanIo, LabVersus } from "../schemas/lab";
 import type { IoMethod } from "../schemas/enums";
 
 export function median(values: readonly number[]): number {
@@ -9,6 +9,27 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const medianOrNull = (xs: (number | null)[]): number | null => {
+  const known = xs.filter((x): x is number => x !== null);
+  return known.length ? median(known) : null;
+};
+
+/** 19's EXPLAIN (IO) per method: the median of each figure over its runs (the highest max distance); null when no run has them. */
+export function summarizeIo(runs: readonly LabRun[]): LabScanIo | null {
+  const ios = runs.map((r) => r.io).filter((x): x is LabScanIo => !!x);
+  if (!ios.length) return null;
+  return {
+    node: ios[0].node,
+    prefetchAvg: median(ios.map((x) => x.prefetchAvg)),
+    prefetchMax: Math.max(...ios.map((x) => x.prefetchMax)),
+    capacity: median(ios.map((x) => x.capacity)),
+    ioCount: median(ios.map((x) => x.ioCount)),
+    ioWaits: median(ios.map((x) => x.ioWaits)),
+    ioSizeBlocks: medianOrNull(ios.map((x) => x.ioSizeBlocks)),
+    inProgress: medianOrNull(ios.map((x) => x.inProgress)),
+  };
 }
 
 const known = (xs: (number | null)[]): number[] | null => (xs.every((x) => x !== null) ? (xs as number[]) : null);
@@ -40,6 +61,7 @@ export function summarize(runs: readonly LabRun[], methods: readonly IoMethod[])
       readWaitMs: waits ? median(waits) : null,
       readShare: shares ? median(shares) : null,
       blocksRead: median(mine.map((r) => r.sharedRead)),
+      io: summarizeIo(mine),
       versus: null,
     });
   }

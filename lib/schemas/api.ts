@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { Finding } from "./findings";
 import { RestartSummary } from "./history";
+import { PastFinding } from "./past";
 import { Verdict } from "./runs";
 import { TargetInfo } from "./target";
 
@@ -31,6 +32,8 @@ export const FleetEntry = z.object({
   topFinding: Finding.nullable(),
   /** the last restart, with what it changed and how the statements fared; null when none is known */
   lastRestart: RestartSummary.nullable(),
+  /** the worst finding of the last hour, from disk (most severe, then longest held); null when none held or none is kept */
+  hourFinding: PastFinding.nullable().optional(),
 });
 export type FleetEntry = z.infer<typeof FleetEntry>;
 export const FleetResponse = z.object({ targets: z.array(FleetEntry) });

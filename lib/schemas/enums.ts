@@ -8,7 +8,7 @@ export const TARGET_STATUSES = ["starting", "up", "down"] as const;
 export const IO_METHODS = ["sync", "worker", "io_uring"] as const;
 export type IoMethod = (typeof IO_METHODS)[number];
 
-/** io_workers as PostgreSQL accepts it (1 to 32). */
+/** io_workers (18), io_min_workers and io_max_workers (19) as PostgreSQL accepts them (1 to 32). */
 export const IO_WORKERS_RANGE = { min: 1, max: 32 } as const;
 
 /** pg_aios states, in the order a handle passes through them. */

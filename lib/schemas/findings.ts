@@ -7,6 +7,7 @@ export const FINDING_RULES = [
   "target_down",
   "collection_degraded",
   "workers_queue",
+  "pool_growing",
   "io_method_sync",
   "readahead_depth",
   "io_uring_submit",

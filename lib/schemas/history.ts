@@ -32,6 +32,10 @@ export const CompareRow = z.object({
   before: CompareSide,
   after: CompareSide,
   verdict: CompareVerdict,
+  /** the time at stake: calls x mean of the larger side, ms (the rows are ranked by it) */
+  stakeMs: z.number(),
+  /** transaction control, SET and the like, or a monitoring poll: folded at the bottom */
+  housekeeping: z.boolean(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -56,6 +60,9 @@ export const CompareResponse = z.object({
   /** statements seen on one side only */
   onlyBefore: z.number(),
   onlyAfter: z.number(),
+  /** the history compared from: its id, and how its server is told apart (by system identifier, by address only,
+   * or, for a history kept from before inflight told servers apart, by the target's name); null when none is known yet */
+  history: z.object({ id: z.string(), identifiedBy: z.enum(["system_identifier", "address", "name"]) }).nullable(),
   /** how long the history keeps, ms */
   retentionMs: z.number(),
   /** what the reader should know (no restart yet, the after side still filling) */

@@ -3,6 +3,23 @@
 import { z } from "zod";
 import { IO_METHODS, LAB_QUERIES, LAB_STATES } from "./enums";
 
+/** PostgreSQL 19's EXPLAIN (IO) of the scan node that read most: its read stream's prefetch distance and I/Os. */
+export const LabScanIo = z.object({
+  /** "Seq Scan", "Bitmap Heap Scan", "Tid Range Scan" */
+  node: z.string(),
+  /** "Average Prefetch Distance", "Max Prefetch Distance", "Prefetch Capacity": blocks ahead */
+  prefetchAvg: z.number(),
+  prefetchMax: z.number(),
+  capacity: z.number(),
+  /** "I/O Count", "I/O Waits" (0 when it issued none) */
+  ioCount: z.number(),
+  ioWaits: z.number(),
+  /** "Average I/O Size" in blocks, "Average I/Os In Progress"; null when it issued none */
+  ioSizeBlocks: z.number().nullable(),
+  inProgress: z.number().nullable(),
+});
+export type LabScanIo = z.infer<typeof LabScanIo>;
+
 /** One cold run: EXPLAIN (ANALYZE, BUFFERS)'s own figures. */
 export const LabRun = z.object({
   /** 1-based */
@@ -17,6 +34,8 @@ export const LabRun = z.object({
   readShare: z.number().nullable(),
   sharedRead: z.number(),
   sharedHit: z.number(),
+  /** EXPLAIN (IO) on 19; absent or null on 18 */
+  io: LabScanIo.nullish(),
   /** ms since the epoch, when the run ended */
   at: z.number(),
 });
@@ -43,6 +62,8 @@ export const LabMethodSummary = z.object({
   /** median of the runs' read shares */
   readShare: z.number().nullable(),
   blocksRead: z.number(),
+  /** medians of the runs' EXPLAIN (IO) figures on 19 */
+  io: LabScanIo.nullish(),
   /** null for the first method, which the others are set against */
   versus: LabVersus.nullable(),
 });
@@ -73,6 +94,8 @@ export const LabState = z.object({
   restoredTo: z.string().nullable(),
   /** how each run was made cold */
   cold: z.string().nullable(),
+  /** the runs' EXPLAIN has IO (PostgreSQL 19); null before a lab ran */
+  explainIo: z.boolean().nullish(),
 });
 export type LabState = z.infer<typeof LabState>;
 

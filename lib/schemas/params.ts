@@ -37,8 +37,13 @@ export const LastEventId = seq;
 
 export const DemoRestartBody = z.strictObject({
   io_method: z.enum(IO_METHODS).optional(),
+  /** 18 */
   io_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
+  /** 19's pool */
+  io_min_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
+  io_max_workers: z.number().int().min(IO_WORKERS_RANGE.min).max(IO_WORKERS_RANGE.max).optional(),
 });
+export type DemoRestartBody = z.infer<typeof DemoRestartBody>;
 
 const MINUTE = 60_000;
 /** A side of a comparison: "1h", "30m", "2d"; per-minute history, so at least a minute. */
@@ -60,6 +65,8 @@ export const CompareQuery = z.strictObject({
   at: ms.optional(),
   before: span.default(60 * MINUTE),
   after: span.default(60 * MINUTE),
+  /** a history kept from before inflight told servers apart: "name:<the target's id>" (the compare route checks it is this target's) */
+  history: z.string().max(100).optional(),
 });
 export type CompareQuery = z.infer<typeof CompareQuery>;
 
@@ -83,3 +90,13 @@ export const LabStartBody = z
 export type LabStartBody = z.infer<typeof LabStartBody>;
 
 export const LabExportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS).default("json") });
+
+/** The longest range /history answers: a day and a bit, so "the last day" fits with room either side. */
+export const PAST_MAX_SPAN_MS = 26 * 60 * MINUTE;
+
+/** GET /api/targets/{id}/history: [from, to), both required. */
+export const PastQuery = z
+  .strictObject({ from: ms, to: ms })
+  .refine((q) => q.from < q.to, { message: "must be after from", path: ["to"] })
+  .refine((q) => q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+export type PastQuery = z.infer<typeof PastQuery>;

@@ -13,6 +13,7 @@ const activity = {
   datid: 5,
   usesysid: 10,
   query: "select 1",
+  conf_load_ms: null,
 };
 
 describe("row schemas", () => {

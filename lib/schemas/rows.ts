@@ -14,7 +14,8 @@ const numOrNull = z.union([z.null(), num]);
 export const AioHandle = z.tuple([z.string().nullable(), z.string().nullable(), numOrNull, z.boolean().nullable(), z.string().nullable()]);
 export type AioHandle = z.infer<typeof AioHandle>;
 
-/** A backend of activity.sql: oids, not names; query text only for a new run. */
+/** A backend of activity.sql: oids, not names; query text only for a new run.
+ * conf_load_ms: set on inflight's own row only (pg_conf_load_time(), ms), never a backend of the workload. */
 export const ActivityRow = z.object({
   pid: z.number(),
   leader_pid: z.number().nullable(),
@@ -27,6 +28,7 @@ export const ActivityRow = z.object({
   datid: numOrNull,
   usesysid: numOrNull,
   query: z.string().nullable(),
+  conf_load_ms: numOrNull,
 });
 export type ActivityRow = z.infer<typeof ActivityRow>;
 
@@ -39,7 +41,7 @@ export type AioRow = z.infer<typeof AioRow>;
  * from names.sql, and its AIO handles (null when pg_aios was not read in
  * this sample).
  */
-export type SampledBackend = Omit<ActivityRow, "datid" | "usesysid"> & {
+export type SampledBackend = Omit<ActivityRow, "datid" | "usesysid" | "conf_load_ms"> & {
   datname: string | null;
   usename: string | null;
   handles: AioHandle[] | null;
@@ -71,18 +73,31 @@ export const SettingRow = z.object({
 });
 export type SettingRow = z.infer<typeof SettingRow>;
 
+/** file_settings.sql: a pending setting's line in the configuration files (null: none), and its built-in default. */
+export const FileSettingRow = z.object({
+  name: z.string(),
+  file_setting: z.string().nullable(),
+  boot_val: z.string().nullable(),
+});
+export type FileSettingRow = z.infer<typeof FileSettingRow>;
+
 export const ServerInfoRow = z.object({
   server_version: z.string(),
   server_version_num: z.number(),
   postmaster_start_ms: z.number(),
+  conf_load_ms: z.number(),
 });
 export type ServerInfoRow = z.infer<typeof ServerInfoRow>;
+
+export const SystemIdentifierRow = z.object({ system_identifier: z.string() });
 
 export const CapabilitiesRow = z.object({
   server_version: z.string(),
   server_version_num: z.number(),
   aios: z.boolean(),
   aios_allowed: z.boolean(),
+  /** pg_control_system() may be run (system_identifier.sql) */
+  control_system_allowed: z.boolean(),
   stat_io: z.boolean(),
   stat_io_bytes: z.boolean(),
   stat_statements: z.string().nullable(),
@@ -114,6 +129,8 @@ export const StatStatementsRow = z.object({
   shared_blks_hit: z.number(),
   /** run by inflight's own role: what watching costs */
   own: z.boolean(),
+  /** when the entry was made, ms (pg_stat_statements 1.11 and later; absent before) */
+  stats_since_ms: z.number().nullable().optional(),
 });
 export type StatStatementsRow = z.infer<typeof StatStatementsRow>;
 

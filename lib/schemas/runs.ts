@@ -46,12 +46,17 @@ export const QueryRun = z.object({
   aioReadSamples: z.number(),
   /** samples with async handles in flight (of aioReadSamples) */
   aioSamples: z.number(),
+  /** samples reading asynchronously (IO:AioIoCompletion wait or async handles
+   * in flight), of all samples: syncSamples' counterpart, for the verdict */
+  asyncSamples: z.number(),
   /** samples reading synchronously (DataFileRead wait or f_sync handles) */
   syncSamples: z.number(),
   inFlightNow: z.number(),
   maxInFlight: z.number(),
   sumInFlight: z.number(),
   bytesInFlight: z.number(),
+  /** from the shares of asyncSamples and syncSamples, a minority named
+   * beside it, never flipped by one sample (lib/window/verdict.ts) */
   verdict: Verdict,
   relations: z.array(Relation),
   /** sequential progress, 0..1, from the block positions of reads of

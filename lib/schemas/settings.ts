@@ -11,6 +11,8 @@ export const Setting = z.object({
   /** the value in human units, e.g. "128 kB" for io_combine_limit 16 */
   display: z.string(),
   enumvals: z.array(z.string()).nullable(),
+  /** pending only: the value the next start takes, from a line of the configuration files or (none) the built-in default; null when this role cannot read pg_file_settings */
+  pendingNext: z.object({ value: z.string(), from: z.enum(["file", "default"]) }).nullable().optional(),
 });
 export type Setting = z.infer<typeof Setting>;
 export const Settings = z.record(z.string(), Setting);

@@ -41,10 +41,15 @@ export const Tick = z.object({
   })
     .nullable(),
   workers: z.object({
-    /** io_workers when io_method = worker, else 0; null before settings are known */
+    /** io_workers (18) or io_min_workers (19) when io_method = worker, else 0; null before settings are known */
     configured: z.number().nullable(),
+    /** 19's pool: io_max_workers (absent on 18, whose io_workers is both bounds) */
+    max: z.number().optional(),
     alive: z.number(),
     busy: z.number(),
+    /** io workers seen for the first time / gone since the previous sample (absent when none) */
+    launched: z.number().optional(),
+    exited: z.number().optional(),
   }),
   /** wait events of active backends: "IO:AioIoCompletion", "CPU", ... */
   waits: z.record(z.string(), z.number()),

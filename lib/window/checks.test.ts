@@ -23,7 +23,7 @@ describe("computeChecks", () => {
   it("warns about settings waiting for a restart and names them", () => {
     const c = checks([s("io_method", "worker", { pending_restart: true }), s("io_workers", "3")]);
     expect(c.pending_restart.status).toBe("warn");
-    expect(c.pending_restart.message).toMatch(/^io_method: a change was made since the server started/);
+    expect(c.pending_restart.message).toMatch(/^Waiting for a restart: io_method worker in force; the value the next restart brings is in pg_file_settings/);
   });
 
   it("warns with the effective value when io_combine_limit is above the max", () => {

@@ -5,6 +5,8 @@ import type { Check, Settings } from "../schemas/settings";
 import type { Tick } from "../schemas/tick";
 import { formatBytes } from "../format";
 import { TRACK_IO_TIMING_SQL } from "./advice";
+import { pendingText } from "./pending";
+import { workerSizing } from "./major";
 import { settingBytes } from "./settings";
 
 export interface CheckInput {
@@ -21,20 +23,15 @@ export interface CheckInput {
 type CheckFn = (input: CheckInput) => Check | null;
 
 const pendingRestart: CheckFn = ({ settings }) => {
-  const pending = Object.entries(settings).filter(([, s]) => s.pendingRestart).map(([name]) => name);
-  if (pending.length === 0) {
+  const text = pendingText(settings);
+  if (!text) {
     return { id: "pending_restart", status: "pass", title: "Pending restart", message: "No io setting waits for a restart: the values shown are the ones in force." };
   }
-  return {
-    id: "pending_restart",
-    status: "warn",
-    title: "Pending restart",
-    message: `${pending.join(", ")}: a change was made since the server started and takes effect only at a restart; the value shown is the one in force. The new value is in pg_file_settings, which only a superuser can read.`,
-  };
+  return { id: "pending_restart", status: "warn", title: "Pending restart", message: text };
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */
-export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL 18 built --with-liburing, such as Debian's or PGDG's postgresql-18 packages.";
+export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL (18 or later) built --with-liburing, such as Debian's or PGDG's postgresql-18 and postgresql-19 packages.";
 export const IO_URING_SECCOMP = 'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
 
 const ioUring: CheckFn = ({ settings }) => {
@@ -86,7 +83,13 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
       ? { id: "io_workers", status: "pass", title: "io workers", message: `io_method = ${method}: no io worker processes, as expected.` }
       : { id: "io_workers", status: "warn", title: "io workers", message: `io_method = ${method}, yet ${alive} io worker processes are running.` };
   }
-  const want = Number(settings.io_workers?.setting);
+  const sizing = workerSizing(settings);
+  if (!sizing) return null;
+  return sizing.kind === "pool" ? poolCheck(alive, sizing) : fixedCheck(alive, sizing.workers);
+};
+
+/** 18: io_workers processes, no more, no fewer. */
+function fixedCheck(alive: number, want: number): Check {
   if (alive === want) {
     return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, as io_workers = ${want} asks.` };
   }
@@ -96,7 +99,21 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
     title: "io workers",
     message: `${alive} io workers alive, io_workers = ${want}. Workers may be starting or stopping; if it lasts, check the server log.`,
   };
-};
+}
+
+/** 19: the pool sizes itself; any count within io_min_workers..io_max_workers is as asked. */
+function poolCheck(alive: number, pool: { min: number; max: number }): Check {
+  const band = `io_min_workers = ${pool.min} to io_max_workers = ${pool.max}`;
+  if (alive >= pool.min && alive <= pool.max) {
+    return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, within ${band}: the pool grows on demand and shrinks when idle.` };
+  }
+  return {
+    id: "io_workers",
+    status: alive === 0 ? "fail" : "warn",
+    title: "io workers",
+    message: `${alive} io workers alive, outside ${band}. Workers may be starting or stopping (or a bound just changed); if it lasts, check the server log.`,
+  };
+}
 
 const trackIoTiming: CheckFn = ({ settings }) => {
   const s = settings.track_io_timing;

@@ -64,6 +64,8 @@ export interface RunObservation {
 export interface DerivedSample {
   tick: Omit<Tick, "seq">;
   runs: RunObservation[];
+  /** the io workers' pids: which were launched or exited since the last sample (lib/window/pool.ts) */
+  workerPids: number[];
 }
 
 function isActive(row: Pick<SampledBackend, "state">): boolean {
@@ -131,6 +133,7 @@ export function deriveSample(t: number, rows: SampledBackend[], configuredWorker
   const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, byStateOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
   const workers = { configured: configuredWorkers, alive: 0, busy: 0 };
   const waits: Record<string, number> = {};
+  const workerPids: number[] = [];
   let active = 0;
 
   for (const row of rows) {
@@ -153,6 +156,7 @@ export function deriveSample(t: number, rows: SampledBackend[], configuredWorker
     const type = row.backend_type ?? "";
     if (type === IO_WORKER) {
       workers.alive++;
+      workerPids.push(row.pid);
       if (row.wait_event !== "IoWorkerMain") workers.busy++;
       continue;
     }
@@ -165,7 +169,7 @@ export function deriveSample(t: number, rows: SampledBackend[], configuredWorker
   }
 
   const runs = deriveRuns(rows, reading !== "unknown");
-  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs };
+  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs, workerPids };
 }
 
 function deriveRuns(rows: SampledBackend[], aioKnown: boolean): RunObservation[] {

@@ -72,7 +72,7 @@ export class RelationNames {
 
   /** The sampled backends with database and role names from the cached oids; `unknown`
    * when an oid names.sql has not answered for yet appeared (time to read it again). */
-  nameBackends(rows: readonly ActivityRow[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
+  nameBackends(rows: readonly Omit<ActivityRow, "conf_load_ms">[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
     let unknown = false;
     const backends: SampledBackend[] = rows.map(({ datid, usesysid, ...row }) => {
       if (this.unknown("database", datid) || this.unknown("role", usesysid)) unknown = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
 import type { AioHandle, SampledBackend } from "../schemas/rows";
-import { advanceSpan, RunStore, spanProgress, verdictOf, type ScanSpan } from "./runs";
+import { advanceSpan, RunStore, spanProgress, type ScanSpan } from "./runs";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): SampledBackend {
   return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
@@ -87,18 +87,6 @@ describe("RunStore", () => {
       ["10:1500", null],
       ["10:1000", 2],
     ]);
-  });
-});
-
-describe("verdictOf", () => {
-  it.each([
-    [{ aioSamples: 1, aioWaitSamples: 0, readWaitSamples: 5, syncSamples: 5 }, "async"],
-    [{ aioSamples: 0, aioWaitSamples: 1, readWaitSamples: 0, syncSamples: 0 }, "async"],
-    [{ aioSamples: 0, aioWaitSamples: 0, readWaitSamples: 3, syncSamples: 3 }, "sync"],
-    [{ aioSamples: 0, aioWaitSamples: 0, readWaitSamples: 0, syncSamples: 1 }, "sync"],
-    [{ aioSamples: 0, aioWaitSamples: 0, readWaitSamples: 0, syncSamples: 0 }, "cpu"],
-  ] as const)("%o -> %s", (run, want) => {
-    expect(verdictOf(run)).toBe(want);
   });
 });
 

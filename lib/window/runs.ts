@@ -1,18 +1,13 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
-import type { QueryRun, Relation, Verdict } from "../schemas/runs";
+import type { QueryRun, Relation } from "../schemas/runs";
 import { mergeBlocks, type HandleBlocks, type RunObservation } from "./derive";
+import { verdictOf } from "./verdict";
 
 /** A relation file's name and size as far as they are known (a pure read). */
 export type RelationLookup = (dbOid: number, filenode: number) => Relation;
 
 const MAX_ENDED_RUNS = 2000;
-
-export function verdictOf(run: Pick<QueryRun, "aioSamples" | "aioWaitSamples" | "readWaitSamples" | "syncSamples">): Verdict {
-  if (run.aioSamples > 0 || run.aioWaitSamples > 0) return "async";
-  if (run.readWaitSamples > 0 || run.syncSamples > 0) return "sync";
-  return "cpu";
-}
 
 /**
  * Where a run's async reads of one file have got to. A sequential scan of a
@@ -165,6 +160,7 @@ export class RunStore {
       otherIoWaitSamples: 0,
       cpuSamples: 0,
       aioSamples: 0,
+      asyncSamples: 0,
       syncSamples: 0,
       aioReadSamples: 0,
       inFlightNow: 0,
@@ -197,6 +193,7 @@ export class RunStore {
     else if (state === "cpu") run.cpuSamples++;
     if (state === "aio" || state === "read" || state === "io") run.ioWaitSamples++;
     if (state === "read" || (syncInFlight ?? 0) > 0) run.syncSamples++;
+    if (state === "aio" || (inFlight ?? 0) > 0) run.asyncSamples++;
     // Without a pg_aios read the handles are unknown: keep the last known.
     if (obs.handles && inFlight !== null) {
       run.aioReadSamples++;

@@ -2,11 +2,18 @@
 import type { Setting, Settings, SettingChange } from "../schemas/settings";
 import type { SettingRow } from "../schemas/rows";
 import { formatBytes } from "../format";
+import { POOL_SETTINGS, workerSizing, workersFloor } from "./major";
 
-/** The settings inflight reads every 30 s (and at once after a restart). */
+/**
+ * The settings inflight reads every 30 s (and at once after a restart), in
+ * the order the page shows them. Every io_* setting the server has is read
+ * besides (sql/settings.sql): which of io_workers (18) or the pool's (19)
+ * exist is the server's to say, and a name it lacks is simply not there.
+ */
 export const IO_SETTINGS = [
   "io_method",
   "io_workers",
+  ...POOL_SETTINGS,
   "io_max_concurrency",
   "io_combine_limit",
   "io_max_combine_limit",
@@ -15,15 +22,24 @@ export const IO_SETTINGS = [
   "track_io_timing",
   "shared_buffers",
   "data_checksums",
-  "io_workers_idle_timeout",
   "max_parallel_workers_per_gather",
   "shared_preload_libraries",
   "block_size",
+  // An upgrade (18 to 19) is a restart that changed it: recorded with the settings it changed.
+  "server_version",
 ] as const;
 export type IoSettingName = (typeof IO_SETTINGS)[number];
 
-/** Those of them that are numbers (sizes in bytes on /metrics). */
-export const NUMERIC_SETTINGS = ["io_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const satisfies readonly IoSettingName[];
+/** The names sql/settings.sql asks for by name; the io_* ones it reads by prefix. */
+export const NAMED_SETTINGS: readonly string[] = IO_SETTINGS.filter((name) => !name.startsWith("io_"));
+
+/** Those of them that are numbers (sizes in bytes on /metrics); a server has io_workers or the pool's, never both. */
+export const NUMERIC_SETTINGS = ["io_workers", "io_min_workers", "io_max_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const satisfies readonly IoSettingName[];
+
+/** The settings 18 and 19 both have: what /metrics emits for every target (io_workers is 18's, the pool's 19's). */
+const BY_MAJOR: readonly string[] = ["io_workers", ...POOL_SETTINGS];
+export const COMMON_SETTINGS: readonly string[] = IO_SETTINGS.filter((name) => !BY_MAJOR.includes(name));
+export const COMMON_NUMERIC_SETTINGS: readonly string[] = NUMERIC_SETTINGS.filter((name) => !BY_MAJOR.includes(name));
 
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 } as const;
 const UNIT_MS = { ms: 1, s: 1000, min: 60_000 } as const;
@@ -83,11 +99,11 @@ export function diffSettings(before: Settings, after: Settings): SettingChange[]
   return changes;
 }
 
-/** io workers the server should run: io_workers under io_method=worker, else 0. */
+/** io workers the server should run at least: io_workers (18) or io_min_workers (19) under io_method=worker, else 0. */
 export function configuredWorkers(settings: Settings): number | null {
   const method = settings.io_method?.setting;
   if (method === undefined) return null;
   if (method !== "worker") return 0;
-  const n = Number(settings.io_workers?.setting);
-  return Number.isFinite(n) ? n : null;
+  const sizing = workerSizing(settings);
+  return sizing ? workersFloor(sizing) : null;
 }

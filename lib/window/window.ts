@@ -1,28 +1,30 @@
-// The rolling window of one target: derived ticks, pg_stat_io deltas, query
-// runs, settings, restarts, checks and pg_stat_statements figures, bounded by
-// time. Pure: no timers, no I/O; the collector feeds it and says what time it
-// is, and the payload builders read it. Its state changes only through the
-// methods below.
-import type { Finding, FindingsPayload } from "../schemas/findings";
-import type { Capabilities, TargetInfo } from "../schemas/target";
+// The rolling window of one target: derived ticks, pg_stat_io deltas, query runs,
+// settings, restarts, checks and pg_stat_statements figures, bounded by time. Pure: no
+// timers, no I/O; the collector feeds it and says what time it is, and the payload
+// builders read it. Its state changes only through the methods below.
+import type { FindingsPayload } from "../schemas/findings";
+import type { Capabilities } from "../schemas/target";
+import type { FindingsTarget } from "./findings";
 import type { QueryRun, StatementStat } from "../schemas/runs";
 import type { Check, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
-import { computeFindings } from "./findings";
+import { computeFindings, stampFindings, withKnownStart } from "./findings";
+import { NO_MEASURES, type MethodMeasures } from "../history/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
 import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";
 import { RelationNames } from "./relations";
+import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
 import { configuredWorkers, diffSettings } from "./settings";
+import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
-const MAX_OUTAGES = 200;
 
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
@@ -31,17 +33,22 @@ export class TargetWindow {
   /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
   readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
+  private readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
-  private outageList: Outage[] = [];
+  private readonly outageLog = new OutageLog();
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
   private findingList: FindingsPayload = { asOf: 0, findings: [], moreRuns: 0 };
+  /** the history's measures per queryid under each io_method (the findings quote them) */
+  private measures: MethodMeasures = NO_MEASURES;
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
   private postmasterStart: number | null = null;
   private postmasterStartSeenAt = 0;
+  /** the restart into the current server start, as the history on disk knows it */
+  private knownStart: Restart | null = null;
   private asyncSeenAt = 0;
   private readsSeenAt = 0;
 
@@ -111,7 +118,7 @@ export class TargetWindow {
   }
 
   get outages(): readonly Outage[] {
-    return this.outageList;
+    return this.outageLog.all;
   }
 
   get checks(): readonly Check[] {
@@ -160,14 +167,17 @@ export class TargetWindow {
    * whose averages assume samples evenly spaced in time. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
-    const tick: Tick = { seq: ++this.seq, ...derived.tick };
+    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids) };
+    const tick: Tick = { seq: ++this.seq, ...derived.tick, workers };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }
-    if ((tick.aio?.inFlight ?? 0) > 0) this.asyncSeenAt = t;
+    // What makes a run's verdict async makes the check's: a handle in flight, or a run waiting on
+    // an async read (IO:Aio*), which the wait events show on ticks whose pg_aios the budget put off.
+    if ((tick.aio?.inFlight ?? 0) > 0 || tick.runs.some((r) => r.state === "aio")) this.asyncSeenAt = t;
     if ((tick.aio?.inFlight ?? 0) > 0 || (tick.aio?.sync ?? 0) > 0 || tick.waits["IO:DataFileRead"]) this.readsSeenAt = t;
     this.evict(t);
     return tick;
@@ -190,8 +200,11 @@ export class TargetWindow {
   /**
    * Records settings and the postmaster start time. A new start time is a
    * restart: it is recorded with every setting that changed across it.
+   * `known`: the restart into this start as the history on disk has it (one
+   * made before inflight watched): the findings name it; the list keeps the
+   * restarts seen live.
    */
-  setServerState(t: number, settings: Settings, postmasterStart: number): Restart | null {
+  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
     let restart: Restart | null = null;
     if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
       restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
@@ -201,6 +214,7 @@ export class TargetWindow {
       // Counters restart from zero with the server.
       this.lastIo = null;
     }
+    this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
     this.postmasterStart = postmasterStart;
     this.settingsNow = settings;
@@ -236,17 +250,19 @@ export class TargetWindow {
       now: t,
       target,
       settings: this.settingsNow,
-      restarts: this.restartList,
+      restarts: withKnownStart(this.restartList, this.knownStart),
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
+      measured: this.measures,
     });
-    const since = new Map(this.findingList.findings.map((f) => [f.id, f.since]));
-    const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
-    const changed = JSON.stringify(next.findings) !== JSON.stringify(this.findingList.findings) || next.moreRuns !== this.findingList.moreRuns;
+    const { next, changed } = stampFindings(this.findingList, findings, moreRuns, t);
     this.findingList = next;
     return changed;
   }
+
+  /** The history's before/after per queryid (the server's own measurement, for the findings). */
+  setMeasures = (measures: MethodMeasures) => void (this.measures = measures);
 
   /** pg_stat_statements over the window, and why it may be incomplete. */
   setStatements(statements: StatementStat[], note: string | null): void {
@@ -262,30 +278,19 @@ export class TargetWindow {
 
   /** The connection was lost at `t`: open runs end, a gap starts. */
   markDown(t: number, error: string): void {
-    const open = this.outageList.at(-1);
-    if (open && open.to === null) {
-      open.error = error;
-      return;
-    }
-    this.outageList.push({ from: t, to: null, error });
-    if (this.outageList.length > MAX_OUTAGES) this.outageList.shift();
+    if (!this.outageLog.down(t, error)) return;
     this.runs.closeAll(t);
     this.lastIo = null;
   }
 
   markUp(t: number): void {
-    const open = this.outageList.at(-1);
-    if (open && open.to === null) open.to = t;
+    this.outageLog.up(t);
   }
 
   private evict(now: number): void {
     const cutoff = now - this.spanMs;
     this.ioRing.evictBefore(cutoff);
     this.runs.evictBefore(cutoff);
-    while (this.outageList.length && this.outageList[0].to !== null && this.outageList[0].to < cutoff) this.outageList.shift();
+    this.outageLog.evictBefore(cutoff);
   }
 }
-
-
-/** What the findings need to know of the target beyond the window. */
-export type FindingsTarget = Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart" | "capabilities" | "serverVersionNum">;

@@ -1,12 +1,13 @@
-// The command line: a subcommand, then --port, --data, --io-method, --remove and -c name=value.
+// The command line: a subcommand, then --port, --data, --major, --io-method, --remove and -c name=value.
 import { UsageError } from "./errors.mjs";
+import { DEFAULT_MAJOR, MAJORS } from "./layout.mjs";
 
 /** Where and how the server listens stays this script's business: loopback, its own socket folder. */
 const OWN_SETTINGS = ["port", "listen_addresses", "unix_socket_directories", "data_directory", "hba_file"];
 
 export function parseArgs(argv) {
   const [command, ...rest] = argv;
-  const opts = { settings: {} };
+  const opts = { settings: {}, major: DEFAULT_MAJOR };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     const value = () => {
@@ -19,6 +20,11 @@ export function parseArgs(argv) {
       if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError("--port wants 1-65535");
       opts.port = port;
     } else if (arg === "--data") opts.data = value();
+    else if (arg === "--major") {
+      const major = Number(value());
+      if (!MAJORS.includes(major)) throw new UsageError(`--major wants ${MAJORS.join(" or ")}`);
+      opts.major = major;
+    }
     else if (arg === "--io-method") opts.ioMethod = value();
     else if (arg === "--remove") opts.remove = true;
     else if (arg === "-c") {

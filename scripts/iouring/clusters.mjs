@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, promises as fs, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "./errors.mjs";
-import { CLUSTERS_IN, INCLUDE_LINE, PGBIN_IN, SYSTEM, listDir, readJson } from "./layout.mjs";
+import { CLUSTERS_IN, DEFAULT_MAJOR, INCLUDE_LINE, SYSTEM, listDir, pgBinIn, readJson } from "./layout.mjs";
 import { log } from "./log.mjs";
 import { asPostgres, describe, isAlive, postgresUser } from "./processes.mjs";
 
@@ -15,6 +15,21 @@ export function cluster(name) {
   const inner = `${CLUSTERS_IN}/${name}`;
   const host = path.join(SYSTEM, inner);
   return { name, inner, host, secrets: `${host}.secrets.json` };
+}
+
+/** The major a cluster was made with (its PG_VERSION): its own pg_ctl and psql run it. */
+export function majorOf(c) {
+  try {
+    return Number.parseInt(readFileSync(path.join(c.host, "PG_VERSION"), "utf8"), 10) || DEFAULT_MAJOR;
+  } catch (err) {
+    if (err.code === "ENOENT") return DEFAULT_MAJOR;
+    throw err;
+  }
+}
+
+/** The cluster's bin folder inside the chroot. */
+export function binOf(c) {
+  return pgBinIn(majorOf(c));
 }
 
 export function clusterNames() {
@@ -78,7 +93,7 @@ async function createSecrets(c) {
   return secrets;
 }
 
-export async function initdb(c) {
+export async function initdb(c, major = DEFAULT_MAJOR) {
   const { uid, gid } = postgresUser();
   const parent = path.dirname(c.host);
   await fs.mkdir(parent, { recursive: true, mode: 0o755 });
@@ -94,7 +109,7 @@ export async function initdb(c) {
   try {
     await fs.chown(pwHost, uid, gid);
     const result = await asPostgres([
-      `${PGBIN_IN}/initdb`, "-D", c.inner, "-U", "postgres", `--pwfile=${CLUSTERS_IN}/${pwName}`,
+      `${pgBinIn(major)}/initdb`, "-D", c.inner, "-U", "postgres", `--pwfile=${CLUSTERS_IN}/${pwName}`,
       "--auth-local=peer", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-instructions",
     ]);
     if (result.code !== 0) throw new Error(`initdb failed (${describe(result)})`);

@@ -3,22 +3,23 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
-import { clearStalePidFile, cluster, clusterNames, initdb, inspect, portOf, postmasterPid, runningClusters } from "./clusters.mjs";
+import { clearStalePidFile, cluster, clusterNames, initdb, inspect, majorOf, portOf, postmasterPid, runningClusters } from "./clusters.mjs";
 import { UsageError } from "./errors.mjs";
-import { BOOTSTRAP_MARK, INSTALL_MARK, PARTIAL, ROOT, SYSTEM, readJson } from "./layout.mjs";
+import { BOOTSTRAP_MARK, INSTALL_MARK, MAJORS, PARTIAL, ROOT, SYSTEM, installMark, readJson } from "./layout.mjs";
 import { withLock } from "./lock.mjs";
 import { log, phase } from "./log.mjs";
 import { checkMachine, checkPlatform } from "./machine.mjs";
 import { SHM_MOUNT, ensureMounts, mountsUnder, unmountAll } from "./mounts.mjs";
 import { describeServer, psql, restartServer, startOnConfiguredPort, startServer, stopServer, waitAccepting } from "./server.mjs";
 import { setup } from "./setup.mjs";
+import { upgradeCluster } from "./upgrade.mjs";
 
 const IO_METHODS = ["sync", "worker", "io_uring"];
 
-export async function cmdSetup() {
+export async function cmdSetup(opts) {
   checkMachine();
   await withLock(async () => {
-    await setup();
+    await setup(opts.major);
     await unmountIfIdle();
   });
 }
@@ -28,8 +29,8 @@ export async function cmdStart(opts) {
   const c = cluster(name);
   checkMachine();
   const info = await withLock(async () => {
-    await setup();
-    const installed = readJson(path.join(SYSTEM, INSTALL_MARK));
+    await setup(opts.major);
+    const installed = readJson(path.join(SYSTEM, installMark(opts.major)));
     await ensureMounts([SHM_MOUNT]);
     try {
       return await startCluster(c, opts, installed.pgStatStatements);
@@ -49,7 +50,8 @@ async function startCluster(c, opts, pgss) {
     await fs.rm(c.secrets, { force: true });
   }
   const fresh = state !== "ready";
-  if (fresh) await phase(`initdb ${c.name}`, () => initdb(c));
+  if (fresh) await phase(`initdb ${c.name} (${opts.major})`, () => initdb(c, opts.major));
+  else if (majorOf(c) !== opts.major) throw new UsageError(`${c.name} is a PostgreSQL ${majorOf(c)} cluster, not ${opts.major}: pass --major ${majorOf(c)}`);
   if (postmasterPid(c) !== null) {
     log(`${c.name} is already running on port ${portOf(c)}; its settings are left as they are`);
   } else {
@@ -84,6 +86,19 @@ export async function cmdRestart(opts) {
   process.stdout.write(`${JSON.stringify(info)}\n`);
 }
 
+/** pg_upgrade --data NAME to --major (19): the same port and password, the new major; prints its JSON line. */
+export async function cmdUpgrade(opts) {
+  if (!opts.data) throw new UsageError("upgrade needs --data NAME");
+  checkMachine();
+  const info = await withLock(async () => {
+    await setup(opts.major);
+    await ensureMounts([SHM_MOUNT]);
+    await upgradeCluster(opts.data, opts.major);
+    return describeServer(cluster(opts.data));
+  });
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+}
+
 export async function cmdStop(opts) {
   if (!opts.data) throw new UsageError("stop needs --data NAME");
   checkPlatform();
@@ -107,13 +122,14 @@ export async function cmdStatus() {
     ? clusterNames().map((name) => {
         const c = cluster(name);
         const pid = postmasterPid(c);
-        return { name, running: pid !== null, pid, port: pid !== null ? portOf(c) : null, dataDir: c.host };
+        return { name, major: majorOf(c), running: pid !== null, pid, port: pid !== null ? portOf(c) : null, dataDir: c.host };
       })
     : [];
   const status = {
     root: ROOT,
     bootstrapped: boot,
     installed,
+    installedMajors: Object.fromEntries(MAJORS.map((m) => [m, existsSync(SYSTEM) ? readJson(path.join(SYSTEM, installMark(m))) : null])),
     halfFinishedBootstrap: existsSync(PARTIAL),
     mounts: mountsUnder(ROOT),
     clusters,

@@ -14,12 +14,20 @@ export const LOGS = path.join(ROOT, "logs");
 export const LOCK = path.join(ROOT, "lock");
 export const BOOTSTRAP_MARK = ".inflight-bootstrap.json";
 export const INSTALL_MARK = ".inflight-install.json";
+/** The majors this folder can hold: 18 from the suite itself, 19 from Debian experimental. */
+export const MAJORS = [18, 19];
+export const DEFAULT_MAJOR = 18;
+
+/** Each major's install is marked apart (18's mark keeps its name: folders made before 19 stay cached). */
+export function installMark(major) {
+  return major === DEFAULT_MAJOR ? INSTALL_MARK : `.inflight-install-${major}.json`;
+}
 export const SUITES = (process.env.IOURING_TESTS_SUITES || "sid testing forky").split(/[\s,]+/).filter(Boolean);
 
 export const CLUSTERS_IN = "/var/lib/inflight";
-export const PGBIN_IN = "/usr/lib/postgresql/18/bin";
-export const PGLIB_IN = "/usr/lib/postgresql/18/lib";
-export const PGSS_CONTROL_IN = "/usr/share/postgresql/18/extension/pg_stat_statements.control";
+export const pgBinIn = (major) => `/usr/lib/postgresql/${major}/bin`;
+export const pgLibIn = (major) => `/usr/lib/postgresql/${major}/lib`;
+export const pgssControlIn = (major) => `/usr/share/postgresql/${major}/extension/pg_stat_statements.control`;
 export const CONF_FILE = "inflight.conf";
 export const INCLUDE_LINE = `include_if_exists '${CONF_FILE}'`;
 export const LOG_FILE = "postgres.log";

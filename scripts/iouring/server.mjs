@@ -4,9 +4,9 @@ import { promises as fs, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { portOf, postmasterPid, readSecrets } from "./clusters.mjs";
+import { binOf, portOf, postmasterPid, readSecrets } from "./clusters.mjs";
 import { Unavailable, UsageError } from "./errors.mjs";
-import { CONF_FILE, LOG_FILE, PGBIN_IN } from "./layout.mjs";
+import { CONF_FILE, LOG_FILE } from "./layout.mjs";
 import { log, seconds } from "./log.mjs";
 import { asPostgres, describe, isAlive, postgresUser } from "./processes.mjs";
 
@@ -55,7 +55,7 @@ function freePort() {
 }
 
 function pgCtl(c, args) {
-  return asPostgres([`${PGBIN_IN}/pg_ctl`, ...args, "-D", c.inner, "-w", "-t", String(PG_CTL_TIMEOUT_S), "-s"], {
+  return asPostgres([`${binOf(c)}/pg_ctl`, ...args, "-D", c.inner, "-w", "-t", String(PG_CTL_TIMEOUT_S), "-s"], {
     timeoutMs: (PG_CTL_TIMEOUT_S + 15) * 1000,
   });
 }
@@ -116,7 +116,7 @@ export async function stopServer(c) {
 /** psql as the chroot's postgres user over the cluster's own socket (peer auth). */
 export async function psql(c, sql, db = "postgres") {
   const port = portOf(c);
-  const result = await asPostgres([`${PGBIN_IN}/psql`, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", c.inner, "-p", String(port), "-d", db, "-c", sql]);
+  const result = await asPostgres([`${binOf(c)}/psql`, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", c.inner, "-p", String(port), "-d", db, "-c", sql]);
   if (result.code !== 0) throw new Error(`psql on ${c.name}: ${describe(result)}`);
   return result.stdout.trim();
 }

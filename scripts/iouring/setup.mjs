@@ -1,20 +1,22 @@
 // setup: a Debian of a newer suite (debootstrap --variant=minbase) with
-// postgresql-18 installed, each step done once and marked as done.
+// postgresql-18 installed, and postgresql-19 from experimental when asked
+// for, each step done once and marked as done.
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { Unavailable } from "./errors.mjs";
-import { BOOTSTRAP_MARK, INSTALL_MARK, LOGS, PARTIAL, PGBIN_IN, PGLIB_IN, PGSS_CONTROL_IN, SUITES, SYSTEM, readJson } from "./layout.mjs";
+import { BOOTSTRAP_MARK, DEFAULT_MAJOR, LOGS, PARTIAL, SUITES, SYSTEM, installMark, pgBinIn, pgLibIn, pgssControlIn, readJson } from "./layout.mjs";
 import { log } from "./log.mjs";
 import { checkMachine } from "./machine.mjs";
 import { hostMirror, probeRelease } from "./mirror.mjs";
 import { PROC_MOUNT, ensureMounts, removeTree, unmountAll } from "./mounts.mjs";
 import { baseEnv, describe, inRoot, proxyEnv, run, tail } from "./processes.mjs";
 
-/** Bootstrap, then install: each is skipped when its mark says it was done. */
-export async function setup() {
+/** Bootstrap, then install 18 (and `major` if another): each is skipped when its mark says it was done. */
+export async function setup(major = DEFAULT_MAJOR) {
   checkMachine();
   await bootstrap();
-  await install();
+  await install(DEFAULT_MAJOR);
+  if (major !== DEFAULT_MAJOR) await install(major);
 }
 
 /**
@@ -82,23 +84,33 @@ async function debootstrapSuite(suite, mirror) {
   return true;
 }
 
-async function install() {
-  const mark = readJson(path.join(SYSTEM, INSTALL_MARK));
+async function install(major) {
+  const mark = readJson(path.join(SYSTEM, installMark(major)));
   if (mark) {
-    log(`install postgresql-18 ${mark.version}: cached (${mark.seconds} s)`);
+    log(`install postgresql-${major} ${mark.version}: cached (${mark.seconds} s)`);
     return mark;
   }
-  await prepareApt();
+  await prepareApt(major);
   await ensureMounts([PROC_MOUNT]);
   try {
-    return await installPackages();
+    return await installPackages(major);
   } finally {
     await unmountAll(path.join(SYSTEM, PROC_MOUNT.target));
   }
 }
 
-async function installPackages() {
-  const logFile = path.join(LOGS, "install.log");
+/**
+ * 19 is in Debian experimental only: its two packages are pinned there by
+ * name (`-t experimental` would take experimental's perl too, which
+ * conflicts); everything else comes from the suite.
+ */
+function packagesOf(major) {
+  return major === DEFAULT_MAJOR ? [`postgresql-${major}`] : [`postgresql-${major}/experimental`, `postgresql-client-${major}/experimental`];
+}
+
+async function installPackages(major) {
+  const logFile = path.join(LOGS, major === DEFAULT_MAJOR ? "install.log" : `install-${major}.log`);
+  const name = `postgresql-${major}`;
   const started = performance.now();
   const suite = readJson(path.join(SYSTEM, BOOTSTRAP_MARK)).suite;
   // A run killed during dpkg leaves packages unpacked but not configured.
@@ -107,20 +119,22 @@ async function installPackages() {
   if (update.code !== 0 || /^(E:|Err:)/m.test(update.out)) {
     throw new Unavailable(`apt-get update inside the ${suite} chroot failed (${tail(update.out, 2)}); fix: make the mirror reachable, see ${logFile}`);
   }
-  const policy = await inRoot(["apt-cache", "policy", "postgresql-18"]);
-  const candidate = /Candidate:\s*(\S+)/.exec(policy.out)?.[1];
+  const policy = await inRoot(["apt-cache", "policy", name]);
+  const candidate = major === DEFAULT_MAJOR ? /Candidate:\s*(\S+)/.exec(policy.out)?.[1] : experimentalVersion(policy.out);
   if (!candidate || candidate === "(none)") {
-    throw new Unavailable(`suite ${suite} has no postgresql-18 package; fix: IOURING_TESTS_SUITES="<a suite with it>" and remove ${SYSTEM}`);
+    throw new Unavailable(major === DEFAULT_MAJOR
+      ? `suite ${suite} has no ${name} package; fix: IOURING_TESTS_SUITES="<a suite with it>" and remove ${SYSTEM}`
+      : `the mirror's experimental suite has no ${name} package (apt-cache policy: ${tail(policy.out, 1)}); fix: set IOURING_TESTS_MIRROR to a Debian mirror that carries experimental`);
   }
   // postgresql-common needs "systemd | systemd-standalone-tmpfiles": apt picks the first, all of systemd (~150 MB) for one tool.
   const tmpfiles = /Candidate:\s*[0-9]/.test((await inRoot(["apt-cache", "policy", "systemd-standalone-tmpfiles"])).out);
-  const packages = ["postgresql-18", ...(tmpfiles ? ["systemd-standalone-tmpfiles"] : [])];
+  const packages = [...packagesOf(major), ...(tmpfiles ? ["systemd-standalone-tmpfiles"] : [])];
   const apt = await inRoot(["apt-get", "install", "-y", ...packages], { logFile, timeoutMs: 15 * 60_000, env: proxyEnv() });
   if (apt.code !== 0) {
     if (/Failed to fetch|Could not (connect|resolve)|Temporary failure resolving/i.test(apt.out)) {
-      throw new Unavailable(`apt-get could not download postgresql-18 (${tail(apt.out, 1)}); fix: make the mirror reachable`);
+      throw new Unavailable(`apt-get could not download ${name} (${tail(apt.out, 1)}); fix: make the mirror reachable`);
     }
-    throw new Error(`apt-get install postgresql-18 failed (${describe(apt)}); see ${logFile}`);
+    throw new Error(`apt-get install ${packages.join(" ")} failed (${describe(apt)}); see ${logFile}`);
   }
   const download = /Need to get ([\d.,]+ [kMG]B)/.exec(apt.out)?.[1] ?? "?";
   const disk = /After this operation, ([\d.,]+ [kMG]B) of additional disk space/.exec(apt.out)?.[1] ?? "?";
@@ -128,17 +142,28 @@ async function installPackages() {
   await inRoot(["apt-get", "clean"]);
   await fs.rm(path.join(SYSTEM, "var/lib/apt/lists"), { recursive: true, force: true });
   await fs.mkdir(path.join(SYSTEM, "var/lib/apt/lists/partial"), { recursive: true });
-  const liburing = await linkedLiburing();
-  const pgss = existsSync(path.join(SYSTEM, PGSS_CONTROL_IN)) && existsSync(path.join(SYSTEM, PGLIB_IN, "pg_stat_statements.so"));
+  const liburing = await linkedLiburing(major);
+  const pgss = existsSync(path.join(SYSTEM, pgssControlIn(major))) && existsSync(path.join(SYSTEM, pgLibIn(major), "pg_stat_statements.so"));
   const secs = Number(((performance.now() - started) / 1000).toFixed(1));
-  const record = { suite, version: candidate, liburing, pgStatStatements: pgss, download, disk, seconds: secs, at: new Date().toISOString() };
-  await fs.writeFile(path.join(SYSTEM, INSTALL_MARK), `${JSON.stringify(record)}\n`);
-  log(`install postgresql-18 ${candidate}: ${secs} s (${download} downloaded, ${disk} unpacked, ${liburing}, pg_stat_statements ${pgss ? "shipped" : "missing"})`);
+  const record = { suite, major, version: candidate, liburing, pgStatStatements: pgss, download, disk, seconds: secs, at: new Date().toISOString() };
+  await fs.writeFile(path.join(SYSTEM, installMark(major)), `${JSON.stringify(record)}\n`);
+  log(`install ${name} ${candidate}: ${secs} s (${download} downloaded, ${disk} unpacked, ${liburing}, pg_stat_statements ${pgss ? "shipped" : "missing"})`);
   return record;
 }
 
+/** experimental's version in `apt-cache policy` (its candidate is the suite's, or none: experimental is pinned low). */
+function experimentalVersion(policy) {
+  const lines = policy.split("\n");
+  const at = lines.findIndex((l) => / experimental\//.test(l));
+  for (let i = at - 1; at > 0 && i >= 0; i--) {
+    const m = /^\s*(?:\*\*\*\s*)?(\d\S*)\s+\d+\s*$/.exec(lines[i]);
+    if (m) return m[1];
+  }
+  return null;
+}
+
 /** Inside the chroot only: the mirror's Release file may be past its Valid-Until by this machine's clock. */
-async function prepareApt() {
+async function prepareApt(major) {
   await fs.writeFile(
     path.join(SYSTEM, "etc/apt/apt.conf.d/99inflight"),
     'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n',
@@ -150,11 +175,23 @@ async function prepareApt() {
   await fs.writeFile(path.join(SYSTEM, "etc/postgresql-common/createcluster.conf"), "create_main_cluster = false\n");
   // DNS as the host resolves it today (debootstrap copied it once).
   if (existsSync("/etc/resolv.conf")) await fs.copyFile("/etc/resolv.conf", path.join(SYSTEM, "etc/resolv.conf"));
+  if (major !== DEFAULT_MAJOR) await addExperimental();
 }
 
-async function linkedLiburing() {
-  const ldd = await inRoot(["ldd", `${PGBIN_IN}/postgres`]);
+/** debootstrap wrote one "deb <mirror> <suite> main" line: the same mirror's experimental beside it. */
+async function addExperimental() {
+  const file = path.join(SYSTEM, "etc/apt/sources.list");
+  const text = await fs.readFile(file, "utf8");
+  if (/ experimental /.test(text)) return;
+  const line = text.split("\n").find((l) => /^deb\s/.test(l));
+  if (!line) throw new Error(`${file} has no deb line to add experimental beside`);
+  const [, url] = line.split(/\s+/);
+  await fs.appendFile(file, `deb ${url} experimental main\n`);
+}
+
+async function linkedLiburing(major) {
+  const ldd = await inRoot(["ldd", `${pgBinIn(major)}/postgres`]);
   const line = ldd.out.split("\n").find((l) => l.includes("liburing"));
-  if (!line) throw new Unavailable(`Debian's postgresql-18 here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with IOURING_TESTS_SUITES`);
+  if (!line) throw new Unavailable(`Debian's postgresql-${major} here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with IOURING_TESTS_SUITES`);
   return line.trim().split(/\s+/)[0];
 }

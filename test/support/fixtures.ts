@@ -76,6 +76,7 @@ export function run(over: Partial<QueryRun> = {}): QueryRun {
     cpuSamples: 10,
     aioReadSamples: 10,
     aioSamples: 0,
+    asyncSamples: 0,
     syncSamples: 0,
     inFlightNow: 0,
     maxInFlight: 0,

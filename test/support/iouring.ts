@@ -4,6 +4,9 @@
 //
 //   const io = await ioUringAvailable();          // setup, once per process
 //   describe.skipIf(!io.ok)("...", () => { const pg = await startIoUringPg(); ... await pg.stop(); });
+//
+// The same folder holds Debian experimental's postgresql-19 (setup --major
+// 19): pg19Available() and startPg19() run one, io_method = worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -18,15 +21,19 @@ const COMMAND_TIMEOUT_MS = 120_000;
 export type IoMethod = "sync" | "worker" | "io_uring";
 
 export interface IoUringPg {
+  /** the cluster's name for iouring-pg.mjs (--data NAME) */
+  name: string;
   port: number;
   /** postgres://postgres:...@127.0.0.1:port/<db> (default db: postgres). */
   superuserUrl(db?: string): string;
   /** The data dir as a host path (under the chroot), e.g. for evictFromPageCache. */
   dataDir: string;
-  /** PostgreSQL's version, e.g. "18.6". */
+  /** PostgreSQL's version, e.g. "18.6", "19". */
   version: string;
   /** ALTER SYSTEM SET io_method (when given), then a fast restart; resolves when it accepts connections again. */
   restart(ioMethod?: IoMethod): Promise<void>;
+  /** pg_upgrade to `major` in place (iouring-pg.mjs upgrade): the same port and password; resolves when it accepts connections. */
+  upgrade(major: 19): Promise<void>;
   /** Stops the server and removes its data dir. */
   stop(): Promise<void>;
 }
@@ -77,7 +84,8 @@ function parseInfo(what: string, result: ScriptResult): StartInfo {
   }
 }
 
-let availability: Promise<{ ok: true } | { ok: false; why: string }> | undefined;
+type Availability = { ok: true } | { ok: false; why: string };
+const availability = new Map<number, Promise<Availability>>();
 
 /** Set to "skip" to run the rest of the suite where the io_uring server cannot run (not INFLIGHT_*: inflight refuses settings it does not know, and the tests start it). */
 export const SKIP_ENV = "IOURING_TESTS";
@@ -94,25 +102,44 @@ export function unavailableOrThrow(why: string): { ok: false; why: string } {
  * IOURING_TESTS=skip says to go on without these tests; any other
  * failure rejects: a broken setup fails the tests, never skips them.
  */
-export function ioUringAvailable(): Promise<{ ok: true } | { ok: false; why: string }> {
-  availability ??= runScript(["setup"], SETUP_TIMEOUT_MS).then((result) => {
-    if (result.code === 0) {
-      // One line per phase, with its time (or "cached").
-      for (const line of result.stderr.trimEnd().split("\n")) if (line) console.log(line);
-      return { ok: true as const };
-    }
-    if (result.code === EXIT_UNAVAILABLE) return unavailableOrThrow(lastLine(result.stderr).replace(/^\[iouring\] unavailable: /, ""));
-    throw failure("setup", result);
-  });
-  return availability;
+export function ioUringAvailable(): Promise<Availability> {
+  return setupOnce(18);
 }
 
-/** A fresh cluster (unique name) on a free port, io_method = io_uring; call stop() to remove it. */
-export async function startIoUringPg(opts: { settings?: Record<string, string> } = {}): Promise<IoUringPg> {
+/** The same for PostgreSQL 19 (Debian experimental's, installed into the same folder): fails with the reason, or skips under IOURING_TESTS=skip. */
+export function pg19Available(): Promise<Availability> {
+  return setupOnce(19);
+}
+
+function setupOnce(major: 18 | 19): Promise<Availability> {
+  let pending = availability.get(major);
+  if (!pending) {
+    pending = runScript(["setup", "--major", String(major)], SETUP_TIMEOUT_MS).then((result) => {
+      if (result.code === 0) {
+        // One line per phase, with its time (or "cached").
+        for (const line of result.stderr.trimEnd().split("\n")) if (line) console.log(line);
+        return { ok: true as const };
+      }
+      if (result.code === EXIT_UNAVAILABLE) return unavailableOrThrow(lastLine(result.stderr).replace(/^\[iouring\] unavailable: /, ""));
+      throw failure("setup", result);
+    });
+    availability.set(major, pending);
+  }
+  return pending;
+}
+
+/** A fresh PostgreSQL 19 cluster, io_method = worker unless `settings` says otherwise; call stop() to remove it. */
+export function startPg19(opts: { settings?: Record<string, string> } = {}): Promise<IoUringPg> {
+  return startIoUringPg({ major: 19, settings: { io_method: "worker", ...opts.settings } });
+}
+
+/** A fresh cluster (unique name) on a free port, io_method = io_uring, PostgreSQL 18 unless `major`; call stop() to remove it. */
+export async function startIoUringPg(opts: { settings?: Record<string, string>; major?: 18 | 19 } = {}): Promise<IoUringPg> {
   const name = `t${process.pid}-${randomBytes(4).toString("hex")}`;
   const settings = Object.entries(opts.settings ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const info = parseInfo("start", await runScript(["start", "--data", name, ...settings]));
+  const info = parseInfo("start", await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...settings]));
   return {
+    name,
     port: info.port,
     dataDir: info.dataDir,
     version: info.version,
@@ -124,6 +151,9 @@ export async function startIoUringPg(opts: { settings?: Record<string, string> }
     async restart(ioMethod?: IoMethod) {
       const result = await runScript(["restart", "--data", name, ...(ioMethod ? ["--io-method", ioMethod] : [])]);
       parseInfo("restart", result);
+    },
+    async upgrade(major: 19) {
+      parseInfo("upgrade", await runScript(["upgrade", "--data", name, "--major", String(major)], SETUP_TIMEOUT_MS));
     },
     async stop() {
       const result = await runScript(["stop", "--data", name, "--remove"]);

@@ -11,11 +11,12 @@ export interface OwnPg {
   dispose(): Promise<void>;
 }
 
-export async function startOwnPg(settings?: Record<string, string>): Promise<OwnPg> {
+/** `port`: a given one (a server taking over another's address, as an upgrade does); default a free one. */
+export async function startOwnPg(settings?: Record<string, string>, port?: number): Promise<OwnPg> {
   const root = await mkdtemp(path.join(os.tmpdir(), "inflight-own-pg-"));
   // The postgres OS user must pass through to the data dir.
   await chmod(root, 0o755);
-  const server = await startEmbedded({ dataDir: path.join(root, "pg"), settings, log: () => undefined });
+  const server = await startEmbedded({ dataDir: path.join(root, "pg"), settings, port, log: () => undefined });
   return {
     server,
     async dispose() {

@@ -91,4 +91,10 @@ export function unpin(masks: Map<number, string>): void {
   for (const [pid, mask] of masks) spawnSync("taskset", ["-a", "-p", mask, String(pid)]);
 }
 
-export const canPin = os.availableParallelism() >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+/** Why the processes cannot be pinned to cores of their own here, or null when they can. */
+export const cannotPin: string | null =
+  os.availableParallelism() < 2
+    ? `${os.availableParallelism()} core: the observer cannot have a core of its own`
+    : spawnSync("taskset", ["-V"]).status !== 0
+      ? "no taskset (util-linux) to pin the processes with"
+      : null;

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { fleetEntry } from "@/lib/server/payloads/fleet";
 import { restartSummary } from "@/lib/server/history/compare";
+import { hourFinding } from "@/lib/server/history/past";
 import { route, runtimeOr503 } from "@/lib/server/http/route";
 import type { FleetResponse } from "@/lib/schemas/api";
 
@@ -10,7 +11,10 @@ export const dynamic = "force-dynamic";
 export const GET = route(() => {
   const runtime = runtimeOr503();
   const now = Date.now();
-  const targets = [...runtime.collectors.values()].map((c) => fleetEntry(c, now, restartSummary(runtime.history, c.id, now, c.window.restarts.at(-1))));
+  const targets = [...runtime.collectors.values()].map((c) => ({
+    ...fleetEntry(c, now, restartSummary(runtime.history, c.id, now, c.window.restarts.at(-1))),
+    hourFinding: hourFinding(runtime.history, runtime.samples, c.id, now),
+  }));
   const body: FleetResponse = { targets };
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

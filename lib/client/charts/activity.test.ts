@@ -13,7 +13,24 @@ describe("workersChart", () => {
     const chart = workersChart(ticks, all, 100, []);
     expect(chart.any).toBe(any);
     expect(chart.maxConfigured).toBe(max);
-    expect(chart.rows[0]).toEqual({ t: 0, ...ticks[0].workers });
+    expect(chart.rows[0]).toEqual({ t: 0, band: null, ...ticks[0].workers });
+    expect(chart.pool).toBe(false);
+  });
+
+  it("19's pool: a band io_min_workers..io_max_workers instead of a configured line, and each launch and exit marked", () => {
+    const ticks = [
+      tick(1, 0, { workers: { configured: 2, max: 8, alive: 2, busy: 2 } }),
+      tick(2, 100, { workers: { configured: 2, max: 8, alive: 3, busy: 3, launched: 1 } }),
+      tick(3, 200, { workers: { configured: 2, max: 8, alive: 2, busy: 0, exited: 1 } }),
+    ];
+    const chart = workersChart(ticks, all, 100, []);
+    expect(chart.pool).toBe(true);
+    expect(chart.maxConfigured).toBe(8);
+    expect(chart.rows[0]).toEqual({ t: 0, configured: null, band: [2, 8], alive: 2, busy: 2 });
+    expect(chart.turnover).toEqual([
+      { t: 100, alive: 3, launched: 1, exited: 0 },
+      { t: 200, alive: 2, launched: 0, exited: 1 },
+    ]);
   });
 });
 

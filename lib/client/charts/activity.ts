@@ -8,9 +8,20 @@ export const STACK_MAX_POINTS = 400;
 
 export interface WorkersRow {
   t: number;
+  /** io_workers (18); null on 19, whose bounds are the band */
   configured: number | null;
+  /** 19's pool: io_min_workers..io_max_workers; null on 18 */
+  band: [number, number] | null;
   alive: number | null;
   busy: number | null;
+}
+
+/** A sample in which io workers were launched or exited (19's pool growing or shrinking; on 18, a worker restarted). */
+export interface WorkerTurnoverMark {
+  t: number;
+  alive: number;
+  launched: number;
+  exited: number;
 }
 
 export interface WorkersChart {
@@ -18,22 +29,41 @@ export interface WorkersChart {
   /** any io worker configured or alive in the view */
   any: boolean;
   maxConfigured: number;
+  /** the dashed line's newest point: io_workers as the newest sample in view had it */
+  configuredNow: number | null;
+  /** the view shows 19's pool (a band, not a configured line) */
+  pool: boolean;
+  /** every launch or exit in the view, from the ticks themselves (the rows may be thinned) */
+  turnover: WorkerTurnoverMark[];
+}
+
+function workersRow(tick: Tick): WorkersRow {
+  const { configured, max, alive, busy } = tick.workers;
+  const band: [number, number] | null = max !== undefined ? [configured ?? 0, max] : null;
+  return { t: tick.t, configured: band ? null : configured, band, alive, busy };
 }
 
 export function workersChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = LINE_MAX_POINTS): WorkersChart {
   const rows = shapeSeries(
     ticks,
     { time: (t) => t.t, keys: [(t) => t.workers.busy, (t) => t.workers.alive], domain, cadenceMs, outages, maxPoints },
-    (tick): WorkersRow => ({ t: tick.t, configured: tick.workers.configured, alive: tick.workers.alive, busy: tick.workers.busy }),
-    (t): WorkersRow => ({ t, configured: null, alive: null, busy: null }),
+    workersRow,
+    (t): WorkersRow => ({ t, configured: null, band: null, alive: null, busy: null }),
   );
   let any = false;
   let maxConfigured = 0;
+  let pool = false;
+  let configuredNow: number | null = null;
   for (const r of rows) {
-    if ((r.configured ?? 0) > 0 || (r.alive ?? 0) > 0) any = true;
-    maxConfigured = Math.max(maxConfigured, r.configured ?? 0, r.alive ?? 0);
+    if ((r.configured ?? 0) > 0 || (r.alive ?? 0) > 0 || r.band) any = true;
+    if (r.band) pool = true;
+    if (r.configured !== null) configuredNow = r.configured;
+    maxConfigured = Math.max(maxConfigured, r.configured ?? 0, r.alive ?? 0, r.band?.[1] ?? 0);
   }
-  return { rows, any, maxConfigured };
+  const turnover = ticks
+    .filter((t) => t.t >= domain.from && t.t <= domain.to && ((t.workers.launched ?? 0) > 0 || (t.workers.exited ?? 0) > 0))
+    .map((t) => ({ t: t.t, alive: t.workers.alive, launched: t.workers.launched ?? 0, exited: t.workers.exited ?? 0 }));
+  return { rows, any, maxConfigured, configuredNow, pool, turnover };
 }
 
 /** Wait-event series drawn by name; the rest are summed as "other". */

@@ -6,6 +6,7 @@ import { formatAgo, formatNumber } from "@/lib/format";
 import { restartLine } from "./compare";
 import { runHref } from "./findings";
 import { sinceText } from "./header";
+import { formatViewParams } from "./url";
 
 export interface FleetRow {
   target: TargetInfo;
@@ -82,4 +83,10 @@ export function cadenceNote(sampleMs: number, idleSampleMs: number): string {
 /** Where a target's top finding leads: its run's row and timeline, or the target page. */
 export function findingHref(targetId: string, finding: Pick<Finding, "runId">): string {
   return finding.runId ? runHref(targetId, finding.runId) : `/targets/${encodeURIComponent(targetId)}`;
+}
+
+/** A past finding's span on its target's page, with a minute either side. */
+export function pastFindingHref(targetId: string, finding: { from: number; to: number | null; seen: number }): string {
+  const range = { from: Math.floor(finding.from - 60_000), to: Math.ceil((finding.to ?? finding.seen) + 60_000) };
+  return `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range, run: null })}`;
 }

@@ -1,11 +1,11 @@
-// Plain words for the terms a newcomer to PostgreSQL 18's asynchronous I/O
+// Plain words for the terms a newcomer to PostgreSQL 18/19's asynchronous I/O
 // does not know, in one place: every panel, finding and check that names a
 // term explains it from here (a hint on hover, not a manual).
 
 export const GLOSSARY = {
   pg_aios: {
     match: ["pg_aios"],
-    text: "PostgreSQL 18's view of the I/O handles in use right now: one row per read (or write) under way, with its state and the blocks it covers. inflight samples it to see reads in flight.",
+    text: "PostgreSQL's view (18 and later) of the I/O handles in use right now: one row per read (or write) under way, with its state and the blocks it covers. inflight samples it to see reads in flight.",
   },
   handle: {
     match: ["handles", "handle"],
@@ -48,13 +48,23 @@ export const GLOSSARY = {
   },
   io_method: {
     match: ["io_method"],
-    text: "How PostgreSQL 18 reads: worker (io worker processes read ahead for the backends; the default), io_uring (each backend submits its reads to the Linux kernel; needs a build with liburing), sync (each backend reads and waits, as before 18).",
+    text: "How PostgreSQL (18 and later) reads: worker (io worker processes read ahead for the backends; the default), io_uring (each backend submits its reads to the Linux kernel; needs a build with liburing), sync (each backend reads and waits, as before 18).",
   },
   io_uring: {
     match: ["io_uring"],
     text: "A Linux kernel interface for asynchronous I/O. With io_method = io_uring each backend submits its reads to the kernel itself: there are no io workers, by design. Needs a PostgreSQL built with liburing.",
   },
-  io_workers: { match: ["io_workers", "io workers", "io worker"], text: "With io_method = worker: the processes that execute asynchronous reads for every backend. Unused under io_method = sync or io_uring." },
+  io_workers: {
+    match: ["io_workers", "io workers", "io worker"],
+    text: "With io_method = worker: the processes that execute asynchronous reads for every backend. PostgreSQL 18 runs a fixed number of them; 19 sizes a pool between io_min_workers and io_max_workers. Unused under io_method = sync or io_uring.",
+  },
+  io_max_workers: {
+    match: ["io_max_workers", "io worker pool"],
+    text: "PostgreSQL 19: the most io workers the pool may grow to (default 8; a reload applies it). The pool launches one when reads queue for the workers, at most one per io_worker_launch_interval.",
+  },
+  io_min_workers: { match: ["io_min_workers"], text: "PostgreSQL 19: the io workers the pool keeps even when idle (default 2; a reload applies it)." },
+  io_worker_idle_timeout: { match: ["io_worker_idle_timeout"], text: "PostgreSQL 19: how long the highest-numbered io worker may sit idle before it exits, shrinking the pool toward io_min_workers (default 60 s)." },
+  io_worker_launch_interval: { match: ["io_worker_launch_interval"], text: "PostgreSQL 19: the least time between two io worker launches while the pool grows (default 100 ms)." },
   io_max_concurrency: {
     match: ["io_max_concurrency"],
     text: "The most I/O handles one process may have in use at once (-1 derives it from shared_buffers). Reading pg_aios walks about max_connections x io_max_concurrency slots, which is why it costs more on large servers.",

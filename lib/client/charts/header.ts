@@ -130,6 +130,8 @@ export interface WorkersNow {
   alive: number | null;
   /** why there are none; null under io_method = worker */
   byDesign: string | null;
+  /** 19's pool: "io workers 4 of up to 8 (pool grows on demand)"; null on 18 */
+  pool: string | null;
 }
 
 const BY_DESIGN = {
@@ -143,11 +145,16 @@ const BY_DESIGN = {
  */
 export function workersNow(tick: Tick | null, ioMethod: string | null): WorkersNow {
   if (ioMethod === "sync" || ioMethod === "io_uring") {
-    return { text: BY_DESIGN[ioMethod], short: "none, by design", busy: tick ? tick.workers.busy : null, alive: tick ? tick.workers.alive : null, byDesign: BY_DESIGN[ioMethod] };
+    return { text: BY_DESIGN[ioMethod], short: "none, by design", busy: tick ? tick.workers.busy : null, alive: tick ? tick.workers.alive : null, byDesign: BY_DESIGN[ioMethod], pool: null };
   }
-  if (!tick) return { text: "no sample yet", short: "–", busy: null, alive: null, byDesign: null };
-  const { busy, alive, configured } = tick.workers;
-  const short = configured !== null && configured !== alive ? ` (io_workers = ${configured})` : "";
+  if (!tick) return { text: "no sample yet", short: "–", busy: null, alive: null, byDesign: null, pool: null };
+  const { busy, alive, configured, max } = tick.workers;
   const text = `${busy} of ${alive} busy`;
-  return { text: `${text}${short}`, short: text, busy, alive, byDesign: null };
+  if (max !== undefined) {
+    // 19 sizes the pool itself: any count up to io_max_workers is as asked.
+    const pool = `io workers ${alive} of up to ${max} (pool grows on demand)`;
+    return { text: `${text}; ${pool}`, short: text, busy, alive, byDesign: null, pool };
+  }
+  const short = configured !== null && configured !== alive ? ` (io_workers = ${configured})` : "";
+  return { text: `${text}${short}`, short: text, busy, alive, byDesign: null, pool: null };
 }

@@ -4,6 +4,7 @@ import type { QueryRun, Verdict } from "@/lib/schemas/runs";
 import type { RunState, Tick } from "@/lib/schemas/tick";
 import { runFigures } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
+import { verdictMinority } from "@/lib/window/verdict";
 import { gapFlags, medianGap, shapeSeries, type Outage } from "./series";
 
 export const RUN_SORTS = ["readWait", "elapsed", "inFlight"] as const;
@@ -74,15 +75,17 @@ export function verdictEvidence(run: QueryRun): string {
     if (rest > 0) parts.push(`other waits in ${rest}`);
     return parts.join("; ");
   }
-  if (run.verdict === "async" || run.aioSamples) {
-    parts.push(
-      run.aioReadSamples > 0
-        ? `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`
-        : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`,
-    );
-  }
+  const asyncPart =
+    run.aioReadSamples > 0
+      ? `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`
+      : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`;
   // Not the read-wait count: a sample with an f_sync handle in flight reads synchronously without (yet) waiting on IO:DataFileRead.
-  if (run.verdict === "sync" || run.syncSamples) parts.push(`reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`);
+  const syncPart = `reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`;
+  if (run.verdict === "async") parts.push(asyncPart);
+  if (run.verdict === "sync" || run.syncSamples) parts.push(syncPart);
+  // Async reads too few to make the verdict: named as the minority they are.
+  const minority = run.verdict === "sync" ? verdictMinority(run) : null;
+  if (minority) parts.push(`${minority}, a minority`);
   if (run.maxInFlight) parts.push(`peak ${run.maxInFlight} of its own in flight`);
   return parts.join("; ");
 }

@@ -15,7 +15,7 @@ export interface SettingRow extends Setting {
 }
 
 /** Settings only io_method = worker uses. */
-const WORKER_ONLY = new Set(["io_workers", "io_workers_idle_timeout"]);
+const WORKER_ONLY = new Set(["io_workers", "io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"]);
 const LIMITS = new Set(["effective_io_concurrency", "maintenance_io_concurrency", "io_max_concurrency"]);
 
 function settingNote(name: string, method: string | undefined): string | null {
@@ -89,7 +89,18 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
       code: TRACK_IO_TIMING_SQL,
     });
   }
+  const past = pastBanner(target);
+  if (past) out.push(past);
   return out;
+}
+
+/** The sampled picture on disk not being kept (or losing rows to a slow disk): the live page goes on, the past has a hole. */
+function pastBanner({ past }: TargetInfo): Banner | null {
+  if (!past || (past.on && past.dropped === 0)) return null;
+  const dropped = past.dropped ? ` ${past.dropped} row${past.dropped === 1 ? "" : "s"} dropped so far.` : "";
+  return past.on
+    ? { id: "past-dropped", tone: "warn", title: "Some seconds were not kept on disk", text: `The disk was too slow for the sampled picture: the live page went on, the past range has gaps.${dropped}` }
+    : { id: "past-off", tone: "warn", title: "The past is not being kept", text: `${past.reason ?? "The sampled picture cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}` };
 }
 
 /** block_size in bytes (8 kB unless the server says otherwise). */

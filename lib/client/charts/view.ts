@@ -1,5 +1,6 @@
 // What the target page shows: the live window, or a frozen copy of it to
 // study while the stream goes on filling the store in the background.
+import type { PastFinding } from "@/lib/schemas/past";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { Restart } from "@/lib/schemas/settings";
 import type { QueriesPayload } from "@/lib/schemas/window";
@@ -23,6 +24,15 @@ export interface FrozenView {
   zoomed: boolean;
   /** the range "reset zoom" goes back to; null: back to live */
   unzoomTo: TimeDomain | null;
+  /** read from disk as well (the range starts before the window): its findings as they held, and what to know */
+  past?: PastView;
+}
+
+export interface PastView {
+  findings: PastFinding[];
+  note: string | null;
+  /** seconds the disk added before the window's first tick */
+  seconds: number;
 }
 
 /** The newest sample time in a frame; `fallback` when it holds none. */

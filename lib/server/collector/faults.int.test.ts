@@ -3,6 +3,7 @@
 // session killed, slow answers through a delaying proxy, a statement that
 // keeps failing. The collector runs in this process.
 import net from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type pg from "pg";
@@ -139,6 +140,7 @@ describe("a target that is down or goes away", () => {
       await new Promise((r) => setTimeout(r, 3500));
       expect(w.c.info().status).toBe("down");
 
+      const starting = Date.now();
       await own.server.start();
       const accepting = Date.now();
       await waitFor("up again", () => w.c.info().status === "up", 5000, 10);
@@ -147,11 +149,10 @@ describe("a target that is down or goes away", () => {
 
       // The window is kept: the ticks from before the outage are still there.
       expect(w.c.window.allTicks()[0].seq).toBe(firstSeq);
-      // The outage is a gap with both ends, and no tick falls inside it.
+      // The outage: a gap with both ends, no tick inside, ended after the start began (the collector may connect first).
       const outage = w.c.window.outages.at(-1)!;
       expect(outage.from).toBeGreaterThanOrEqual(stoppedAt);
-      expect(outage.to).not.toBeNull();
-      expect(outage.to!).toBeGreaterThanOrEqual(accepting);
+      expect(outage.to!).toBeGreaterThanOrEqual(starting);
       expect(w.c.window.allTicks().filter((t) => t.t > outage.from && t.t < outage.to!)).toEqual([]);
       // The restart is recorded: a new postmaster start time.
       await waitFor("restart recorded", () => w.c.window.restarts.length === restartsBefore + 1);
@@ -223,26 +224,30 @@ describe("a slow target (answers held back by a proxy)", () => {
       proxy.setDelay(350);
       await new Promise((r) => setTimeout(r, 500));
       const heapBefore = heapAfterGc();
-      const allCalls = () => [...w.c.stats.statements.values()].reduce((n, st) => n + st.calls, 0);
-      const s0 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await ownStatementCalls(db, "activity"), all: allCalls(), at: Date.now() };
+      const all = (key: "calls" | "ms") => [...w.c.stats.statements.values()].reduce((n, st) => n + st[key], 0);
+      // Taken as a statement ends, so that the round trips counted between two span the time between them.
+      const snapshot = async () => {
+        const n = all("calls");
+        await waitFor("a statement to end", () => all("calls") > n, 5000, 2);
+        return { samples: w.c.stats.samples, missed: w.c.stats.missed, all: all("calls"), ms: all("ms"), at: Date.now(), calls: await ownStatementCalls(db, "activity") };
+      };
+      const [s0, loop] = [await snapshot(), monitorEventLoopDelay({ resolution: 10 })];
+      loop.enable();
       await new Promise((r) => setTimeout(r, 3000));
-      const s1 = { samples: w.c.stats.samples, missed: w.c.stats.missed, calls: await ownStatementCalls(db, "activity"), all: allCalls(), at: Date.now() };
+      const s1 = await snapshot();
+      loop.disable();
       expect(w.c.info().status).toBe("up");
       expect(proxy.connections).toBe(1);
-      const samples = s1.samples - s0.samples;
-      const missed = s1.missed - s0.missed;
-      // One statement at a time, each held 350 ms: never more than the proxy lets through one
-      // after another (a queue of statements would come back faster), and busy at least half
-      // the time (a loaded machine adds its own delay to each round trip).
-      const statements = s1.all - s0.all;
-      expect(statements).toBeLessThanOrEqual(Math.ceil((s1.at - s0.at) / 350) + 1);
-      expect(statements).toBeGreaterThanOrEqual(Math.floor((s1.at - s0.at) / 350 / 2));
-      // A tick is the sample, pg_aios while a backend is active (this test's poller is one),
-      // and pg_stat_io once a second: two or three round trips, so 2-8 samples in 3 s.
-      expect(samples).toBeGreaterThanOrEqual(2);
-      expect(samples).toBeLessThan(12);
+      const [samples, missed, span] = [s1.samples - s0.samples, s1.missed - s0.missed, s1.at - s0.at];
+      // Bounds from the proxy's delay and the schedule, not from this machine's speed (it only makes
+      // round trips longer): one statement at a time, each held 350 ms, a tick beginning with its sample;
+      expect(s1.all - s0.all).toBeLessThanOrEqual(Math.ceil(span / 350) + 1);
+      expect(samples).toBeLessThanOrEqual(Math.ceil(span / 350) + 1);
+      // the slot due in a tick runs as it ends (or one interval later): waiting on the target all but an interval a
+      // tick and this process's own delay at each statement; each slot sampled or missed, a tick spanning 3 or more.
+      expect(span - (s1.ms - s0.ms)).toBeLessThanOrEqual((samples + 2) * 100 + (s1.all - s0.all) * (loop.max / 1e6));
+      expect(samples + missed).toBeGreaterThanOrEqual(Math.floor(span / 100) - 2);
       expect(missed).toBeGreaterThan(samples);
-      expect(samples + missed).toBeGreaterThanOrEqual(Math.floor((s1.at - s0.at) / 100) - 2);
       // One statement per sample reached the server: no queue of statements behind the slow one.
       expect(Math.abs(s1.calls - s0.calls - samples)).toBeLessThanOrEqual(1);
       expect(heapAfterGc() - heapBefore).toBeLessThan(8 * 1024 * 1024);
@@ -252,8 +257,7 @@ describe("a slow target (answers held back by a proxy)", () => {
       const missedBefore = w.c.stats.missed;
       proxy.setDelay(2500);
       const down = await waitFor("down on a timeout", () => (w.c.info().status === "down" ? w.c.info() : null), 8000, 20);
-      // Whichever statement was on the wire when answers stopped is the one named.
-      expect(down.lastError).toMatch(/no answer from the target to (activity|aios|stat_io|settings|server_info)\.sql within 1500 ms/);
+      expect(down.lastError).toMatch(/no answer from the target to [a-z_0-9]+\.sql within 1500 ms/);
       expect(w.c.stats.missed).toBeGreaterThan(missedBefore);
       expect(w.lines.some((l) => l.includes("no answer from the target"))).toBe(true);
 

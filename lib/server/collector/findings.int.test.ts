@@ -10,6 +10,7 @@ import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
 import { connect, evictFromPageCache, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { backendPid, watching, type Watch } from "../../../test/support/watch";
 import { Collector } from "./collector";
+import { WORKERS_PARTIAL_SHARE } from "../../window/findings/thresholds";
 
 const PG = testPg();
 
@@ -53,7 +54,7 @@ describe("findings about running queries (the shared PostgreSQL 18, io_method wo
   it("a cold sequential scan heavy on CPU: async reads, and reads are not its bottleneck, with progress and the table named", async () => {
     // Thirty md5 a row: a few seconds on CPU (more than the one a run needs to be judged), its reads a small part of it.
     const sql = `SELECT count(*) FROM ${PG.table} WHERE ${"md5(".repeat(30)}payload${")".repeat(30)} LIKE '%zz%'`;
-    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / read( \(|;)/.test(x.text));
+    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / scanned( \(|;)/.test(x.text));
     expect(f.text).toMatch(new RegExp(`^(Slowest running|Running): pid \\d+ \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}`));
     expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% scanned`));
     expect(f.runId).toMatch(/^\d+:\d+$/);
@@ -114,13 +115,17 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   });
 
   it("says nothing changed while nothing did", () => {
-    expect(find("settings_unchanged")?.text).toMatch(/No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at/);
+    expect(find("settings_unchanged")?.text).toMatch(/^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/);
   });
 
-  it("io_workers = 1 and six concurrent cold scans: the io workers are the queue", async () => {
+  it("io_workers = 1 and six concurrent cold scans: the io workers are the queue, with the evidence and the lever, at the test cadence and at the defaults", async () => {
     await alterSystem(own.server, { io_workers: 1 });
     await admin.query("SELECT pg_reload_conf()");
     await waitFor("one io worker", () => collector.window.lastTick()?.workers.alive === 1, 10_000);
+    // What users run: 100 ms samples, the 5 ms/s budget (pg_aios spaced out), settings every 30 s.
+    const defaults = new Collector({ id: "defaults", name: "defaults", demo: false, sampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+    const unsubscribeDefaults = defaults.feed.subscribe(() => undefined);
+    defaults.start(own.server.monitorUrl("postgres"));
     // Six backends scanning at once through one io worker: its queue never empties.
     const scanners = await Promise.all([1, 2, 3, 4, 5, 6].map(() => superuser()));
     let scanning = true;
@@ -132,24 +137,41 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
         await c.query(`SELECT count(*) FROM ${t}`);
       }
     });
+    // Every sentence either collector states while the one worker is behind the scans.
+    const said = new Set<string>();
+    const queueOf = (c: Collector) => {
+      for (const f of c.window.findings.findings) said.add(f.text);
+      return c.window.findings.findings.find((x) => x.rule === "workers_queue" && x.evidence.ioWorkers === 1);
+    };
     try {
-      const f = await waitFor("workers_queue with one io worker", () => collector.window.findings.findings.find((x) => x.rule === "workers_queue" && x.text.includes("(now 1")), 60_000, 100);
-      expect(f.text).toMatch(/io workers are the queue.*raise io_workers \(now 1/i);
+      const [fast, slow] = await Promise.all([collector, defaults].map((c) => waitFor(`workers_queue with one io worker (${c === collector ? "50 ms" : "defaults"})`, () => queueOf(c), 60_000, 100)));
+      for (const f of [fast, slow]) {
+        // The evidence: how often the one worker was full while backends waited, what showed it, and the lever.
+        expect(f.text, f.text).toMatch(/io workers are the queue( part of the time)?:? \(?full while backends waited on them in \d+% of the samples of the last 5 s \(1 of 1 io worker busy in \d+%; backends waiting on their reads \(IO:AioIoCompletion\) in \d+%/i);
+        expect(f.text, f.text).toMatch(/raise io_workers \(now 1; a reload applies it\) and measure again/i);
+        expect(f.evidence.saturatedShare as number).toBeGreaterThanOrEqual(WORKERS_PARTIAL_SHARE);
+        expect(f.severity).toBe(f.evidence.level === "queue" ? "act" : "warn");
+      }
+      console.log(`one io worker, six cold scans: ${JSON.stringify(fast.evidence)} (50 ms); ${JSON.stringify(slow.evidence)} (defaults)`);
     } finally {
       scanning = false;
       await Promise.all(loops);
       await Promise.all(scanners.map((c) => c.end()));
+      unsubscribeDefaults();
+      await defaults.stop();
       await alterSystem(own.server, { io_workers: 3 });
       await admin.query("SELECT pg_reload_conf()");
     }
+    // 1 of 1 busy is saturation: no sentence said otherwise.
+    expect([...said].filter((t) => /not saturated/.test(t))).toEqual([]);
   });
 
   it("ALTER SYSTEM io_method without a restart: it waits for one", async () => {
     await alterSystem(own.server, { io_method: "sync" });
     await admin.query("SELECT pg_reload_conf()");
     const f = await waitFor("restart_pending", () => find("restart_pending"), 10_000);
-    expect(f.text).toMatch(/^io_method \(in force: worker\) was changed and waits for a restart/);
-    expect(rules()).not.toContain("settings_unchanged");
+    expect(f.text).toMatch(/^Waiting for a restart: io_method worker in force; the next restart brings sync .*reads will be synchronous/);
+    expect(find("settings_unchanged")?.text).not.toContain("none waits for a restart");
   });
 
   it("after the restart to io_method = sync: the restart applied, and a cold scan told that worker would keep its reads in flight", async () => {
@@ -158,7 +180,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     admin = await superuser();
     // Its io workers are counted once samples of the restarted server are in.
     const applied = await waitFor("restart_applied with the io workers counted", () => (find("restart_applied")?.text.includes("io workers") ? find("restart_applied") : null), 15_000);
-    expect(applied.text, applied.text).toMatch(/^Restart \d\d:\d\d:\d\d changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)\.$/);
+    expect(applied.text, applied.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/);
     expect(rules()).not.toContain("restart_pending");
     await admin.query("SET max_parallel_workers_per_gather = 0");
     // The three tables once, cold (~1.2 GB): long enough to be judged while it runs, and

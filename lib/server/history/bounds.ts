@@ -19,20 +19,20 @@ export function usedBytes(db: Database.Database): number {
   return (pages - free) * pageSize;
 }
 
-function targets(db: Database.Database): string[] {
-  return (db.prepare("SELECT DISTINCT target FROM settings UNION SELECT DISTINCT target FROM statement_texts").pluck().all() as string[]);
+function histories(db: Database.Database): string[] {
+  return (db.prepare("SELECT DISTINCT history FROM settings UNION SELECT DISTINCT history FROM statement_texts").pluck().all() as string[]);
 }
 
 /** Everything older than `cutoff` goes, but the settings in force at the cutoff stay. */
 export function pruneBefore(db: Database.Database, cutoff: number): void {
-  const minutes = db.prepare("DELETE FROM statement_minutes WHERE target = ? AND minute < ?");
-  const texts = db.prepare("DELETE FROM statement_texts WHERE target = ? AND last_minute < ?");
-  const settings = db.prepare("DELETE FROM settings WHERE target = @target AND t < (SELECT max(t) FROM settings WHERE target = @target AND t <= @cutoff)");
+  const minutes = db.prepare("DELETE FROM statement_minutes WHERE history = ? AND minute < ?");
+  const texts = db.prepare("DELETE FROM statement_texts WHERE history = ? AND last_minute < ?");
+  const settings = db.prepare("DELETE FROM settings WHERE history = @history AND t < (SELECT max(t) FROM settings WHERE history = @history AND t <= @cutoff)");
   db.transaction(() => {
-    for (const target of targets(db)) {
-      minutes.run(target, cutoff);
-      texts.run(target, cutoff);
-      settings.run({ target, cutoff });
+    for (const history of histories(db)) {
+      minutes.run(history, cutoff);
+      texts.run(history, cutoff);
+      settings.run({ history, cutoff });
     }
     db.prepare("DELETE FROM restarts WHERE at < ?").run(cutoff);
     db.prepare("DELETE FROM lab_restarts WHERE epoch < ?").run(cutoff);
@@ -46,10 +46,10 @@ export function pruneBefore(db: Database.Database, cutoff: number): void {
  */
 export function enforceCap(db: Database.Database, maxBytes: number, now: number): number | null {
   if (usedBytes(db) <= maxBytes) return null;
-  const oldestOf = db.prepare("SELECT min(minute) FROM statement_minutes WHERE target = ?").pluck();
+  const oldestOf = db.prepare("SELECT min(minute) FROM statement_minutes WHERE history = ?").pluck();
   let cutoff: number | null = null;
   for (let pass = 0; pass < MAX_CAP_PASSES && usedBytes(db) > maxBytes * CAP_LOW_WATER; pass++) {
-    const oldest = Math.min(...targets(db).map((t) => (oldestOf.get(t) as number | null) ?? Number.POSITIVE_INFINITY));
+    const oldest = Math.min(...histories(db).map((t) => (oldestOf.get(t) as number | null) ?? Number.POSITIVE_INFINITY));
     if (!Number.isFinite(oldest)) break;
     cutoff = Math.max(oldest + 60_000, Math.round(oldest + (now - oldest) * CAP_STEP));
     pruneBefore(db, cutoff);

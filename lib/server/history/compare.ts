@@ -1,10 +1,12 @@
 import "server-only";
 import { compareSides, verdictCounts } from "../../history/compare";
+import { methodMeasures, type MethodMeasures } from "../../history/measured";
 import type { CompareResponse, RestartSummary } from "../../schemas/history";
 import type { Restart } from "../../schemas/settings";
 import { diffSettings } from "../../window/settings";
 import { redactLiterals } from "../payloads/redact";
-import type { HistoryStore, SideQuery, StoredRestart } from "./store";
+import { LEGACY_PREFIX } from "./schema";
+import type { HistoryReader, SideQuery, StoredRestart } from "./reader";
 
 const MINUTE = 60_000;
 /** An `at` this close to a restart means that restart. */
@@ -12,7 +14,10 @@ const SNAP_MS = 60_000;
 const MAX_ROWS = 200;
 
 export interface CompareRequest {
+  /** the target's id (the page's) */
   target: string;
+  /** the history of its server (store.historyOf), or one named by id; null when none is known yet */
+  history: string | null;
   /** default: the last restart that was not the lab's */
   at?: number;
   beforeMs: number;
@@ -72,25 +77,37 @@ const NOTES = {
   restart: "The after side ends at the next restart.",
 } as const;
 
-export function comparePayload(store: HistoryStore, q: CompareRequest): CompareResponse {
-  const restarts = store.restarts(q.target);
+/** A history of schema 1 under this target's name that no server has taken over: said, with how to read it. */
+function legacyNote(store: HistoryReader, q: CompareRequest): string {
+  const legacy = LEGACY_PREFIX + q.target;
+  if (q.history === legacy || store.server(legacy)?.address !== null) return "";
+  return ` A history kept under the name "${q.target}" from before inflight told servers apart is read with ?history=${encodeURIComponent(legacy)}.`;
+}
+
+export function comparePayload(store: HistoryReader, q: CompareRequest): CompareResponse {
+  const server = q.history === null ? null : store.server(q.history);
+  const history = q.history !== null && server ? { id: q.history, identifiedBy: server.identified_by } : null;
+  const empty = { target: q.target, history, rows: [], counts: { slower: 0, faster: 0, same: 0, too_few: 0 }, onlyBefore: 0, onlyAfter: 0, retentionMs: store.retentionMs };
+  const none = { ...empty, at: null, restart: null, changes: [], before: null, after: null };
+  if (q.history === null) return { ...none, note: `inflight has not connected to this target yet: its history is its server's, found once it has.${legacyNote(store, q)}` };
+  const key = q.history;
+  const restarts = store.restarts(key);
   const restart = pickRestart(restarts, q.at);
-  const empty = { target: q.target, rows: [], counts: { slower: 0, faster: 0, same: 0, too_few: 0 }, onlyBefore: 0, onlyAfter: 0, retentionMs: store.retentionMs };
   if (!restart && q.at === undefined) {
-    return { ...empty, at: null, restart: null, changes: [], before: null, after: null, note: "No restart of this target is in the history yet: nothing to compare around (or pass at= for another moment)." };
+    return { ...none, note: `No restart of this server is in the history yet: nothing to compare around (or pass at= for another moment).${legacyNote(store, q)}` };
   }
   const i = restart ? restarts.indexOf(restart) : -1;
   const sides = restart ? restartSides(restart, restarts[i - 1], restarts[i + 1], q) : momentSides(q.at!, q);
   const at = restart ? restart.at : q.at!;
-  const before = store.sideSums(q.target, buckets(sides.before, restart !== null));
-  const after = store.sideSums(q.target, buckets(sides.after, restart !== null));
+  const before = store.sideSums(key, buckets(sides.before, restart !== null));
+  const after = store.sideSums(key, buckets(sides.after, restart !== null));
   const ids = [...new Set([...before.keys(), ...after.keys()])];
-  const texts = store.texts(q.target, ids.filter((id) => before.has(id) && after.has(id)));
+  const texts = store.texts(key, ids.filter((id) => before.has(id) && after.has(id)));
   const rows = compareSides(before, after, (id) => {
     const text = texts.get(id) ?? "";
     return q.redact ? redactLiterals(text) : text;
   });
-  const changes = restart ? restart.changes : diffSettings(store.settingsAt(q.target, at) ?? {}, store.settingsAt(q.target, sides.after.to) ?? {});
+  const changes = restart ? restart.changes : diffSettings(store.settingsAt(key, at) ?? {}, store.settingsAt(key, sides.after.to) ?? {});
   const { lab: _lab, ...plainRestart } = restart ?? { lab: false };
   return {
     ...empty,
@@ -111,13 +128,27 @@ export function comparePayload(store: HistoryStore, q: CompareRequest): CompareR
 const SUMMARY_TTL_MS = 30_000;
 
 /** The fleet row's restart line: the default comparison, or the window's last restart without history. */
-export function restartSummary(store: HistoryStore, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
-  if (store.status.on) {
-    const summary = store.memo(`summary:${target}`, now, SUMMARY_TTL_MS, () => {
-      const c = comparePayload(store, { target, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false });
+export function restartSummary(store: HistoryReader, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
+  const history = store.historyOf(target);
+  if (store.status.on && history !== null) {
+    const summary = store.memo(`summary:${history}`, now, SUMMARY_TTL_MS, () => {
+      const c = comparePayload(store, { target, history, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false });
       return c.restart ? { at: c.restart.at, changes: c.changes, counts: c.counts } : null;
     });
     if (summary) return summary;
   }
   return windowRestart ? { at: windowRestart.at, changes: windowRestart.changes, counts: null } : null;
+}
+
+/**
+ * What the findings may quote: the before/after around this server's last
+ * restart that changed io_method (not the lab's), per queryid.
+ */
+export function measuresOf(store: HistoryReader, history: string, now: number): MethodMeasures {
+  const restart = store
+    .restarts(history)
+    .filter((r) => !r.lab && r.changes.some((c) => c.name === "io_method"))
+    .at(-1);
+  if (!restart) return new Map();
+  return methodMeasures(comparePayload(store, { target: history, history, at: restart.at, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false }));
 }

@@ -37,21 +37,24 @@ describe("the history store", () => {
     const first = HistoryStore.open(opts());
     expect(first.status).toEqual({ on: true });
     const sink = first.forTarget("east");
-    sink.serverState(T0, settings("worker"), T0 - 3_600_000);
+    sink.server({ address: "db1:5432/app", systemId: "7001", serverVersion: "18.4", serverVersionNum: 180004, postmasterStart: T0 - 3_600_000 });
+    sink.serverState(T0, settings("worker"), T0 - 3_600_000, "18.4");
+    const east = first.historyOf("east")!;
+    expect(east).toBe("db1:5432/app#7001");
     for (let m = 0; m < 10; m++) sink.statements(T0 + m * MIN + 5000, T0 - 3_600_000, [delta("q1", 6, 100)], () => "SELECT 1");
     first.close();
 
     const second = HistoryStore.open(opts());
     // The server restarted with io_method = sync while no inflight ran.
-    expect(second.recordServerState("east", T0 + 20 * MIN, settings("sync"), T0 + 15 * MIN)).toMatchObject({ at: T0 + 15 * MIN, changes: [{ name: "io_method", before: "worker", after: "sync" }] });
-    for (let m = 21; m < 31; m++) second.recordStatements("east", T0 + m * MIN, T0 + 15 * MIN, [delta("q1", 6, 150)], () => "SELECT 1");
-    const c = comparePayload(second, { target: "east", beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 31 * MIN, redact: false });
+    expect(second.recordServerState(east, T0 + 20 * MIN, settings("sync"), T0 + 15 * MIN)).toMatchObject({ at: T0 + 15 * MIN, changes: [{ name: "io_method", before: "worker", after: "sync" }] });
+    for (let m = 21; m < 31; m++) second.recordStatements(east, T0 + m * MIN, T0 + 15 * MIN, [delta("q1", 6, 150)], () => "SELECT 1");
+    const c = comparePayload(second, { target: "east", history: east, beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 31 * MIN, redact: false });
     expect(c.changes).toEqual([{ name: "io_method", before: "worker", after: "sync" }]);
     expect(c.rows).toHaveLength(1);
     expect(c.rows[0]).toMatchObject({ query: "SELECT 1", before: { calls: 60 }, after: { calls: 60 }, verdict: { kind: "slower" } });
     expect(c.rows[0].before.meanMs).toBeCloseTo(100);
     expect(c.rows[0].after.meanMs).toBeCloseTo(150);
-    expect(second.settingsAt("east", T0 + 10 * MIN)?.io_method.setting).toBe("worker");
+    expect(second.settingsAt(east, T0 + 10 * MIN)?.io_method.setting).toBe("worker");
     expect(lines).toEqual([]);
     second.close();
   });

@@ -1,11 +1,18 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { StatementDelta } from "../../history/deltas";
+import type { ServerIdentity } from "../../history/identity";
+import { NO_MEASURES } from "../../history/measured";
 import type { SideSums } from "../../history/compare";
 import type { Restart, SettingChange, Settings } from "../../schemas/settings";
 import { diffSettings } from "../../window/settings";
 import { enforceCap, pruneBefore } from "./bounds";
-import { NewerSchemaError, openDatabase } from "./schema";
+import { measuresOf } from "./compare";
+import { describeFailure } from "./failure";
+import { openDatabase } from "./schema";
+import { RESTARTS, SIDE_SUMS, UPSERT_MINUTE, UPSERT_TEXT } from "./sql";
+import type { HistoryReader, HistoryStatus, SideQuery, StoredRestart } from "./reader";
+import { latestAt, resolveHistory, type ServerRow } from "./servers";
 import { NO_HISTORY, type HistorySink } from "./sink";
 
 export interface HistoryOptions {
@@ -18,46 +25,16 @@ export interface HistoryOptions {
   log: (line: string) => void;
 }
 
-export type HistoryStatus = { on: true } | { on: false; reason: string };
-
-/** A restart as the history keeps it; `lab`: one of the lab's own. */
-export type StoredRestart = Restart & { lab: boolean };
-
-export interface SideQuery {
-  from: number;
-  to: number;
-  /** only minutes of servers started in [epochFrom, epochTo) */
-  epochFrom?: number;
-  epochTo?: number;
-}
+export type { HistoryStatus, SideQuery, StoredRestart } from "./reader";
 
 const MINUTE = 60_000;
 const PRUNE_EVERY_MS = 10 * MINUTE;
 const FAR = 8.64e15;
-
-const UPSERT_MINUTE = `
-INSERT INTO statement_minutes (target, minute, epoch, queryid, calls, exec_ms, exec_sq, read_ms, blks_read, blks_hit)
-VALUES (@target, @minute, @epoch, @queryid, @calls, @execMs, @execSq, @readMs, @blksRead, @blksHit)
-ON CONFLICT (target, minute, epoch, queryid) DO UPDATE SET
-  calls = calls + excluded.calls, exec_ms = exec_ms + excluded.exec_ms, exec_sq = exec_sq + excluded.exec_sq,
-  read_ms = CASE WHEN read_ms IS NULL OR excluded.read_ms IS NULL THEN NULL ELSE read_ms + excluded.read_ms END,
-  blks_read = blks_read + excluded.blks_read, blks_hit = blks_hit + excluded.blks_hit`;
-const UPSERT_TEXT = `
-INSERT INTO statement_texts (target, queryid, query, last_minute) VALUES (?, ?, ?, ?)
-ON CONFLICT (target, queryid) DO UPDATE SET last_minute = excluded.last_minute`;
-const SIDE_SUMS = `
-SELECT queryid, sum(calls) AS calls, sum(exec_ms) AS execMs, sum(exec_sq) AS execSq,
-       CASE WHEN count(read_ms) = count(*) THEN sum(read_ms) END AS readMs,
-       sum(blks_read) AS blksRead, sum(blks_hit) AS blksHit
-FROM statement_minutes
-WHERE target = @target AND minute >= @from AND minute < @to AND epoch >= @epochFrom AND epoch < @epochTo
-GROUP BY queryid`;
-const RESTARTS = `
-SELECT r.at, r.seen_at AS seenAt, r.changes, EXISTS (SELECT 1 FROM lab_restarts l WHERE l.target = r.target AND l.epoch = r.at) AS lab
-FROM restarts r WHERE r.target = ? AND r.at >= ? AND r.at < ? ORDER BY r.at`;
+/** The findings' measures: asked at each read of pg_stat_statements (10 s), so each read sees the one before (dropped at each restart). */
+const MEASURES_TTL_MS = 5_000;
 
 /**
- * The history on disk: per target, per queryid and per minute the
+ * The history on disk: per server (servers.ts), per queryid and per minute the
  * pg_stat_statements deltas, the statement texts, the restarts with the
  * settings they changed, and the settings in force. Synchronous SQLite
  * (better-sqlite3): one small transaction per read of the collector.
@@ -66,13 +43,15 @@ FROM restarts r WHERE r.target = ? AND r.at >= ? AND r.at < ? ORDER BY r.at`;
  * written turns the history off with one log line, and the dashboard goes
  * on live without it (status says why).
  */
-export class HistoryStore {
+export class HistoryStore implements HistoryReader {
   private db: Database.Database | null = null;
   private state: HistoryStatus;
   private prunedAt = 0;
-  /** per target: the server start and settings last recorded */
-  private lastState = new Map<string, { epoch: number; json: string; settings: Settings }>();
-  /** per target and queryid: the minute its text row was last touched */
+  /** per history: the server start, settings and version last recorded */
+  private lastState = new Map<string, { epoch: number; json: string; settings: Settings; version: string | null }>();
+  /** per target (a collector's id): its server's history; `identified` once connected (before: the newest at its address, read-only) */
+  private targets = new Map<string, { history: string; identified: boolean }>();
+  /** per history and queryid: the minute its text row was last touched */
   private textMinute = new Map<string, number>();
   /** answers kept a little while (the fleet page asks every 2 s), dropped at each restart */
   private memos = new Map<string, { until: number; value: unknown }>();
@@ -105,17 +84,71 @@ export class HistoryStore {
     return this.options.retentionMs;
   }
 
+  /**
+   * The key the sampled picture keeps a target's rows under: the history of
+   * the server the target is connected to (the one function the samples key
+   * by), or its id before inflight has found that server.
+   */
+  keyFor(target: string): string {
+    return this.historyOf(target) ?? `target:${target}`;
+  }
+
+  /** The sink of one target: its rows go to the history of the server it is connected to, never to its name's. */
   forTarget(target: string): HistorySink {
     if (!this.db) return NO_HISTORY;
-    return {
-      statements: (t, epoch, deltas, textOf) => this.recordStatements(target, t, epoch, deltas, textOf),
-      serverState: (t, settings, start) => void this.recordServerState(target, t, settings, start),
+    const identified = () => {
+      const bound = this.targets.get(target);
+      return bound?.identified ? bound.history : null;
     };
+    return {
+      address: (address) => this.expectAt(target, address),
+      server: (who) => this.identify(target, who, Date.now()),
+      statements: (t, epoch, deltas, textOf) => {
+        const history = identified();
+        if (history) this.recordStatements(history, t, epoch, deltas, textOf);
+      },
+      serverState: (t, settings, start, version) => {
+        const history = identified();
+        if (!history) return null;
+        return this.recordServerState(history, t, settings, start, version) ?? this.restarts(history, start, start + 1)[0] ?? null;
+      },
+      measures: (now) => {
+        const history = identified();
+        return history ? this.memo(`measures:${history}`, now, MEASURES_TTL_MS, () => measuresOf(this, history, now)) : NO_MEASURES;
+      },
+    };
+  }
+
+  /** The history a target's page reads: its server's (null before inflight has connected to it or found one at its address). */
+  historyOf(target: string): string | null {
+    return this.targets.get(target)?.history ?? null;
+  }
+
+  /** A history's server: its address, and how it is told apart (identified_by: its system identifier, its address only, or a name of schema 1). */
+  server(history: string): ServerRow | null {
+    return this.guard("reading", null, (db) => (db.prepare("SELECT * FROM servers WHERE id = ?").get(history) as ServerRow | undefined) ?? null);
+  }
+
+  private expectAt(target: string, address: string): void {
+    if (this.targets.get(target)?.identified) return;
+    const row = this.guard("reading", undefined, (db) => latestAt(db, address));
+    if (row) this.targets.set(target, { history: row.id, identified: false });
+  }
+
+  private identify(target: string, who: ServerIdentity, now: number): void {
+    const row = this.guard("writing", null, (db) => resolveHistory(db, who, now));
+    if (!row) return;
+    const was = this.targets.get(target);
+    this.targets.set(target, { history: row.id, identified: true });
+    if (was?.history !== row.id) this.memos.clear();
+    if (row.identified_by === "address" && !(was?.identified && was.history === row.id)) {
+      this.options.log(`history: the server at ${who.address} is told apart by its address only (this role may not run pg_control_system())`);
+    }
   }
 
   // ---- writes --------------------------------------------------------------
 
-  recordStatements(target: string, t: number, epoch: number, deltas: readonly StatementDelta[], textOf: (queryid: string) => string | undefined): void {
+  recordStatements(history: string, t: number, epoch: number, deltas: readonly StatementDelta[], textOf: (queryid: string) => string | undefined): void {
     if (deltas.length === 0) return;
     this.guard("writing", undefined, (db) => {
       const minute = Math.floor(t / MINUTE) * MINUTE;
@@ -123,11 +156,11 @@ export class HistoryStore {
       const text = db.prepare(UPSERT_TEXT);
       db.transaction(() => {
         for (const d of deltas) {
-          upsert.run({ target, minute, epoch, queryid: d.queryid, calls: d.calls, execMs: d.execMs, execSq: d.execSq, readMs: d.readMs, blksRead: d.blksRead, blksHit: d.blksHit });
-          const key = `${target}\u0000${d.queryid}`;
+          upsert.run({ history, minute, epoch, queryid: d.queryid, calls: d.calls, execMs: d.execMs, execSq: d.execSq, readMs: d.readMs, blksRead: d.blksRead, blksHit: d.blksHit });
+          const key = `${history}\u0000${d.queryid}`;
           const query = textOf(d.queryid);
           if (this.textMinute.get(key) === minute || !query) continue;
-          text.run(target, d.queryid, query, minute);
+          text.run(history, d.queryid, query, minute);
           this.textMinute.set(key, minute);
         }
       })();
@@ -136,57 +169,62 @@ export class HistoryStore {
     });
   }
 
-  /** Records the settings when they changed; a new server start is a restart (also one inflight was not running for). */
-  recordServerState(target: string, t: number, settings: Settings, postmasterStart: number): Restart | null {
+  /**
+   * Records the settings when they changed; a new server start is a restart
+   * (also one inflight was not running for), with server_version among its
+   * changes when it moved (an upgrade keeps the history).
+   */
+  recordServerState(history: string, t: number, settings: Settings, postmasterStart: number, version: string | null = null): Restart | null {
     return this.guard("writing", null, (db) => {
-      const last = this.lastState.get(target) ?? this.loadState(db, target);
+      const last = this.lastState.get(history) ?? this.loadState(db, history);
       const json = JSON.stringify(settings);
       let restart: Restart | null = null;
       if (last && last.epoch !== postmasterStart) {
-        restart = { at: postmasterStart, seenAt: t, changes: diffSettings(last.settings, settings) };
-        db.prepare("INSERT OR IGNORE INTO restarts (target, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(target, restart.at, t, JSON.stringify(restart.changes));
+        const upgraded = version !== null && last.version !== null && last.version !== version;
+        restart = { at: postmasterStart, seenAt: t, changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diffSettings(last.settings, settings)] };
+        db.prepare("INSERT OR IGNORE INTO restarts (history, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(history, restart.at, t, JSON.stringify(restart.changes));
         this.memos.clear();
       }
-      if (!last || last.json !== json || last.epoch !== postmasterStart) {
-        db.prepare("INSERT OR REPLACE INTO settings (target, t, epoch, settings) VALUES (?, ?, ?, ?)").run(target, t, postmasterStart, json);
+      if (!last || last.json !== json || last.epoch !== postmasterStart || (version !== null && last.version !== version)) {
+        db.prepare("INSERT OR REPLACE INTO settings (history, t, epoch, settings, server_version) VALUES (?, ?, ?, ?, ?)").run(history, t, postmasterStart, json, version);
       }
-      this.lastState.set(target, { epoch: postmasterStart, json, settings });
+      this.lastState.set(history, { epoch: postmasterStart, json, settings, version: version ?? last?.version ?? null });
       return restart;
     });
   }
 
   /** A restart the lab made (its server start): not one to compare around. */
-  noteLabRestart(target: string, epoch: number): void {
-    this.guard("writing", undefined, (db) => db.prepare("INSERT OR IGNORE INTO lab_restarts (target, epoch) VALUES (?, ?)").run(target, epoch));
+  noteLabRestart(history: string, epoch: number): void {
+    this.guard("writing", undefined, (db) => db.prepare("INSERT OR IGNORE INTO lab_restarts (history, epoch) VALUES (?, ?)").run(history, epoch));
   }
 
   // ---- reads ---------------------------------------------------------------
 
-  restarts(target: string, from = -FAR, to = FAR): StoredRestart[] {
+  restarts(history: string, from = -FAR, to = FAR): StoredRestart[] {
     return this.guard("reading", [], (db) => {
-      const rows = db.prepare(RESTARTS).all(target, from, to) as { at: number; seenAt: number; changes: string; lab: number }[];
+      const rows = db.prepare(RESTARTS).all(history, from, to) as { at: number; seenAt: number; changes: string; lab: number }[];
       return rows.map((r) => ({ at: r.at, seenAt: r.seenAt, changes: JSON.parse(r.changes) as SettingChange[], lab: r.lab === 1 }));
     });
   }
 
-  sideSums(target: string, q: SideQuery): Map<string, SideSums> {
+  sideSums(history: string, q: SideQuery): Map<string, SideSums> {
     return this.guard("reading", new Map(), (db) => {
-      const rows = db.prepare(SIDE_SUMS).all({ target, from: q.from, to: q.to, epochFrom: q.epochFrom ?? -FAR, epochTo: q.epochTo ?? FAR }) as (SideSums & { queryid: string })[];
+      const rows = db.prepare(SIDE_SUMS).all({ history, from: q.from, to: q.to, epochFrom: q.epochFrom ?? -FAR, epochTo: q.epochTo ?? FAR }) as (SideSums & { queryid: string })[];
       return new Map(rows.map(({ queryid, ...sums }) => [queryid, sums]));
     });
   }
 
-  texts(target: string, ids: readonly string[]): Map<string, string> {
+  texts(history: string, ids: readonly string[]): Map<string, string> {
     return this.guard("reading", new Map(), (db) => {
-      const get = db.prepare("SELECT query FROM statement_texts WHERE target = ? AND queryid = ?").pluck();
-      return new Map(ids.map((id) => [id, (get.get(target, id) as string | undefined) ?? ""]));
+      const get = db.prepare("SELECT query FROM statement_texts WHERE history = ? AND queryid = ?").pluck();
+      return new Map(ids.map((id) => [id, (get.get(history, id) as string | undefined) ?? ""]));
     });
   }
 
   /** The settings in force at `t` (the newest recorded at or before it). */
-  settingsAt(target: string, t: number): Settings | null {
+  settingsAt(history: string, t: number): Settings | null {
     return this.guard("reading", null, (db) => {
-      const json = db.prepare("SELECT settings FROM settings WHERE target = ? AND t <= ? ORDER BY t DESC LIMIT 1").pluck().get(target, t) as string | undefined;
+      const json = db.prepare("SELECT settings FROM settings WHERE history = ? AND t <= ? ORDER BY t DESC LIMIT 1").pluck().get(history, t) as string | undefined;
       return json ? (JSON.parse(json) as Settings) : null;
     });
   }
@@ -225,9 +263,9 @@ export class HistoryStore {
     if (cutoff !== null) this.options.log(`history: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: minutes before ${new Date(cutoff).toISOString()} dropped`);
   }
 
-  private loadState(db: Database.Database, target: string) {
-    const row = db.prepare("SELECT epoch, settings FROM settings WHERE target = ? ORDER BY t DESC LIMIT 1").get(target) as { epoch: number; settings: string } | undefined;
-    return row ? { epoch: row.epoch, json: row.settings, settings: JSON.parse(row.settings) as Settings } : undefined;
+  private loadState(db: Database.Database, history: string) {
+    const row = db.prepare("SELECT epoch, settings, server_version AS version FROM settings WHERE history = ? ORDER BY t DESC LIMIT 1").get(history) as { epoch: number; settings: string; version: string | null } | undefined;
+    return row ? { epoch: row.epoch, json: row.settings, settings: JSON.parse(row.settings) as Settings, version: row.version } : undefined;
   }
 
   private guard<T>(what: string, fallback: T, body: (db: Database.Database) => T): T {
@@ -253,16 +291,4 @@ export class HistoryStore {
     this.db = null;
     this.options.log(`history off: ${reason}; inflight goes on live, without history`);
   }
-}
-
-/** What went wrong with the file, in words: not a database, cannot be written, or SQLite's own message. */
-export function describeFailure(file: string, err: unknown, what: string): string {
-  const code = (err as { code?: string }).code ?? "";
-  const message = (err as Error)?.message?.split("\n")[0] ?? String(err);
-  if (err instanceof NewerSchemaError) return `${file} cannot be used: ${message}`;
-  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) return `${file} is not a history inflight can read (${message}): move it away and a new one is started`;
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || /^E(ACCES|PERM|ROFS|NOTDIR|ISDIR|EXIST)$/.test(code) || /directory does not exist/.test(message)) {
-    return `${file} cannot be written (${message})`;
-  }
-  return `${what} ${file} failed (${code && !message.startsWith(code) ? `${code}: ` : ""}${message})`;
 }

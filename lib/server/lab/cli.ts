@@ -1,6 +1,7 @@
 import "server-only";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { NO_EXPLAIN_IO, readAheadLimits } from "../../lab/explain-io";
 import { runsCsv, summaryTable } from "../../lab/export";
 import { summarize } from "../../lab/summary";
 import { IO_METHODS, LAB_QUERIES, type IoMethod, type LabQuery } from "../../schemas/enums";
@@ -20,10 +21,11 @@ import { isLabInputError, prepareLab, type LabStatement } from "./statement";
 
 export const HELP = `npm run lab -- --url URL --restart COMMAND [options]
 
-The write-ups' A/B of io_method on a PostgreSQL 18 you control: one query,
-cold, N runs per io_method, the methods taking turns within each round;
-EXPLAIN (ANALYZE, BUFFERS) of every run; the median execution time with the
-spread (min-max) beside it, I/O Timings' read wait and read share. Whatever
+The write-ups' A/B of io_method on a PostgreSQL 18 or 19 you control: one
+query, cold, N runs per io_method, the methods taking turns within each
+round; EXPLAIN (ANALYZE, BUFFERS) of every run, with IO on 19 (the scan's
+prefetch distance and I/Os); the median execution time with the spread
+(min-max) beside it, I/O Timings' read wait and read share. Whatever
 happens (an SQL error, a method that will not start, Ctrl-C), the server is
 left on the io_method it started with. It runs only against --url: it never
 reads DATABASE_URL or INFLIGHT_TARGETS.
@@ -191,6 +193,8 @@ async function labOnce(args: Args, cluster: ReturnType<typeof commandCluster>, s
   const summary = summarize(outcome.runs, methods);
   process.stdout.write(`${statement.custom ? "SQL" : `the demo's ${args.query === "seq" ? "sequential" : "bitmap heap"} scan`}: ${prepared.statement.sql}\n`);
   process.stdout.write(`cold: ${cluster.cold}\n\n${summary.length ? summaryTable(summary) : "(no run finished)"}\n`);
+  const limits = readAheadLimits(summary);
+  if (limits.length || !prepared.explainIo) process.stdout.write(`\n${prepared.explainIo ? limits.join("\n") : NO_EXPLAIN_IO}\n`);
   const report: LabExport = {
     state: outcome.error ? "failed" : "done",
     request: { query: args.query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods, runs: args.runs },
@@ -202,6 +206,7 @@ async function labOnce(args: Args, cluster: ReturnType<typeof commandCluster>, s
     error: outcome.error,
     restoredTo: outcome.restoredTo,
     cold: cluster.cold,
+    explainIo: prepared.explainIo,
     serverVersion: prepared.serverVersion,
     explains: outcome.explains,
   };

@@ -89,6 +89,7 @@ export class DemoLab {
       startedAt: Date.now(),
       progress: { done: 0, total, phase: "pausing the demo workload" },
       cold: COLD,
+      explainIo: prepared.explainIo,
     };
     const controller = new AbortController();
     this.controller = controller;

@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { explainFigures } from "../../lab/explain";
+import { scanIo } from "../../lab/explain-io";
 import { labOrder } from "../../lab/summary";
 import type { IoMethod } from "../../schemas/enums";
 import type { LabRun } from "../../schemas/lab";
@@ -65,16 +66,17 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
           await cluster.dropCache(prepared.files);
         }
         if (options.signal.aborted) throw new Stopped();
-        say(i, `${where}: running EXPLAIN (ANALYZE, BUFFERS)`);
+        say(i, `${where}: running EXPLAIN (${explainOptions(prepared)})`);
         const explain = await explainOnce(cluster.url, prepared, options.signal);
         const f = explainFigures(explain);
-        const run: LabRun = { round, method, ...f, readShare: f.readWaitMs !== null && f.executionMs > 0 ? f.readWaitMs / f.executionMs : null, at: Date.now() };
+        const io = prepared.explainIo ? scanIo(explain) : null;
+        const run: LabRun = { round, method, ...f, readShare: f.readWaitMs !== null && f.executionMs > 0 ? f.readWaitMs / f.executionMs : null, io, at: Date.now() };
         out.runs.push(run);
         out.explains.push({ round, method, explain });
         options.ran?.(run);
       } catch (err) {
         if (err instanceof Stopped || options.signal.aborted) throw new Stopped();
-        throw new Error(`run ${i + 1} of ${steps.length} (${where}): ${oneLine(err)}`);
+        throw new Error(`run ${i + 1} of ${steps.length} (${where}): ${oneLine(err)}`, { cause: err });
       }
     }
     say(steps.length, "done");
@@ -97,7 +99,7 @@ async function switchTo(cluster: LabCluster, method: IoMethod, options: LabOptio
   try {
     await cluster.restart(method);
   } catch (err) {
-    throw new Error(`io_method = ${method} did not start: ${oneLine(err)}`);
+    throw new Error(`io_method = ${method} did not start: ${oneLine(err)}`, { cause: err });
   }
   const now = await withUp(cluster.url, runningMethod);
   if (now.method !== method) throw new Error(`after the restart io_method is ${now.method}, not ${method} (is it set on the command line or in a file that overrides postgresql.auto.conf?)`);
@@ -139,6 +141,11 @@ async function restore(cluster: LabCluster, { origin, dataDir }: PreparedLab, op
   return now.method;
 }
 
+/** 19's EXPLAIN takes IO too: the scan's prefetch distance and I/Os. */
+function explainOptions(prepared: PreparedLab): string {
+  return prepared.explainIo ? "ANALYZE, BUFFERS, IO" : "ANALYZE, BUFFERS";
+}
+
 /** One run in a session of its own; a stop cancels the statement from a second connection. */
 async function explainOnce(url: string, prepared: PreparedLab, signal: AbortSignal): Promise<unknown> {
   const client = await connectWhenUp(url);
@@ -147,7 +154,7 @@ async function explainOnce(url: string, prepared: PreparedLab, signal: AbortSign
   signal.addEventListener("abort", cancel, { once: true });
   try {
     return await inReadOnly(client, prepared.statement, async () => {
-      const res = await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${prepared.statement.sql}`);
+      const res = await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (${explainOptions(prepared)}, FORMAT JSON) ${prepared.statement.sql}`);
       return res.rows[0]["QUERY PLAN"];
     });
   } finally {

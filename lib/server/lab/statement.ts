@@ -3,6 +3,7 @@ import path from "node:path";
 import type pg from "pg";
 import { planRelations, planWrites } from "../../lab/explain";
 import { customSqlProblem, runnableSql } from "../../lab/sql";
+import { hasExplainIo, majorOf } from "../../window/major";
 import type { IoMethod } from "../../schemas/enums";
 import { segmentFiles } from "../demo/evict";
 import { methodOrigin, withClient, type LabCluster, type MethodOrigin } from "./cluster";
@@ -44,6 +45,8 @@ export interface PreparedLab {
   /** the data directory as this machine sees it (postgresql.auto.conf is put right there when a method will not start) */
   dataDir: string;
   serverVersion: string;
+  /** its EXPLAIN takes IO (PostgreSQL 19): each run's scan prefetch distance and I/Os */
+  explainIo: boolean;
 }
 
 /** Statement timeout of one run: a cold scan of a large table takes a while. */
@@ -117,7 +120,7 @@ export async function prepareLab(cluster: LabCluster, statement: LabStatement, m
     const dataDir = cluster.dataDir ?? ((await client.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0].d);
     const files = cluster.dropCache ? await relationFiles(client, dataDir, plan) : [];
     if (cluster.dropCache && files.length === 0) throw new LabInputError("sql", `its plan reads no table whose files are under ${dataDir}: nothing to make cold`);
-    const version = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
-    return { statement: prepared, origin, files, dataDir, serverVersion: version };
+    const { v: version, n } = (await client.query<{ v: string; n: number }>("SELECT current_setting('server_version') AS v, current_setting('server_version_num')::int AS n")).rows[0];
+    return { statement: prepared, origin, files, dataDir, serverVersion: version, explainIo: hasExplainIo(majorOf(n)) };
   });
 }

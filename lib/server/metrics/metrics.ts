@@ -66,6 +66,9 @@ function targetFamilies(r: Registry): void {
     c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
   );
   family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
+  family(r, "inflight_history_rows_dropped_total", "Rows of the sampled picture on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough", "counter", (c) => [
+    one(c, getRuntime()?.samples.droppedTotal(c.id) ?? 0),
+  ]);
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
   family(r, "inflight_samples_extra_total", "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)", "counter", (c) => [one(c, c.stats.extraSamples)]);
   family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
@@ -111,7 +114,7 @@ function lastSampleFamilies(r: Registry): void {
     const tick = c.window.lastAioTick();
     return tick ? [one(c, tick.aio.bytes)] : [];
   });
-  family(r, "inflight_io_workers", "io worker processes: configured (io_workers), alive, busy, at the last sample", "gauge", (c) => {
+  family(r, "inflight_io_workers", "io worker processes: configured (io_workers on 18, io_min_workers on 19), alive, busy, at the last sample", "gauge", (c) => {
     const tick = c.window.lastTick();
     if (!tick) return [];
     return [
@@ -137,7 +140,9 @@ function settingFamilies(r: Registry): void {
   family(r, "inflight_pending_restart", "1 for an io setting changed since the server started, waiting for a restart", "gauge", (c) => {
     const settings = c.window.settings;
     if (!Object.keys(settings).length) return [];
-    return IO_SETTINGS.map((name) => one(c, settings[name]?.pendingRestart ? 1 : 0, { name }));
+    // The server's own names: 19 has no io_workers to report 0 for.
+    const names = [...IO_SETTINGS.filter((name) => name in settings), ...Object.keys(settings).filter((name) => !(IO_SETTINGS as readonly string[]).includes(name))];
+    return names.map((name) => one(c, settings[name]?.pendingRestart ? 1 : 0, { name }));
   });
   family(r, "inflight_restarts_total", "Server restarts seen (a new pg_postmaster_start_time()) since inflight started", "counter", (c) => [one(c, c.window.restartsSeen)]);
 }

@@ -21,6 +21,13 @@ describe("ticksToCsv", () => {
     expect(b.split(",").slice(-4)).toEqual(["1", "0", "1", "0"]);
   });
 
+  it("on 19, the pool's bound and its launches and exits", () => {
+    const t = fixture(1, 1_700_000_000_100, { workers: { configured: 2, max: 8, alive: 3, busy: 3, launched: 1 } });
+    const [header, row] = ticksToCsv([t]).trim().split("\n");
+    expect(header).toContain("io_workers_configured,io_workers_alive,io_workers_busy,active_backends,io_workers_max,io_workers_launched,io_workers_exited");
+    expect(row.split(",").slice(7, 14)).toEqual(["2", "3", "3", "0", "8", "1", "0"]);
+  });
+
   it("quotes cells that need it", () => {
     const csv = ticksToCsv([tick(1, {}, { 'Lock:"x",y': 1 })]);
     expect(csv.split("\n")[0]).toContain('"wait_Lock:""x"",y"');

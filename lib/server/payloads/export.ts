@@ -4,6 +4,8 @@ import "server-only";
 import type { Tick } from "../../schemas/tick";
 
 const BASE_COLUMNS = ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
+/** 19's pool (io_workers_configured is then io_min_workers): only when a tick has it. */
+const POOL_COLUMNS = ["io_workers_max", "io_workers_launched", "io_workers_exited"] as const;
 
 /** One CSV cell. A text that a spreadsheet would run as a formula (=, +, -, @,
  * tab, CR first) is prefixed with ', so a future text column cannot inject one. */
@@ -17,7 +19,8 @@ export function csvCell(value: string | number | null): string {
 export function ticksToCsv(ticks: Tick[]): string {
   const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio?.byState ?? {})))].sort();
   const waits = [...new Set(ticks.flatMap((t) => Object.keys(t.waits)))].sort();
-  const header = [...BASE_COLUMNS, ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
+  const pool = ticks.some((t) => t.workers.max !== undefined);
+  const header = [...BASE_COLUMNS, ...(pool ? POOL_COLUMNS : []), ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
   const lines = [header.map(csvCell).join(",")];
   for (const t of ticks) {
     const row: (string | number | null)[] = [
@@ -33,6 +36,7 @@ export function ticksToCsv(ticks: Tick[]): string {
       t.workers.alive,
       t.workers.busy,
       t.active,
+      ...(pool ? [t.workers.max ?? null, t.workers.launched ?? 0, t.workers.exited ?? 0] : []),
       ...states.map((s) => (t.aio ? (t.aio.byState[s] ?? 0) : null)),
       ...waits.map((w) => t.waits[w] ?? 0),
     ];

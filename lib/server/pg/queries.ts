@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { ActivityRow, AioRow, CapabilitiesRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
+import { ActivityRow, AioRow, CapabilitiesRow, FileSettingRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, SystemIdentifierRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
 
 // Every statement inflight runs is a file under sql/; this table is the one
 // place that ties each file to the schema of its rows (lib/schemas/rows.ts).
@@ -14,7 +14,9 @@ export const QUERIES = {
   stat_io: StatIoRow,
   stat_io_op_bytes: StatIoRow,
   settings: SettingRow,
+  file_settings: FileSettingRow,
   server_info: ServerInfoRow,
+  system_identifier: SystemIdentifierRow,
   relation: RelationRow,
   names: NameRow,
   ping: PingRow,

@@ -1,6 +1,8 @@
 import "server-only";
 import { Collector } from "../collector/collector";
 import { HistoryStore } from "../history/store";
+import { SampleStore } from "../history/samples";
+import { samplesFile } from "../history/samples-db";
 import { formatDuration } from "../../format";
 import { earlyRefusal } from "../http/early";
 import { StreamLimits } from "../http/streams";
@@ -25,6 +27,14 @@ function openHistory(config: Config, log: (line: string) => void): HistoryStore 
   return store;
 }
 
+/** The sampled picture, in a file next to the history's, with its retention and cap; off with it. */
+function openSamples(config: Config, log: (line: string) => void): SampleStore {
+  if (!config.history) return SampleStore.off({ file: "", retentionMs: 0, maxBytes: 0, log }, "INFLIGHT_HISTORY is off");
+  const store = SampleStore.open({ ...config.history, file: samplesFile(config.history.file), log });
+  store.start();
+  return store;
+}
+
 /** Starts everything once per process; safe to call again. */
 export function boot(): Runtime {
   const { runtime, created } = createRuntime(() => {
@@ -34,6 +44,7 @@ export function boot(): Runtime {
     loopLag.start();
     const collectors = new Map<string, Collector>();
     const history = openHistory(config, log);
+    const samples = openSamples(config, log);
     for (const target of config.targets) {
       collectors.set(
         target.id,
@@ -47,6 +58,7 @@ export function boot(): Runtime {
           redact: config.redact,
           budgetMsPerSecond: config.budgetMsPerSecond,
           history: history.forTarget(target.id),
+          samples: samples.forTarget(target.id, () => history.keyFor(target.id)),
           log,
           loopLag,
         }),
@@ -57,6 +69,7 @@ export function boot(): Runtime {
       config,
       collectors,
       history,
+      samples,
       lab: null,
       demo: null,
       demoStarting: null,
@@ -74,7 +87,7 @@ export function boot(): Runtime {
   const log = makeLog(config);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   if (config.demo) {
-    log(`no target configured: starting the embedded PostgreSQL 18 demo; dashboard on ${url}`);
+    log(`no target configured: starting the embedded PostgreSQL ${config.demoPgBin ? `of ${config.demoPgBin}` : "18"} demo; dashboard on ${url}`);
     void startDemo(runtime, log);
   } else {
     for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
@@ -95,7 +108,7 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     const { ensureDemoDatabase } = await import("../demo/seed");
     const { startWorkload } = await import("../demo/workload");
     const { DemoLab } = await import("../lab/demo-lab");
-    collector.setStarting("starting the embedded PostgreSQL 18");
+    collector.setStarting(config.demoPgBin ? `starting the demo PostgreSQL of ${config.demoPgBin}` : "starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
     // Another build's cluster gets a data directory of its own.
     const dataDir = config.demoPgBin ? `${config.demoDir}/demo-pg-${config.demoPgBin.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}` : `${config.demoDir}/demo-pg`;
@@ -105,9 +118,10 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     runtime.stopDemo = () => server.stop("fast");
     collector.setStarting("making the demo database (first run only)");
     const { database, table } = await ensureDemoDatabase(server, { tableMb: config.demoTableMb, log });
-    collector.start(server.monitorUrl(database));
+    // Its port is new at each start: the data directory is what stays, and its history with it.
+    collector.start(server.monitorUrl(database), `embedded:${server.dataDir}/${database}`);
     let workload = config.demoWorkload ? startWorkload(server, { database, table, log }) : null;
-    log(`watching the demo target: embedded PostgreSQL 18 on 127.0.0.1:${server.port}, database ${database}`);
+    log(`watching the demo target: PostgreSQL ${server.version} on 127.0.0.1:${server.port}, database ${database}`);
 
     let busy = false;
     const control: DemoControl = {
@@ -144,7 +158,10 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
         };
       },
       restarting: () => busy,
-      noteRestart: (at) => runtime.history.noteLabRestart(collector.id, at),
+      noteRestart: (at) => {
+        const history = runtime.history.historyOf(collector.id);
+        if (history) runtime.history.noteLabRestart(history, at);
+      },
       log,
     });
     runtime.stopDemo = async () => {
@@ -178,7 +195,10 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
-      .then(() => runtime.history.close())
+      .then(() => {
+        runtime.samples.close();
+        runtime.history.close();
+      })
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", () => shutdown("SIGINT"));

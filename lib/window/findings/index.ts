@@ -2,17 +2,21 @@
 // in plain words, most severe first. The rules: runs.ts (one sentence per
 // slow running query) and server.ts; their thresholds: thresholds.ts.
 import { formatDuration } from "../../format";
-import { FINDING_SEVERITIES, type FindingSeverity } from "../../schemas/findings";
+import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
+import type { MethodMeasures } from "../../history/measured";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
+import { workersLeverName } from "../major";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { measuredClause } from "./measured";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
+import { poolGrowing, poolLoad, poolNote, poolSaturated, workersLeverText } from "./pool";
 
 export type { NewFinding } from "./server";
 
@@ -26,12 +30,18 @@ export interface FindingsInput {
   runs: readonly QueryRun[];
   /** the ticks of the last WORKERS_SPAN_MS */
   recent: readonly Tick[];
+  /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
+  measured?: MethodMeasures;
 }
+
+/** What the findings need to know of the target beyond the window. */
+export type FindingsTarget = FindingsInput["target"];
 
 const RANK = Object.fromEntries(FINDING_SEVERITIES.map((s, i) => [s, i])) as Record<FindingSeverity, number>;
 
 export function computeFindings(input: FindingsInput): { findings: server.NewFinding[]; moreRuns: number } {
-  const workers = workerLoad(input.recent);
+  // 19's pool grows by itself: below io_max_workers its busy workers are not the queue.
+  const workers = poolLoad(input.settings, workerLoad(input.recent));
   const serverInput: server.ServerInput = { ...input, workers };
   const down = server.targetDown(serverInput);
   const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort((a, b) => a.startedAt - b.startedAt);
@@ -39,12 +49,12 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const saidByRun = new Set(runs.map((f) => f.rule));
   const others = [
     ...server.degraded(serverInput),
-    saidByRun.has("workers_queue") ? null : server.workersQueue(serverInput),
+    saidByRun.has("workers_queue") ? null : (poolSaturated(serverInput) ?? server.workersQueue(serverInput)),
+    poolGrowing(serverInput),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
-    server.restartApplied(serverInput),
+    server.serverStarted(serverInput),
     server.combineClamped(serverInput),
-    server.settingsUnchanged(serverInput),
     server.cachedStatement(serverInput),
   ].filter((f): f is server.NewFinding => f !== null);
   // Stable: within a severity, the running queries (about now) come first.
@@ -67,7 +77,11 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     readAhead: num(vacuum ? "maintenance_io_concurrency" : "effective_io_concurrency"),
     combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
     workers,
+    workersLever: workersLeverText(s, workers),
+    workersSetting: workersLeverName(s),
+    poolNote: poolNote(s, input.recent),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
+    measured: measuredClause(run.queryId, input.measured),
   };
 }
 
@@ -116,3 +130,18 @@ function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, worke
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The restarts the findings judge: those seen live, and the one into this start known from the history. */
+export function withKnownStart(live: readonly Restart[], known: Restart | null): readonly Restart[] {
+  return known && !live.some((r) => r.at === known.at) ? [...live, known] : live;
+}
+
+/**
+ * The findings of the moment `t`, each keeping the time it first held;
+ * changed when a sentence or the count moved (the moment alone is no change).
+ */
+export function stampFindings(prev: FindingsPayload, findings: readonly server.NewFinding[], moreRuns: number, t: number): { next: FindingsPayload; changed: boolean } {
+  const since = new Map(prev.findings.map((f) => [f.id, f.since]));
+  const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
+  return { next, changed: JSON.stringify(next.findings) !== JSON.stringify(prev.findings) || next.moreRuns !== prev.moreRuns };
+}

@@ -5,9 +5,11 @@
 import type { FindingRule, FindingSeverity } from "../../schemas/findings";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import { formatBytes } from "../../format";
+import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
+import { MEASURE_WITH_LAB } from "./measured";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
-import { queueEvidence, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
 
 export interface RunContext {
   ioMethod: string | null;
@@ -16,8 +18,16 @@ export interface RunContext {
   /** io_combine_limit as applied, bytes */
   combineBytes: number | null;
   workers: WorkerLoad;
+  /** "raise io_workers (now 3)" on 18, io_max_workers on 19 (findings/pool.ts) */
+  workersLever: string;
+  /** the setting that sizes the io workers: io_workers (18), io_max_workers (19) */
+  workersSetting: string;
+  /** 19's pool below its maximum, said instead of "not saturated"; null on 18 */
+  poolNote: string | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
+  /** what this statement took under each io_method here, from the history's before/after (measured.ts), when it has */
+  measured?: string | null;
 }
 
 export interface RunVerdict {
@@ -57,12 +67,11 @@ const notBottleneck: RunRule = (run, f) => {
 const workersQueue: RunRule = (run, f, ctx) => {
   const w = ctx.workers;
   if (ctx.ioMethod !== "worker" || !f.async || !w.saturated) return null;
-  const why = queueEvidence(w);
   return {
     rule: "workers_queue",
-    severity: "act",
-    clause: `the io workers are the queue (${why}): raise io_workers (now ${w.alive}) and measure again`,
-    evidence: { ioWorkers: w.alive, allBusyShare: round(w.allBusyShare), queueWaits: w.queueWaits },
+    severity: w.level === "queue" ? "act" : "warn",
+    clause: `${queueHead(w)} (${queueEvidence(w)}): ${ctx.workersLever} and measure again`,
+    evidence: workersEvidence(w),
   };
 };
 
@@ -73,9 +82,7 @@ const ioMethodSync: RunRule = (run, f, ctx) => {
   return {
     rule: "io_method_sync",
     severity: "act",
-    clause:
-      "io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight " +
-      "(published cold-scan labs: worker 34-40% faster than sync on a sequential scan, no gain on some bitmap scans): test it on a copy",
+    clause: `io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight: ${ctx.measured ?? MEASURE_WITH_LAB}`,
     evidence: { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait) },
   };
 };
@@ -86,7 +93,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples; index lookups read this way in PostgreSQL 18): io_method and io_workers are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in PostgreSQL 18): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
@@ -99,7 +106,7 @@ const readAheadDepth: RunRule = (run, f, ctx) => {
   return {
     rule: "readahead_depth",
     severity: "act",
-    clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not saturated: raise ${knob} and measure again`,
+    clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not its queue: raise ${knob} and measure again`,
     evidence: { meanInFlight: round(f.meanInFlight ?? 0), readAhead: depth },
   };
 };
@@ -118,16 +125,11 @@ const smallReads: RunRule = (run, f, ctx) => {
 const asyncReads: RunRule = (run, f, ctx) => {
   if (!f.async) return null;
   const w = ctx.workers;
-  const workers =
-    ctx.ioMethod === "io_uring"
-      ? "io_uring submits them from the backend itself (no io workers to be the queue)"
-      : w.alive > 0
-        ? `io workers not saturated (at most ${w.maxBusy} of ${w.alive} busy)`
-        : "no io worker seen";
+  const workers = ctx.ioMethod === "io_uring" ? "io_uring submits them from the backend itself (no io workers to be the queue)" : (ctx.poolNote ?? workersIdleText(w));
   return {
     rule: "async_reads",
     severity: "info",
-    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios); ${workers}, so changing io_method or io_workers is unlikely to help`,
+    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios${also(run)}); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };
@@ -142,5 +144,11 @@ export function runVerdict(run: QueryRun, f: RunFigures, ctx: RunContext): RunVe
   }
   return null;
 }
+
+/** "; an async read in 1 of 41 samples": the other kind of read beside the verdict, when there was one. */
+const also = (run: QueryRun) => {
+  const minority = verdictMinority(run);
+  return minority ? `; ${minority}` : "";
+};
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -7,10 +7,12 @@ import type { StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
+import { pendingSettings, pendingText } from "../pending";
+import { workersLever, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
-import { pct, quoteQuery } from "./figures";
+import { capitalize, pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
-import { queueEvidence, waitShare, type WorkerLoad } from "./workers";
+import { queueEvidence, queueHead, waitShare, workersEvidence, type WorkerLoad } from "./workers";
 
 /** A finding before its `since` is known (the window keeps when each first held). */
 export type NewFinding = Omit<Finding, "since">;
@@ -55,13 +57,13 @@ export function degraded({ target }: ServerInput): NewFinding[] {
 
 export function workersQueue({ settings, workers: w }: ServerInput): NewFinding | null {
   if (settings.io_method?.setting !== "worker" || !w.saturated) return null;
-  const why = queueEvidence(w);
+  const head = queueHead(w);
   return {
     id: "workers_queue",
     rule: "workers_queue",
-    severity: "act",
-    text: `The io workers are the queue: ${why}. Raise io_workers (now ${settings.io_workers?.setting ?? w.alive}; a reload is enough in 18) and measure again.`,
-    evidence: { ioWorkers: w.alive, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
+    severity: w.level === "queue" ? "act" : "warn",
+    text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
+    evidence: workersEvidence(w),
   };
 }
 
@@ -79,42 +81,63 @@ export function uringSubmit({ settings, recent }: ServerInput): NewFinding | nul
 }
 
 export function restartPending({ settings }: ServerInput): NewFinding | null {
-  const pending = Object.entries(settings).filter(([, s]) => s.pendingRestart);
-  if (!pending.length) return null;
-  const names = pending.map(([name, s]) => `${name} (in force: ${s.display})`).join(", ");
+  const text = pendingText(settings);
+  if (!text) return null;
+  const pending = pendingSettings(settings);
   return {
     id: "restart_pending",
     rule: "restart_pending",
     severity: "act",
-    text: `${names} ${pending.length === 1 ? "was" : "were"} changed and ${pending.length === 1 ? "waits" : "wait"} for a restart: the value in force is still the one shown (the new one is in pg_file_settings, which only a superuser can read).`,
-    evidence: { settings: pending.map(([name]) => name).join(",") },
+    text,
+    evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingNext?.value ?? "?").join(",") },
   };
 }
 
-/** Whether the restart's changes are the settings in force now, and what that means for the io workers. */
-export function restartApplied({ restarts, settings, recent }: ServerInput): NewFinding | null {
-  const r = restarts.at(-1);
-  if (!r) return null;
-  const io = r.changes.filter((c) => c.name.startsWith("io_") || c.name === "effective_io_concurrency" || c.name === "maintenance_io_concurrency" || c.name === "shared_buffers");
-  if (!io.length) {
-    return { id: `restart_applied:${r.at}`, rule: "restart_applied", severity: "info", text: `The restart at ${formatClock(r.at)} changed no I/O setting.`, evidence: { at: r.at } };
-  }
-  const held = io.filter((c) => settings[c.name]?.display === c.after);
-  // Only samples of the restarted server say what it runs now.
-  const last = recent.filter((t) => t.t >= r.seenAt).at(-1);
+const isIoSetting = (name: string) => name.startsWith("io_") || name === "effective_io_concurrency" || name === "maintenance_io_concurrency" || name === "shared_buffers";
+
+/**
+ * The server's start and the restart into it, seen live or known from the
+ * history on disk: what it changed (or that it changed no I/O setting) and
+ * whether that is in force, then the io settings in force. The restart's
+ * time is the postmaster's start, the same everywhere on the page.
+ */
+export function serverStarted({ restarts, settings, recent, target }: ServerInput): NewFinding | null {
+  const start = target.postmasterStart;
   const method = settings.io_method?.setting;
-  const workers = last ? (method === "worker" ? `${last.workers.alive} io workers alive` : `${last.workers.alive} io workers`) : null;
+  if (start === null || !method) return null;
+  const last = restarts.at(-1);
+  const r = last?.at === start ? last : null;
+  const io = r ? r.changes.filter((c) => isIoSetting(c.name)) : [];
+  const waits = pendingSettings(settings).length ? "" : "; none waits for a restart";
+  const sizing = method === "worker" ? workersSettingText(settings) : null;
+  const inForce = `io_method ${method}${sizing ? `, ${sizing}` : ""}`;
+  if (!r || !io.length) {
+    const what = r ? ": that restart changed no I/O setting" : ", before inflight's history of this server begins: what that start changed is not known";
+    return {
+      id: `settings_unchanged:${start}`,
+      rule: "settings_unchanged",
+      severity: "info",
+      text: `Server started ${formatClock(start)}${what}${waits}. ${inForce}.`,
+      evidence: { ioMethod: method, serverStart: start, restartKnown: r !== null },
+    };
+  }
+  // A setting the new server lacks (io_workers after an upgrade to 19) is held when it reads nothing.
+  const held = io.filter((c) => (settings[c.name]?.display ?? null) === c.after);
+  // Only samples of the restarted server say what it runs now.
+  const sample = recent.filter((t) => t.t >= r.seenAt).at(-1);
+  const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;
   const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;
   const changes = io.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
-  const inForce = held.length === io.length;
+  const applied = held.length === io.length;
+  const how = [workers, effect].filter(Boolean).join("; ");
   return {
-    id: `restart_applied:${r.at}`,
+    id: `restart_applied:${start}`,
     rule: "restart_applied",
-    severity: inForce ? "info" : "act",
-    text: inForce
-      ? `Restart ${formatClock(r.at)} changed ${changes}: in force${[workers, effect].filter(Boolean).length ? ` (${[workers, effect].filter(Boolean).join("; ")})` : ""}.`
-      : `Restart ${formatClock(r.at)} changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,
-    evidence: { at: r.at, changes, inForce },
+    severity: applied ? "info" : "act",
+    text: applied
+      ? `Server started ${formatClock(start)}: that restart changed ${changes}, in force${how ? ` (${how})` : ""}${waits}.`
+      : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,
+    evidence: { at: start, changes, inForce: applied },
   };
 }
 
@@ -130,20 +153,6 @@ export function combineClamped({ settings }: ServerInput): NewFinding | null {
     severity: "act",
     text: `io_combine_limit ${formatBytes(a)} is above io_max_combine_limit ${formatBytes(b)}: it is clamped silently, reads are combined up to ${formatBytes(b)} only. Raise io_max_combine_limit (restart) or lower io_combine_limit to ${formatBytes(b)}.`,
     evidence: { ioCombineLimit: a, ioMaxCombineLimit: b, effective: b },
-  };
-}
-
-export function settingsUnchanged({ settings, restarts, target, now }: ServerInput): NewFinding | null {
-  if (restarts.length || !settings.io_method || Object.values(settings).some((s) => s.pendingRestart)) return null;
-  const start = target.postmasterStart;
-  const method = settings.io_method.setting;
-  const workers = method === "worker" && settings.io_workers ? `, io_workers ${settings.io_workers.setting}` : "";
-  return {
-    id: "settings_unchanged",
-    rule: "settings_unchanged",
-    severity: "info",
-    text: `No I/O setting waits for a restart, and none was restarted into while watched: the server runs io_method ${method}${workers}${start ? ` since it started at ${formatClock(start)} (${formatDuration(now - start)} ago)` : ""}.`,
-    evidence: { ioMethod: method, serverStart: start },
   };
 }
 

@@ -14,8 +14,12 @@ export const READS_MIN_SAMPLES = 20;
 export const READ_WAIT_HIGH_SHARE = 0.4;
 /** The window the io workers are judged over. */
 export const WORKERS_SPAN_MS = 5000;
-/** Every io worker busy in at least this share of the samples over WORKERS_SPAN_MS: they are the queue. */
+/** The io workers full (every alive one busy, or reads queued for one) while a backend waited, in at least
+ * this share of the samples over WORKERS_SPAN_MS: they are the queue (act). */
 export const WORKERS_BUSY_SHARE = 0.8;
+/** ...in at least this share: the queue part of the time (warn), a lever still: one io worker behind four
+ * cold scans, full in about a third of the samples, made them 20% slower than three workers did (issue 19). */
+export const WORKERS_PARTIAL_SHARE = 0.2;
 /** Samples needed over WORKERS_SPAN_MS before the io workers are judged. */
 export const WORKERS_MIN_SAMPLES = 5;
 /** A run's reads in flight at least this share of effective_io_concurrency, most of the time: read-ahead depth is the limit. */

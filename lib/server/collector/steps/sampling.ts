@@ -31,11 +31,14 @@ export class SamplingStep implements Step {
   sawNewRun = false;
   /** the next run is a sample between the slots */
   extra = false;
+  /** this session's pg_conf_load_time() at the last sample (ms): it moves at a reload; null before one */
+  confLoadMs: number | null = null;
 
   constructor(private readonly ctx: StepContext) {}
 
   reset(): void {
     this.namesAt = 0;
+    this.confLoadMs = null;
   }
 
   due(): boolean {
@@ -46,7 +49,13 @@ export class SamplingStep implements Step {
     const { window, feed } = this.ctx;
     if (this.namesAt === 0) await this.readNames(session, now);
     const known = window.openRunIds();
-    const rows = await session.run("activity", { values: [known] });
+    const all = await session.run("activity", { values: [known] });
+    // inflight's own row carries the reload time and nothing of the workload.
+    const rows = [];
+    for (const { conf_load_ms: confLoadMs, ...row } of all) {
+      if (confLoadMs === null) rows.push(row);
+      else this.confLoadMs = confLoadMs;
+    }
     const { reading, handles } = await this.readAios(session, now, anyReading(rows));
     let named = window.names.nameBackends(rows, handles);
     if (named.unknown && now - this.namesAt >= NAMES_EVERY_MS) {

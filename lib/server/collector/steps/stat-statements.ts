@@ -35,6 +35,11 @@ export class StatStatementsStep implements Step {
   /** this session's previous read: the history keeps what happened in between, and
    * inflight's own entries in it say what each of its statements costs */
   private previous: Map<string, StatStatementsRow> | null = null;
+  private previousAt = 0;
+  /** the last read of the session before this one, its server start and cluster: the first read of
+   * this one takes what ran since (up to a restart too: pg_stat_statements keeps its counters across a clean one) */
+  private carry: { rows: Map<string, StatStatementsRow>; at: number; epoch: number | null; systemId: string | null } | null = null;
+  private systemId: string | null = null;
   /** reads in this session (the first is the baseline) */
   private reads = 0;
   /** what the budget was charged, per statement, since `previous` was read (at chargedFrom) */
@@ -45,8 +50,11 @@ export class StatStatementsStep implements Step {
 
   reset(session: Session): void {
     if (session.caps.stat_statements !== this.version) this.snapshots = [];
-    // A new session may be a new server: its first read is only a baseline,
-    // taken at the first tick, so that little of the new server goes uncounted.
+    // A new session may be a new server: its first read is a baseline, taken
+    // at the first tick, so that little of the new server goes uncounted; of
+    // the same cluster (record: carry), it also takes what ran since the
+    // last read of this session before.
+    this.carry = this.previous ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId } : this.carry;
     this.previous = null;
     this.charged = new Map();
     this.chargedFrom = 0;
@@ -94,20 +102,38 @@ export class StatStatementsStep implements Step {
     if (!last || now - last.t >= SNAPSHOT_EVERY_MS) this.snapshots.push({ t: now, rows: latest });
     while (this.snapshots.length > 1 && this.snapshots[0].t < now - window.spanMs) this.snapshots.shift();
     const serverTiming = window.settings.track_io_timing?.setting === "on";
-    this.record(now, rows, latest, serverTiming);
+    this.record(now, rows, latest, serverTiming, session.systemId);
+    window.setMeasures(this.ctx.history.measures(now));
     const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
     window.setStatements(stats, statementsNote(serverTiming, stats));
     return OK;
   }
 
-  /** What ran since the previous read of this session goes to the history (the workload's statements, not inflight's). */
-  private record(now: number, rows: StatStatementsRow[], latest: Map<string, StatStatementsRow>, serverTiming: boolean): void {
+  /** What ran since the previous read goes to the history (the workload's statements, not inflight's). */
+  private record(now: number, rows: StatStatementsRow[], latest: Map<string, StatStatementsRow>, serverTiming: boolean, systemId: string | null): void {
     const previous = this.previous;
+    const carry = this.carry;
     this.previous = latest;
+    this.previousAt = now;
+    this.systemId = systemId;
     const epoch = this.ctx.window.serverStart;
-    if (!previous || epoch === null) return;
-    const deltas = intervalDeltas(previous, rows, serverTiming).filter((d) => !isOwn(this.texts.get(d.queryid) ?? ""));
-    this.ctx.history.statements(now, epoch, deltas, (id) => this.texts.get(id));
+    if (epoch === null) return;
+    const keep = (from: Map<string, StatStatementsRow>, t: number, at: number, these: StatStatementsRow[]) => {
+      const deltas = intervalDeltas(from, these, serverTiming).filter((d) => !isOwn(this.texts.get(d.queryid) ?? ""));
+      this.ctx.history.statements(t, at, deltas, (id) => this.texts.get(id));
+    };
+    if (previous) return keep(previous, now, epoch, rows);
+    this.carry = null;
+    if (!carry || carry.systemId !== systemId || carry.epoch === null) return;
+    // The same server (a lost connection): what ran since the last read of the session before.
+    if (carry.epoch === epoch) return keep(carry.rows, now, epoch, rows);
+    const split = splitCarried(carry.rows, rows, epoch);
+    // Its counters started again (a crash, a reset): every count is the new server's, whole.
+    if (split === null) return keep(new Map(), now, epoch, rows);
+    // A clean restart in between: what the counters carried over ran before it (the calls between the last read
+    // and the shutdown, which the before side would miss), and so did an entry made before the restart; the rest after it.
+    keep(carry.rows, carry.at, carry.epoch, split.carried);
+    keep(carry.rows, now, epoch, split.fresh);
   }
 
   /**
@@ -158,4 +184,24 @@ export class StatStatementsStep implements Step {
     for (const id of missing) if (!this.texts.has(id)) this.texts.set(id, "");
     if (this.texts.size > MAX_TEXTS) this.texts.clear();
   }
+}
+
+/**
+ * The rows of a first read after the restart at `epoch`, against the last
+ * read before it: those whose counters went on from the old values (carried
+ * over by pg_stat_statements.save) or whose entry was made before the
+ * restart (stats_since), and those new since. Null when any entry's counters
+ * went down: they were not kept (a crash, a reset), and every count is the
+ * new server's.
+ */
+function splitCarried(before: ReadonlyMap<string, StatStatementsRow>, rows: readonly StatStatementsRow[], epoch: number): { carried: StatStatementsRow[]; fresh: StatStatementsRow[] } | null {
+  const carried: StatStatementsRow[] = [];
+  const fresh: StatStatementsRow[] = [];
+  for (const row of rows) {
+    const old = before.get(row.queryid);
+    if (old && old.calls > row.calls) return null;
+    const madeBefore = old !== undefined || (row.stats_since_ms != null && row.stats_since_ms < epoch);
+    (madeBefore ? carried : fresh).push(row);
+  }
+  return { carried, fresh };
 }

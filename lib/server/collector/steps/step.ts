@@ -33,6 +33,8 @@ export interface StepContext {
   readonly budget: Budget;
   /** the history on disk, for this target: what the steps read goes there too */
   readonly history: HistorySink;
+  /** host:port/database the target is reached at (null before it is started) */
+  address(): string | null;
   /** an error's first line, the target's password masked */
   describe(err: unknown): string;
 }

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { HttpError, collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/server/http/route";
 import { comparePayload } from "@/lib/server/history/compare";
+import { LEGACY_PREFIX } from "@/lib/server/history/schema";
 import { CompareQuery, TargetParams } from "@/lib/schemas/params";
 import type { CompareResponse } from "@/lib/schemas/history";
 
@@ -14,6 +15,8 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const collector = collectorOr404(runtime, id);
   const status = runtime.history.status;
   if (!status.on) throw new HttpError("unavailable", `the history is off: ${status.reason}`);
-  const body: CompareResponse = comparePayload(runtime.history, { target: id, at: query.at, beforeMs: query.before, afterMs: query.after, now: Date.now(), redact: collector.redact });
+  // Only this target's own: the history of its server, or the one its name had before histories were kept by server.
+  if (query.history !== undefined && query.history !== `${LEGACY_PREFIX}${id}`) throw new HttpError("bad_request", `history: only ${LEGACY_PREFIX}${id} (the history kept under this target's name) may be named`, "history");
+  const body: CompareResponse = comparePayload(runtime.history, { target: id, history: query.history ?? runtime.history.historyOf(id), at: query.at, beforeMs: query.before, afterMs: query.after, now: Date.now(), redact: collector.redact });
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

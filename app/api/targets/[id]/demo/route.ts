@@ -1,10 +1,11 @@
 import { NextResponse } from "next/server";
 import { HttpError, collectorOr404, parseOr400, route, runtimeOr503 } from "@/lib/server/http/route";
 import { DemoRestartBody, TargetParams } from "@/lib/schemas/params";
+import { workerSettingsProblem } from "@/lib/window/major";
 
 export const dynamic = "force-dynamic";
 
-/** Demo target only: set io_method / io_workers and restart the embedded server. */
+/** Demo target only: set io_method and the io workers (io_workers on 18, io_min_workers / io_max_workers on 19) and restart the embedded server. */
 export const POST = route(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = parseOr400(TargetParams, await ctx.params, "id");
   let raw: unknown;
@@ -24,6 +25,8 @@ export const POST = route(async (request: Request, ctx: { params: Promise<{ id: 
   if (body.io_method && offered && !offered.includes(body.io_method)) {
     throw new HttpError("bad_request", `io_method: this build offers ${offered.join(", ")}`, "io_method");
   }
+  const problem = workerSettingsProblem(collector.window.settings, body);
+  if (problem) throw new HttpError("bad_request", problem.message, problem.field);
   try {
     await runtime.demo.restartWith(body);
   } catch (err) {

@@ -1,0 +1,57 @@
+"use client";
+import { useState } from "react";
+import { PAST_SPANS } from "@/lib/client/charts/past";
+import type { FrozenView } from "@/lib/client/charts/view";
+import { PLAIN, PRESSED } from "./buttons";
+import type { TimeDomain } from "@/lib/client/charts/time";
+
+export interface PastActions {
+  onPast: (ms: number) => void;
+  onRange: (range: TimeDomain) => void;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** ms -> the value of an <input type="datetime-local"> (local time, to the second). */
+function localInput(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** The range picker beyond the window: the last hour, 6 hours, a day, or a range of one's own, from disk. */
+export function PastPicker({ frozen, actions }: { frozen: FrozenView | null; actions: PastActions }) {
+  const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);
+  const span = frozen?.past ? frozen.to - frozen.from : null;
+  const from = custom ? Date.parse(custom.from) : Number.NaN;
+  const to = custom ? Date.parse(custom.to) : Number.NaN;
+  const valid = Number.isFinite(from) && Number.isFinite(to) && from < to;
+  return (
+    <div className="flex flex-wrap items-center gap-1" role="group" aria-label="past range">
+      <span className="text-slate-500">past</span>
+      {PAST_SPANS.map((s) => (
+        <button key={s.id} type="button" data-testid={`past-${s.id}`} onClick={() => actions.onPast(s.ms)} aria-pressed={span === s.ms} className={span === s.ms ? PRESSED : PLAIN}>
+          {s.label}
+        </button>
+      ))}
+      {custom ? (
+        <form
+          className="flex items-center gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid) actions.onRange({ from, to });
+          }}
+        >
+          <input type="datetime-local" step={1} aria-label="from" data-testid="past-from" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.target.value })} className="rounded border border-slate-300 px-1" />
+          <span aria-hidden>–</span>
+          <input type="datetime-local" step={1} aria-label="to" data-testid="past-to" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.target.value })} className="rounded border border-slate-300 px-1" />
+          <button type="submit" disabled={!valid} className={PLAIN} title={valid ? "read this range from disk" : "from must be before to"}>
+            open
+          </button>
+        </form>
+      ) : (
+        <button type="button" data-testid="past-custom" className={PLAIN} onClick={() => setCustom({ from: localInput((frozen?.from ?? Date.now()) - 3_600_000), to: localInput(frozen?.to ?? Date.now()) })}>
+          custom…
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { unavailableOrThrow } from "../test/support/iouring";
+import { openTarget } from "./helpers";
+
+// The pages watching a PostgreSQL 19 (Debian experimental's, in the folder
+// scripts/iouring-pg.mjs makes), through a second inflight server of this
+// spec's own: 19 has no io_workers, its io worker pool sizes itself between
+// io_min_workers and io_max_workers. Where the machine cannot run it, the run
+// fails with the reason (IOURING_TESTS=skip: left out, saying so).
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SCRIPT = path.join(ROOT, "scripts", "iouring-pg.mjs");
+const NAME = `e2e19-${process.pid}`;
+const TABLE = "public.pool_page";
+const SCANS = 8;
+
+const setup = spawnSync(process.execPath, [SCRIPT, "setup", "--major", "19"], { encoding: "utf8", timeout: 20 * 60_000 });
+if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup --major 19 failed: ${setup.stderr}`);
+const unavailable = setup.status === 3 ? unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, "")).why : null;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test.describe("PostgreSQL 19's io worker pool", () => {
+  test.skip(unavailable !== null, `not run, as asked: ${unavailable}`);
+  let cluster: { superuserUrl: string; dataDir: string; port: number };
+  let server: ChildProcess;
+  let base: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const started = spawnSync(process.execPath, [SCRIPT, "start", "--major", "19", "--data", NAME, "-c", "io_method=worker"], { encoding: "utf8", timeout: 120_000 });
+    if (started.status !== 0) throw new Error(`iouring-pg.mjs start --major 19: ${started.stderr}`);
+    cluster = JSON.parse(started.stdout.trim().split("\n").pop()!);
+    const admin = new pg.Client(cluster.superuserUrl);
+    await admin.connect();
+    await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+    await admin.query(`VACUUM ANALYZE ${TABLE}`);
+    await admin.end();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: cluster.superuserUrl, NODE_ENV: "production" };
+    for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
+    server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs"), "--no-build"], { cwd: ROOT, env, stdio: "ignore" });
+    await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+  });
+
+  test.afterAll(async () => {
+    server?.kill("SIGTERM");
+    spawnSync(process.execPath, [SCRIPT, "stop", "--data", NAME, "--remove"], { timeout: 120_000 });
+  });
+
+  test("the page shows the pool, its bounds and its growth; nothing reads io_workers, NaN or undefined", async ({ page }) => {
+    test.setTimeout(180_000);
+    const scanners = await Promise.all(Array.from({ length: SCANS }, async () => {
+      const c = new pg.Client(cluster.superuserUrl);
+      await c.connect();
+      await c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+      return c;
+    }));
+    let scanning = true;
+    const loops = scanners.map(async (c) => {
+      while (scanning) await c.query(`SELECT count(*) FROM ${TABLE}`);
+    });
+    try {
+      await page.goto(base);
+      await expect(page.getByTestId("fleet-title")).toHaveText("PostgreSQL 19 asynchronous I/O, live", { timeout: 30_000 });
+      await openTarget(page, `${base}/targets/127.0.0.1`);
+      await expect(page.getByTestId("setting-io_max_workers")).toHaveAttribute("data-value", "8", { timeout: 30_000 });
+      await expect(page.getByTestId("setting-io_min_workers")).toHaveAttribute("data-value", "2");
+      await expect(page.getByTestId("setting-io_workers")).toHaveCount(0);
+      await expect(page.getByTestId("workers-pool")).toHaveText(/^io workers \d+ of up to 8 \(pool grows on demand\)$/, { timeout: 30_000 });
+      const chart = page.getByTestId("io-workers-chart");
+      await expect(chart).toHaveAttribute("data-pool", "true");
+      await expect(chart).toContainText("pool (io_min_workers..io_max_workers)");
+      // The pool grows under the scans: a launch is marked.
+      await expect.poll(async () => Number(await chart.getAttribute("data-launched")), { timeout: 90_000, intervals: [500] }).toBeGreaterThan(0);
+      await expect(page.getByTestId("check-io_workers")).toHaveAttribute("data-status", "pass");
+      await expect(page.getByTestId("check-io_workers")).toContainText(/within io_min_workers = 2 to io_max_workers = 8/);
+      const text = await page.locator("main").innerText();
+      expect(text).not.toMatch(/\bNaN\b|\bundefined\b|io_workers\b/);
+      await page.screenshot({ path: "test-results/pg19.png", fullPage: true });
+    } finally {
+      scanning = false;
+      await Promise.all(loops.map((l) => l.catch(() => undefined)));
+      await Promise.all(scanners.map((c) => c.end()));
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { useEffect, useState, type Dispatch, type SetStateAction } from "react";
+import { PastResponse } from "@/lib/schemas/past";
+import { needsPast, pastUrl, withPast } from "@/lib/client/charts/past";
+import type { FrozenView } from "@/lib/client/charts/view";
+import { getJson } from "./api";
+
+export type PastLoad = { state: "idle" | "loading" } | { state: "error"; message: string };
+
+/**
+ * A frozen range that starts before the window is read from disk once, and
+ * the frozen view gets its seconds, runs and findings; a deep link to a past
+ * range (after an inflight restart too) is opened the same way.
+ */
+export function usePast(id: string, frozen: FrozenView | null, setFrozen: Dispatch<SetStateAction<FrozenView | null>>): PastLoad {
+  const [load, setLoad] = useState<PastLoad>({ state: "idle" });
+  const from = frozen?.from;
+  const to = frozen?.to;
+  const needed = frozen !== null && frozen.past === undefined && needsPast(frozen.frame, frozen);
+  useEffect(() => {
+    if (!needed || from === undefined || to === undefined) return;
+    const controller = new AbortController();
+    const same = (f: FrozenView | null) => f !== null && f.from === from && f.to === to;
+    setLoad({ state: "loading" });
+    getJson(pastUrl(id, { from, to }), PastResponse, controller.signal)
+      .then(({ data }) => {
+        setFrozen((f) => (same(f) ? withPast(f!, data) : f));
+        setLoad({ state: "idle" });
+      })
+      .catch((err: Error) => {
+        if (!controller.signal.aborted) setLoad({ state: "error", message: err.message });
+      });
+    return () => controller.abort();
+  }, [id, from, to, needed, setFrozen]);
+  return frozen === null ? { state: "idle" } : load;
+}

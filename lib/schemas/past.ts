@@ -1,0 +1,56 @@
+// The sampled picture on disk (issue 22): one row a second per target, the
+// query runs as they ended and the findings as they held, opened by time.
+// The wire contract of GET /api/targets/{id}/history; the page turns it
+// back into the frame its charts draw.
+import { z } from "zod";
+import { Finding } from "./findings";
+import { QueryRun } from "./runs";
+import { Restart } from "./settings";
+import { Tick } from "./tick";
+
+/** One second of a target: the tick kept for it (the one with the most reads in flight). */
+export const PastTick = Tick.omit({ seq: true }).extend({
+  /** pg_stat_io deltas that arrived in this second (summed); null when none did */
+  read: z.object({ intervalMs: z.number(), reads: z.number(), readBytes: z.number(), readTime: z.number(), hits: z.number() }).nullable(),
+  /** the live read estimate (the running scans' blocks covered per second x block_size); null without a scan to tell */
+  rate: z.object({ bytesPerSec: z.number(), scans: z.number() }).nullable(),
+});
+export type PastTick = z.infer<typeof PastTick>;
+
+/** A finding over the span it held: from `from` to `to` (null: still holding when last seen at `seen`). */
+export const PastFinding = Finding.omit({ since: true }).extend({
+  from: z.number(),
+  to: z.number().nullable(),
+  seen: z.number(),
+});
+export type PastFinding = z.infer<typeof PastFinding>;
+
+/** Whether the picture is being kept, why not, and the rows a slow or refusing disk cost. */
+export const PastStatus = z.object({
+  on: z.boolean(),
+  /** why rows are not being kept (the file cannot be written, ...); null while they are */
+  reason: z.string().nullable(),
+  /** rows dropped since inflight started (a slow, full or refusing disk) */
+  dropped: z.number(),
+});
+export type PastStatus = z.infer<typeof PastStatus>;
+
+export const PastResponse = z.object({
+  target: z.string(),
+  from: z.number(),
+  to: z.number(),
+  /** oldest time the file still holds rows of (retention, the size cap); null when it holds none */
+  keptFrom: z.number().nullable(),
+  /** how long the picture is kept, ms (INFLIGHT_HISTORY) */
+  retentionMs: z.number(),
+  ticks: z.array(PastTick),
+  /** the runs that ran in the range; endedAt null: last seen at lastSeen (inflight stopped first) */
+  runs: z.array(QueryRun),
+  findings: z.array(PastFinding),
+  /** the server's restarts in the range (from the history) */
+  restarts: z.array(Restart),
+  status: PastStatus,
+  /** what the reader should know: the range is older than what is kept, ... */
+  note: z.string().nullable(),
+});
+export type PastResponse = z.infer<typeof PastResponse>;

@@ -1,0 +1,54 @@
+// 19's self-sizing io worker pool as the samples see it: its bounds on each
+// tick, and which workers were launched or exited since the previous sample
+// (a pid seen for the first time, or gone). 18's io_workers never changes
+// between restarts, so there the counts stay absent unless a worker died.
+import type { Settings } from "../schemas/settings";
+import type { Tick } from "../schemas/tick";
+import { workerSizing } from "./major";
+
+/** io_max_workers for a tick's `workers.max`, on 19 only. */
+export function poolBounds(settings: Readonly<Settings>): { max?: number } {
+  const sizing = workerSizing(settings);
+  return settings.io_method?.setting === "worker" && sizing?.kind === "pool" ? { max: sizing.max } : {};
+}
+
+export class WorkerTurnover {
+  private prev: Set<number> | null = null;
+
+  /** Launched and exited since the last call, each only when not 0; the first sample has nothing to compare with. */
+  next(pids: readonly number[]): Pick<Tick["workers"], "launched" | "exited"> {
+    const now = new Set(pids);
+    const prev = this.prev;
+    this.prev = now;
+    if (!prev) return {};
+    let launched = 0;
+    let exited = 0;
+    for (const pid of now) if (!prev.has(pid)) launched++;
+    for (const pid of prev) if (!now.has(pid)) exited++;
+    return { ...(launched ? { launched } : {}), ...(exited ? { exited } : {}) };
+  }
+}
+
+export interface PoolGrowth {
+  /** fewest and most alive over the ticks */
+  minAlive: number;
+  maxAlive: number;
+  /** alive in the newest tick */
+  alive: number;
+  launched: number;
+  exited: number;
+}
+
+/** How the pool moved over some ticks (the findings' last seconds). */
+export function poolGrowth(ticks: readonly Tick[]): PoolGrowth | null {
+  const withWorkers = ticks.filter((t) => t.workers.alive > 0);
+  if (!withWorkers.length) return null;
+  let launched = 0;
+  let exited = 0;
+  for (const t of ticks) {
+    launched += t.workers.launched ?? 0;
+    exited += t.workers.exited ?? 0;
+  }
+  const alive = withWorkers.map((t) => t.workers.alive);
+  return { minAlive: Math.min(...alive), maxAlive: Math.max(...alive), alive: alive.at(-1)!, launched, exited };
+}

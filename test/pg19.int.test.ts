@@ -1,0 +1,174 @@
+// inflight watching PostgreSQL 19 (Debian experimental's, in the folder
+// scripts/iouring-pg.mjs makes; see test/support/iouring.ts): 19 has no
+// io_workers and sizes its io worker pool itself between io_min_workers and
+// io_max_workers. Its settings are read as the server has them, the pool's
+// growth is in the ticks, the check passes within the band, and a pool at
+// its maximum and saturated says to raise io_max_workers. Where the machine
+// cannot run it, the run fails with the reason (IOURING_TESTS=skip: left out,
+// saying so).
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summaryTable } from "../lib/lab/export";
+import { summarize } from "../lib/lab/summary";
+import { Collector } from "../lib/server/collector/collector";
+import { dropFromPageCache } from "../lib/server/demo/evict";
+import { runLab } from "../lib/server/lab/runner";
+import { prepareLab } from "../lib/server/lab/statement";
+import { shellQuote } from "../lib/server/lab/shell";
+import { startLab } from "./support/lab";
+import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
+import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
+
+const io = await pg19Available();
+if (!io.ok) console.log(`[pg19] not run, as asked: ${io.why}`);
+
+const TABLE = "public.pool_probe";
+/** Concurrent cold scans: enough queueing that the pool grows (eight took it from 2 to 4 in 3 s, PG18-FACTS). */
+const SCANS = 8;
+const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"];
+
+async function startWatched(name: string, settings: Record<string, string>): Promise<{ server: IoUringPg; collector: Collector; stop: () => Promise<void> }> {
+  const server = await startPg19({ settings });
+  const admin = await connect(server.superuserUrl(), "pg19-admin");
+  try {
+    // ~180 MB over 32 MB of shared_buffers: every scan reads (through the io workers), none fits.
+    await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+    await admin.query(`VACUUM ANALYZE ${TABLE}`);
+  } finally {
+    await admin.end();
+  }
+  const collector = new Collector({ id: name, name, demo: false, sampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const unsubscribe = collector.feed.subscribe(() => undefined);
+  collector.start(server.superuserUrl());
+  await waitFor("up with the io workers check", () => collector.info().status === "up" && collector.window.checks.some((c) => c.id === "io_workers"), 20_000);
+  return {
+    server,
+    collector,
+    async stop() {
+      unsubscribe();
+      await collector.stop();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * SCANS backends scanning the table over and over, each scan cold from the OS
+ * page cache and serial, until `seen` holds (bounded): what the pool does
+ * is judged while they run.
+ */
+async function scanUntil<T>(server: IoUringPg, what: string, seen: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const clients = await Promise.all(Array.from({ length: SCANS }, (_, i) => connect(server.superuserUrl(), `pg19-scan-${i}`)));
+  let scanning = true;
+  const loops = clients.map(async (c) => {
+    await c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+    while (scanning) {
+      await evictFromPageCache(c, server.dataDir, TABLE);
+      await c.query(`SELECT count(*) FROM ${TABLE}`);
+    }
+  });
+  try {
+    return await waitFor(what, seen, timeoutMs, 20);
+  } finally {
+    scanning = false;
+    await Promise.all(loops);
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+const texts = (c: Collector) => [...c.window.checks.map((x) => x.message), ...c.window.findings.findings.map((f) => f.text)].join("\n");
+
+describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
+  describe("the default pool (2 to 8)", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+    const w = () => watched.collector.window;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19", {});
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("reads the pool's settings as the server has them: no io_workers, nothing NaN", async () => {
+      await waitFor("settings read", () => w().settings.io_max_workers, 10_000);
+      expect(watched.collector.info().serverVersionNum).toBeGreaterThanOrEqual(190000);
+      for (const name of POOL_SETTINGS) expect(w().settings[name]?.setting).toMatch(/^\d+$/);
+      expect(w().settings.io_workers).toBeUndefined();
+      expect(w().lastTick()?.workers).toMatchObject({ configured: 2, max: 8 });
+      const check = w().checks.find((c) => c.id === "io_workers");
+      expect(check).toMatchObject({ status: "pass" });
+      expect(check?.message).toMatch(/within io_min_workers = 2 to io_max_workers = 8/);
+      expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+
+    it("the pool grows under concurrent cold scans: the ticks show the launches, the check passes within the band", async () => {
+      const from = Date.now();
+      const grown = await scanUntil(watched.server, "the pool above io_min_workers", () =>
+        w()
+          .allTicks()
+          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0),
+      );
+      expect(grown.workers.max).toBe(8);
+      expect(grown.workers.alive).toBeLessThanOrEqual(8);
+      const check = w().checks.find((c) => c.id === "io_workers");
+      expect(check?.status).toBe("pass");
+      expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+  });
+
+  describe("the lab", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+    let server: IoUringPg;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19-lab", {});
+      server = watched.server;
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("runs EXPLAIN (ANALYZE, BUFFERS, IO): each run has its scan's prefetch distance and I/Os, the table shows them", async () => {
+      const cluster = { url: server.superuserUrl(), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: "restarted, files dropped" };
+      const statement = { sql: `SELECT count(*) FROM ${TABLE}`, settings: [] as [string, string][], readRole: null, custom: true };
+      const prepared = await prepareLab(cluster, statement, ["sync", "worker"]);
+      expect(prepared.explainIo).toBe(true);
+      const outcome = await runLab(cluster, prepared, { methods: ["sync", "worker"], runs: 1, signal: new AbortController().signal, progress: () => undefined });
+      expect(outcome.error).toBeNull();
+      expect(outcome.restoredTo).toBe("worker");
+      for (const run of outcome.runs) {
+        expect(run.io?.node).toMatch(/Seq Scan/);
+        expect(run.io?.capacity).toBeGreaterThan(0);
+        expect(run.io?.ioCount).toBeGreaterThan(0);
+      }
+      expect(summaryTable(summarize(outcome.runs, ["sync", "worker"]))).toMatch(/prefetch \(avg \/ max \/ capacity\)/);
+    });
+
+    it("npm run lab the same: its table has the EXPLAIN (IO) columns", async () => {
+      const script = path.resolve(import.meta.dirname, "..", "scripts", "iouring-pg.mjs");
+      const restart = `${shellQuote(process.execPath)} ${shellQuote(script)} restart --data ${server.name}`;
+      const drop = 'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done';
+      const lab = startLab(["--url", server.superuserUrl(), "--restart", restart, "--drop-cache", drop, "--data-dir", server.dataDir, "--sql", `SELECT count(*) FROM ${TABLE}`, "--methods", "worker", "--runs", "1"]);
+      expect(await lab.exited, lab.stderr()).toBe(0);
+      expect(lab.stdout()).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
+      expect(lab.stdout()).toMatch(/^worker\s+1\s.*\d+\.\d \/ \d+ \/ \d+\s+[\d,]+ I\/Os, [\d,]+ waited/m);
+      expect(lab.stdout()).not.toContain("comes with PostgreSQL 19");
+    });
+  });
+
+  describe("a pool of one (io_min_workers = io_max_workers = 1)", () => {
+    let watched: Awaited<ReturnType<typeof startWatched>>;
+
+    beforeAll(async () => {
+      watched = await startWatched("pg19-one", { io_min_workers: "1", io_max_workers: "1" });
+    }, 600_000);
+    afterAll(async () => watched?.stop());
+
+    it("saturated at its maximum: raise io_max_workers, never io_workers", async () => {
+      // A running scan's finding says it when one runs (the server's then stays silent), the server's when none does.
+      const finding = await scanUntil(watched.server, "the saturated-pool finding", () =>
+        watched.collector.window.findings.findings.find((f) => f.rule === "workers_queue"),
+      );
+      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+      expect(finding.evidence).toMatchObject({ ioWorkers: 1 });
+      expect(finding.text).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+  });
+});
