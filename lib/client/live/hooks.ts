@@ -94,8 +94,8 @@ export function useChannel<C extends Channel>(channel: C): ChannelValue<C> {
 export const STAGGER_MS = 80;
 
 /**
- * The chart frame, handed over `slot * STAGGER_MS` after it is published and
- * as a transition: each chart redraws in a task of its own rather than all in
+ * The chart frame, handed over `slot * STAGGER_MS` after it is published, at
+ * the next animation frame and as a transition: each chart redraws in a task of its own rather than all in
  * one long task, and a click is not queued behind a redraw. `paused`: not
  * followed (the caller shows something else, or the chart is off screen); it
  * catches up when resumed. `everyMs`: no two redraws closer than this (a
@@ -108,11 +108,16 @@ export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_
   useEffect(() => {
     if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let drawAt: number | null = null;
     let lastAt = -Infinity;
     const apply = () => {
       timer = null;
       lastAt = performance.now();
-      startTransition(() => setFrame(store.get("frame")));
+      // At the start of an animation frame: the redraw is painted with that frame, not in between.
+      drawAt ??= requestAnimationFrame(() => {
+        drawAt = null;
+        startTransition(() => setFrame(store.get("frame")));
+      });
     };
     const unsubscribe = store.subscribe("frame", () => {
       timer ??= setTimeout(apply, Math.max(slot * STAGGER_MS, lastAt + everyMs - performance.now()));
@@ -121,6 +126,7 @@ export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_
     return () => {
       unsubscribe();
       if (timer) clearTimeout(timer);
+      if (drawAt !== null) cancelAnimationFrame(drawAt);
     };
   }, [store, slot, paused, everyMs]);
   return frame;
