@@ -160,7 +160,7 @@ export class StatStatementsStep implements Step {
       // A statement charged more than it took (a round trip is network too) is not paid back.
       const over = ms - (charged.get(statement) ?? 0);
       if (over > 0) {
-        this.ctx.cost.owe(statement, over, now);
+        this.ctx.cost.owe(statement, over, now, from);
         owed += over;
       }
     }
