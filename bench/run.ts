@@ -23,6 +23,8 @@
 //      50/s), 2
 //   4 browser: once A has watched for its whole window, Chromium on A's
 //      target page (every chart on screen, then a 1920x1080 view) -> figure 6
+//   5 fleet: after everything else has stopped, one inflight process with
+//      10, 50 and 100 targets on one embedded server -> figure 10
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "vitest";
@@ -37,6 +39,8 @@ import type { Bench, Json, PhaseContext } from "./phases/context";
 import { fasterRates } from "./phases/rates";
 import { scansBesidePeers } from "./phases/scans";
 import { setUp, tearDown } from "./phases/setup";
+import { pageAB } from "./phases/ab-page";
+import { manyTargets } from "./phases/fleet";
 import { costBySize } from "./phases/sizes";
 import { viewersAndMemory } from "./phases/viewers";
 
@@ -52,13 +56,23 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
   ["4 browser", browserOnFullWindow],
 ];
 
+/**
+ * BENCH_ONLY=browser: the target page alone (setup, scans in the background,
+ * the browser phase once A's window is full); BENCH_ONLY=fleet: the many
+ * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone;
+ * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts). Written to bench/tmp/results.<name>.json,
+ * never to results.json or the tables here (those are from one whole run).
+ */
+const ONLY = env.BENCH_ONLY ?? null;
+if (ONLY !== null && !["browser", "fleet", "sizes", "ab"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes or ab`);
+
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
 const results: Json = {
   version: 1,
   startedAt: new Date(started).toISOString(),
-  command: "npm run bench",
+  command: ONLY ? `BENCH_ONLY=${ONLY} npm run bench` : "npm run bench",
   config: CFG,
   machine: machine(),
   load: [] as { phase: string; at: string; loadavg: number[] }[],
@@ -71,7 +85,7 @@ const noteLoad = (phase: string) => (results.load as Json[]).push({ phase, at: n
 const measured = () => results.fig1 !== undefined || results.fig9 !== undefined;
 
 function save() {
-  const file = CFG.quick ? "tmp/results.quick.json" : measured() ? "results.json" : "tmp/results.failed.json";
+  const file = ONLY ? `tmp/results.${ONLY}.json` : CFG.quick ? "tmp/results.quick.json" : measured() ? "results.json" : "tmp/results.failed.json";
   writeFileSync(path.join(ROOT, "bench", file), JSON.stringify(results, null, 2) + "\n");
 }
 
@@ -103,7 +117,7 @@ function finish(unlock: () => void) {
   if (env.BENCH_T0) results.totalSeconds = Math.round((Date.now() - Number(env.BENCH_T0)) / 1000);
   noteLoad("end");
   save();
-  writeReport(results, { root: ROOT, quick: CFG.quick || !measured() });
+  if (!ONLY) writeReport(results, { root: ROOT, quick: CFG.quick || !measured() });
   unlock();
   log(`done in ${results.durationSeconds} s; errors: ${errors.length}`);
 }
@@ -137,10 +151,26 @@ test("inflight benchmarks", async () => {
   try {
     results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
     log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
-    await phase("0 sizes", () => costBySize(bench));
-    const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
-    for (const [name, run] of PHASES) await phase(name, () => run(ctx));
-    await summarizeServerA(ctx);
+    if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
+    else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
+    else if (ONLY === "ab") {
+      const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
+      await phase("ab page", () => pageAB(ctx));
+    }
+    else if (ONLY === "browser") {
+      const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
+      ctx.scans.phase = "background";
+      void ctx.scans.start();
+      await phase("4 browser", () => browserOnFullWindow(ctx));
+    } else {
+      await phase("0 sizes", () => costBySize(bench));
+      const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
+      for (const [name, run] of PHASES) await phase(name, () => run(ctx));
+      await summarizeServerA(ctx);
+      // alone on the machine: everything above has stopped
+      await tearDown(bench);
+      await phase("5 fleet", () => manyTargets(bench));
+    }
   } finally {
     await tearDown(bench);
     finish(unlock);

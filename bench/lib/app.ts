@@ -26,16 +26,18 @@ const LINKS = ["node_modules", "sql", "public", "package.json", "next.config.ts"
 /** scripts/start.mjs and what it imports */
 const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs"];
 
-/** Copies root/.next to <dir>/.next and scripts/start.mjs, links the rest the server needs; returns the build id. */
-export function snapshotApp(root: string, dir: string): string {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+/** Copies root/.next (or another build, `next`) to <dir>/.next and scripts/start.mjs, links the rest the server needs; returns the build id. */
+export function snapshotApp(root: string, dir: string, next = path.join(root, ".next")): string {
+  const buildId = path.join(next, "BUILD_ID");
   if (!existsSync(buildId)) throw new Error("no build: `npm run bench` builds first (scripts/build-if-needed.mjs)");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const id = readFileSync(buildId, "utf8").trim();
-  cpSync(path.join(root, ".next"), path.join(dir, ".next"), {
+  cpSync(next, path.join(dir, ".next"), {
     recursive: true,
-    filter: (src) => !src.startsWith(path.join(root, ".next", "cache")) && !src.startsWith(path.join(root, ".next", "dev")),
+    // .next/node_modules links to ../../node_modules: kept relative, it finds the link made below
+    verbatimSymlinks: true,
+    filter: (src) => !src.startsWith(path.join(next, "cache")) && !src.startsWith(path.join(next, "dev")),
   });
   const copied = readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8").trim();
   if (copied !== id) throw new Error("the build changed while it was being copied; run the bench again");

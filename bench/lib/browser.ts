@@ -41,7 +41,7 @@ const PROBE = `(() => {
   const Probed2 = class extends ProbedEventSource {
     constructor(url, init) {
       super(url, init);
-      for (const name of ["queries", "io", "target", "settings", "outages"]) {
+      for (const name of ["queries", "queries-changes", "findings", "io", "target", "settings", "outages"]) {
         this.addEventListener(name, (ev) => B.others.push([performance.now(), name, ev.data.length]));
       }
     }

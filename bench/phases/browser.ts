@@ -21,7 +21,7 @@ export async function browserOnFullWindow(ctx: PhaseContext): Promise<void> {
   const browser = await openPage(ctx, "page", cfg.browserSeconds, cfg.profileSeconds);
   const desktop = await openPage(ctx, "desktop", cfg.desktopSeconds, 0);
   results.fig6 = { ...browser, desktop, watchedMinutes: r3((Date.now() - A.watchedSince) / 60_000), samplesA: info.samples, missedA: info.missed };
-  if ("freshnessP50" in browser) (results.fig4 as Json).browser = { ticks: browser.ticks, p50: r3(browser.freshnessP50), p95: r3(browser.freshnessP95) };
+  if ("freshnessP50" in browser && results.fig4) (results.fig4 as Json).browser = { ticks: browser.ticks, p50: r3(browser.freshnessP50), p95: r3(browser.freshnessP95) };
   log(`fig6 ${JSON.stringify(results.fig6).slice(0, 600)}`);
 }
 

@@ -50,4 +50,6 @@ export async function tearDown(bench: Bench): Promise<void> {
     await running.target.admin.end().catch(() => undefined);
     await running.target.server.stop("fast").catch((err) => errors.push(`pg stop: ${(err as Error).message}`));
   }
+  // Stopped once: a second tearDown (the run's own, at its end) has nothing left to stop.
+  Object.assign(running, { target: null, driver: null, servers: [], peers: [], viewers: [] });
 }

@@ -1,7 +1,7 @@
 "use client";
 import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
-import { inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
+import { IN_FLIGHT_MAX_POINTS, inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { formatBytes } from "@/lib/format";
 import { inFlightEmpty } from "@/lib/client/charts/empty";
@@ -9,6 +9,7 @@ import { Glossed } from "@/components/ui/term";
 import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { dragRange } from "@/lib/client/charts/view";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend, type LegendEntry } from "./chart-frame";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {
@@ -63,11 +64,12 @@ function useDragZoom(minMs: number) {
 }
 
 export const InFlightPanel = memo(function InFlightPanel({ target }: { target: TargetInfo }) {
-  const view = useTimeView(SLOT);
+  const box = useChartBox();
+  const view = useTimeView(SLOT, box, IN_FLIGHT_MAX_POINTS);
   const { selection, handlers } = useDragZoom(2 * view.cadenceMs);
   const chart = useMemo(
-    () => inFlightChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages),
-    [view.frame.ticks, view.domain, view.cadenceMs, view.outages],
+    () => inFlightChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints),
+    [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints],
   );
   // Sizes in powers of two (128 kB reads): ticks that read as whole reads.
   const kbAxis = useMemo(() => sizeAxis(Math.max(128, chart.maxKb)), [chart.maxKb]);
@@ -83,6 +85,7 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: T
       }
     >
       <div
+        ref={box.ref}
         data-testid="inflight-chart"
         data-points={chart.points}
         data-max={chart.max}

@@ -2,15 +2,17 @@
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { RUN_STATES } from "@/lib/schemas/enums";
-import { useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { useChannel, useStable, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
-import { runLine, runLineEmpty, runSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
+import { RUN_LINE_MAX_POINTS, runLine, runLineEmpty, runSamples, sameSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
 import { timeTicks } from "@/lib/client/charts/time";
+import { pixelBudget } from "@/lib/client/charts/series";
 import { Panel } from "@/components/ui/panel";
 import { QueryText } from "@/components/ui/query-text";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { useView, useViewQueries } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, COUNT_DOMAIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, COUNT_DOMAIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
 
 const LINE_LEGEND = [
   { label: "async handles in flight", color: "#2563eb", line: true },
@@ -19,7 +21,8 @@ const LINE_LEGEND = [
 
 export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: () => void }) {
   const { frozen } = useView();
-  const liveFrame = useStaggeredFrame(5, frozen !== null);
+  const box = useChartBox();
+  const liveFrame = useStaggeredFrame(5, frozen !== null || !box.visible);
   const liveOutages = useChannel("outages");
   const frame = frozen?.frame ?? liveFrame;
   const outages = frozen?.outages ?? liveOutages;
@@ -27,9 +30,14 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
   const target = useChannel("target");
   const cadenceMs = target?.sampleMs ?? 100;
   const run = all.find((r) => r.id === runId) ?? null;
-  const samples = useMemo(() => runSamples(frame.ticks, runId), [frame.ticks, runId]);
+  // An ended run's samples stay as they are: its charts are not redrawn for every frame.
+  const samples = useStable(
+    useMemo(() => runSamples(frame.ticks, runId), [frame.ticks, runId]),
+    sameSamples,
+  );
   const segments = useMemo(() => stateSegments(samples, cadenceMs, outages), [samples, cadenceMs, outages]);
-  const line = useMemo(() => runLine(samples, cadenceMs, outages), [samples, cadenceMs, outages]);
+  const maxPoints = pixelBudget(box.width, RUN_LINE_MAX_POINTS, PLOT_INSET);
+  const line = useMemo(() => runLine(samples, cadenceMs, outages, maxPoints), [samples, cadenceMs, outages, maxPoints]);
   const counts = stateCounts(samples);
   const from = samples[0]?.t ?? 0;
   const to = Math.max((samples.at(-1)?.t ?? 0) + cadenceMs, from + cadenceMs);
@@ -62,9 +70,11 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
             <span>{formatClock(to)}</span>
           </div>
           <Legend items={LINE_LEGEND} />
-          <ChartBody empty={runLineEmpty(samples, line)}>
-            <RunLinePlot rows={line} axis={axis} />
-          </ChartBody>
+          <div ref={box.ref}>
+            <ChartBody empty={runLineEmpty(samples, line)}>
+              <RunLinePlot rows={line} axis={axis} />
+            </ChartBody>
+          </div>
         </>
       )}
     </Panel>

@@ -16,6 +16,8 @@ export const AXIS_TICK = { fontSize: 11, fill: "#475569" } as const;
 export const AXIS_LINE = { stroke: "#cbd5e1" } as const;
 export const GRID_STROKE = "#e2e8f0";
 export const Y_WIDTH = 52;
+/** A chart's box less its plot, at most: a left axis, a right one (64 px) and the margins. */
+export const PLOT_INSET = Y_WIDTH + 64 + 16;
 
 export const timeTick = (t: number) => formatClock(t);
 export const countTick = (n: number) => formatNumber(n, 0);

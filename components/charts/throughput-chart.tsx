@@ -3,13 +3,14 @@ import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { useChannel } from "@/lib/client/live/hooks";
-import { liveReadRate, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
+import { IO_MAX_POINTS, liveReadRate, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
 import { blockSizeOf } from "@/lib/client/charts/settings";
 import { noSamples } from "@/lib/client/charts/empty";
 import { formatBytes, formatClock, formatNumber } from "@/lib/format";
 import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
@@ -30,10 +31,11 @@ const SLOT = 2;
 
 /** limitKb: io_combine_limit in force (combineLimitKb), null when unknown. */
 export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: TargetInfo; limitKb: number | null }) {
-  const view = useTimeView(SLOT);
+  const box = useChartBox();
+  const view = useTimeView(SLOT, box, IO_MAX_POINTS);
   const { queries } = useChannel("queries");
   const { settings } = useChannel("settings");
-  const chart = useMemo(() => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages), [view.frame.io, view.frame.rates, view.domain, view.outages]);
+  const chart = useMemo(() => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints), [view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints]);
   const kbAxis = useMemo(() => sizeAxis(Math.max(chart.maxReadKb, limitKb ?? 0, 16)), [chart.maxReadKb, limitKb]);
   const now = liveReadRate(queries, blockSizeOf(settings));
   const statIo = target.capabilities?.statIo ?? true;
@@ -59,7 +61,7 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
         </span>
       }
     >
-      <div data-testid="throughput-chart" data-reads={chart.anyReads}>
+      <div ref={box.ref} data-testid="throughput-chart" data-reads={chart.anyReads}>
         <Legend items={RATE_LEGEND} />
         <ChartBody empty={empty}>
           <RatePlot counted={chart.counted} live={chart.live} axis={view.axis} />

@@ -3,13 +3,15 @@
 // newest sample, or frozen), its ticks, restart marks and outage spans.
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
-import { useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { FRAME_MS, useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { pixelBudget, pixelMs } from "@/lib/client/charts/series";
 import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
 import type { Frame, Outages } from "@/lib/client/live/store";
 import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/charts/time";
 import { runsInRange, type FrozenView } from "@/lib/client/charts/view";
-import { OUTAGE_FILL, RESTART_COLOR } from "./theme";
+import type { ChartBox } from "./chart-box";
+import { OUTAGE_FILL, PLOT_INSET, RESTART_COLOR } from "./theme";
 
 export interface ViewState {
   /** the live span, ms; null: the whole window */
@@ -42,13 +44,24 @@ export interface TimeView {
   cadenceMs: number;
   frame: Frame;
   outages: Outages;
+  /** most points a series may hand the chart: its plot's pixel columns, at most `cap` */
+  maxPoints: number;
 }
 
-/** `slot`: this chart's place in the staggered redraw of a frame (see useStaggeredFrame). */
-export function useTimeView(slot: number): TimeView {
+/**
+ * `slot`: this chart's place in the staggered redraw of a frame (see
+ * useStaggeredFrame); `box`: where the chart is (useChartBox). A chart off
+ * screen is not redrawn, and one on screen no more often than its view moves
+ * by one of its points (a pixel column or more; FRAME_MS at the least):
+ * sooner would show nothing new. `cap`: its own point budget.
+ */
+export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView {
   const { spanMs, frozen } = useView();
-  const liveFrame = useStaggeredFrame(slot, frozen !== null);
   const target = useChannel("target");
+  const maxPoints = pixelBudget(box.width, cap, PLOT_INSET);
+  const liveSpan = Math.min(spanMs ?? Infinity, target?.windowMs ?? DEFAULT_WINDOW_MS);
+  const everyMs = Math.max(FRAME_MS, Math.round(pixelMs(liveSpan, maxPoints)));
+  const liveFrame = useStaggeredFrame(slot, frozen !== null || !box.visible, everyMs);
   const liveOutages = useChannel("outages");
   const { restarts: liveRestarts } = useChannel("settings");
   const frame = frozen?.frame ?? liveFrame;
@@ -67,7 +80,7 @@ export function useTimeView(slot: number): TimeView {
   const marks = useMemo(() => restartMarks(restarts, view.domain), [restarts, view.domain]);
   const outageAreas = useMemo(() => outageSpans(outages, view.domain), [outages, view.domain]);
   const axis = useMemo(() => ({ xDomain: view.xDomain, xTicks: view.xTicks, marks, outageAreas }), [view, marks, outageAreas]);
-  return { domain: view.domain, axis, cadenceMs, frame, outages };
+  return { domain: view.domain, axis, cadenceMs, frame, outages, maxPoints };
 }
 
 /**

@@ -1,11 +1,12 @@
 "use client";
 import { memo, useMemo } from "react";
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
+import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { noSamples } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
@@ -14,8 +15,9 @@ import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STR
 const SLOT = 4;
 
 export const WaitsPanel = memo(function WaitsPanel({ target }: { target: TargetInfo }) {
-  const view = useTimeView(SLOT);
-  const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
+  const box = useChartBox();
+  const view = useTimeView(SLOT, box, STACK_MAX_POINTS);
+  const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);
   const empty = chart.rows.length === 0 ? noSamples(target, "No samples in view yet") : chart.series.length === 0 ? "No active backend in view: nothing is running" : null;
   return (
     <Panel
@@ -26,7 +28,7 @@ export const WaitsPanel = memo(function WaitsPanel({ target }: { target: TargetI
         />
       }
     >
-      <div data-testid="waits-chart">
+      <div ref={box.ref} data-testid="waits-chart">
         <Legend items={chart.series.map((s) => ({ label: s.name, color: waitColor(s.name) }))} />
         <ChartBody empty={empty}>
           <WaitsPlot rows={chart.rows} series={chart.series} axis={view.axis} />

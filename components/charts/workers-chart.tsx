@@ -2,12 +2,13 @@
 import { memo, useMemo } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
+import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
 import { noSamples } from "@/lib/client/charts/empty";
 import { useChannel } from "@/lib/client/live/hooks";
 import { Glossed } from "@/components/ui/term";
 import { Panel } from "@/components/ui/panel";
+import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
@@ -30,8 +31,9 @@ const LEGEND_19 = [
 const SLOT = 1;
 
 export const WorkersPanel = memo(function WorkersPanel({ target }: { target: TargetInfo }) {
-  const view = useTimeView(SLOT);
-  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages), [view.frame.ticks, view.domain, view.cadenceMs, view.outages]);
+  const box = useChartBox();
+  const view = useTimeView(SLOT, box, LINE_MAX_POINTS);
+  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);
   const empty =
     chart.rows.length === 0
       ? noSamples(target, "No samples in view yet")
@@ -54,7 +56,7 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Tar
       }
       actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
-      <div data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""} data-pool={chart.pool} data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}>
+      <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""} data-pool={chart.pool} data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}>
         <Legend items={chart.pool ? LEGEND_19 : LEGEND_18} />
         <ChartBody empty={empty}>
           <WorkersPlot rows={chart.rows} turnover={chart.turnover} axis={view.axis} />

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FleetResponse, type FleetEntry } from "@/lib/schemas/api";
 import { type TargetInfo } from "@/lib/schemas/target";
 import { clockOffset, getJson } from "@/lib/client/live/api";
-import { findingHref, fleetRows, pastFindingHref, type FleetRow } from "@/lib/client/charts/fleet";
+import { findingHref, fleetRows, pastFindingHref, rowShows, type FleetRow } from "@/lib/client/charts/fleet";
 import { pastFindingLines } from "@/lib/client/charts/past";
 import { demoBadge, sinceText } from "@/lib/client/charts/header";
 import { SEVERITY_LABELS } from "@/lib/client/charts/findings";
@@ -12,7 +12,7 @@ import type { Finding } from "@/lib/schemas/findings";
 import type { PastFinding } from "@/lib/schemas/past";
 import { Sentence } from "@/components/ui/term";
 import { formatAgo, formatClock, formatNumber } from "@/lib/format";
-import { Fragment } from "react";
+import { Fragment, memo } from "react";
 import { useNow } from "@/lib/client/live/hooks";
 import { VERDICT_LABELS } from "@/lib/client/charts/runs";
 import { formatViewParams } from "@/lib/client/charts/url";
@@ -77,7 +77,7 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <FleetRowView key={row.target.id} row={row} now={now} />
+            <FleetRowView key={row.target.id} row={row} now={now} shows={rowShows(row, now)} />
           ))}
         </tbody>
       </table>
@@ -87,17 +87,25 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
 
 const UNKNOWN = <span className="text-slate-500">…</span>;
 
-function FleetRowView({ row, now }: { row: FleetRow; now: number | null }) {
-  const finding = row.entry?.topFinding ?? null;
-  const hour = row.entry?.hourFinding ?? null;
-  return (
-    <Fragment>
-      <FleetFacts row={row} now={now} />
-      {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
-      {hour ? <HourFinding targetId={row.target.id} finding={hour} /> : null}
-    </Fragment>
-  );
-}
+/**
+ * One target's rows, drawn again only when what they show changed (`shows`,
+ * from rowShows): a poll every 2 s and a clock every second would otherwise
+ * redraw a hundred rows each time (issue 21).
+ */
+const FleetRowView = memo(
+  function FleetRowView({ row, now }: { row: FleetRow; now: number | null; shows: string }) {
+    const finding = row.entry?.topFinding ?? null;
+    const hour = row.entry?.hourFinding ?? null;
+    return (
+      <Fragment>
+        <FleetFacts row={row} now={now} />
+        {finding ? <TopFinding targetId={row.target.id} finding={finding} /> : null}
+        {hour ? <HourFinding targetId={row.target.id} finding={hour} /> : null}
+      </Fragment>
+    );
+  },
+  (a, b) => a.shows === b.shows,
+);
 
 const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<Finding["severity"], string>;
 

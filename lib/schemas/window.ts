@@ -26,6 +26,25 @@ export const QueriesPayload = z.object({
 });
 export type QueriesPayload = z.infer<typeof QueriesPayload>;
 
+/**
+ * What changed in the queries state since the last queries or
+ * queries-changes event of the same stream: runs whole, and the rest only
+ * when it changed. A new viewer gets the whole state (`queries`) first.
+ */
+export const QueriesChanges = z.object({
+  /** as in QueriesPayload: the findings of this moment carry the same asOf */
+  asOf: z.number(),
+  /** the asOf of the state these changes apply to */
+  base: z.number(),
+  /** runs new or changed (figures, or ended) since then */
+  runs: z.array(QueryRun),
+  /** the ids of the list in order, when they changed (a run added, ended or evicted) */
+  order: z.array(z.string()).optional(),
+  statements: z.array(StatementStat).optional(),
+  statementsNote: z.string().nullable().optional(),
+});
+export type QueriesChanges = z.infer<typeof QueriesChanges>;
+
 export const OutagesPayload = z.object({ outages: z.array(Outage) });
 export type OutagesPayload = z.infer<typeof OutagesPayload>;
 
@@ -52,6 +71,8 @@ export const StreamEvents = {
   target: TargetInfo,
   settings: SettingsPayload,
   queries: QueriesPayload,
+  /** not state: the changes to the last queries event (see QueriesChanges) */
+  "queries-changes": QueriesChanges,
   outages: OutagesPayload,
   findings: FindingsPayload,
   /** the client's Last-Event-ID is from an earlier inflight process: refetch */

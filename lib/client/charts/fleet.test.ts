@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FleetEntry } from "@/lib/schemas/api";
-import { cadenceNote, findingHref, fleetRows, sparkLines } from "./fleet";
+import { cadenceNote, findingHref, fleetRows, rowShows, sparkLines } from "./fleet";
 import { target } from "../../../test/support/fixtures";
 
 const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, lastRestart: null, ...over });
@@ -13,6 +13,21 @@ describe("fleetRows", () => {
   it("then the polled entries", () => {
     const e = entry({ inFlightNow: 4 });
     expect(fleetRows([e], [target({ id: "old" })])).toEqual([{ target: e.target, entry: e }]);
+  });
+});
+
+// Issue 21: with 100 targets the page redrew every row on every poll and every clock tick.
+describe("rowShows", () => {
+  const row = (over: Partial<FleetEntry> = {}, t = {}) => ({ target: target(t), entry: entry({ target: target(t), ...over }) });
+  it("is the same for a poll that changed nothing the row shows", () => {
+    expect(rowShows(row({}, { samples: 10, cost: { ...target().cost, msPerSecond: 1.3 } }), 60_000)).toBe(rowShows(row({}, { samples: 20 }), 60_000));
+  });
+  it("changes with a figure the row shows, and with the clock only when a text does", () => {
+    expect(rowShows(row({ inFlightNow: 3 }), 60_000)).not.toBe(rowShows(row(), 60_000));
+    // "connected since 00:00:00 (2 h ago)" for a whole minute
+    expect(rowShows(row(), 7_200_000)).toBe(rowShows(row(), 7_201_000));
+    const busy = row({ busiestQuery: { id: "1:0", query: "select 1", verdict: "async", startedAt: 55_000, inFlight: 2 } });
+    expect(rowShows(busy, 60_000)).not.toBe(rowShows(busy, 61_000)); // "started 5 s ago", then 6
   });
 });
 

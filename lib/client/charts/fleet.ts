@@ -2,7 +2,10 @@
 import type { FleetEntry } from "@/lib/schemas/api";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { Finding } from "@/lib/schemas/findings";
+import { formatAgo, formatNumber } from "@/lib/format";
+import { restartLine } from "./compare";
 import { runHref } from "./findings";
+import { sinceText } from "./header";
 import { formatViewParams } from "./url";
 
 export interface FleetRow {
@@ -15,6 +18,23 @@ export interface FleetRow {
 export function fleetRows(polled: readonly FleetEntry[] | undefined, initial: readonly TargetInfo[] | null): FleetRow[] {
   if (polled) return polled.map((entry) => ({ target: entry.target, entry }));
   return (initial ?? []).map((target) => ({ target, entry: null }));
+}
+
+/**
+ * Everything a fleet row shows, as one string: the texts that move with the
+ * clock, read against `now`, and the figures of the poll, less those the row
+ * does not show (sample counts, costs). Two equal strings draw the same row.
+ */
+export function rowShows({ target: t, entry }: FleetRow, now: number | null): string {
+  const busiest = entry?.busiestQuery;
+  return JSON.stringify([
+    [t.id, t.name, t.demo, t.status, t.statusSince, t.lastError, t.serverVersion, t.ioMethod, t.sampleMs],
+    formatNumber(t.achievedHz),
+    sinceText(t, now),
+    entry && { ...entry, target: null },
+    entry?.lastRestart && now !== null ? restartLine(entry.lastRestart, now) : null,
+    busiest && now !== null ? formatAgo(busiest.startedAt, now) : null,
+  ]);
 }
 
 export interface Spark {

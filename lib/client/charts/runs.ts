@@ -108,6 +108,11 @@ export function runSamples(ticks: readonly Tick[], runId: string): RunSampleRow[
   return out;
 }
 
+/** The same samples of a run (the window only ever adds them at the end and drops them at the start). */
+export function sameSamples(a: readonly RunSampleRow[], b: readonly RunSampleRow[]): boolean {
+  return a.length === b.length && a[0]?.t === b[0]?.t && a.at(-1)?.t === b.at(-1)?.t && a.at(-1)?.state === b.at(-1)?.state;
+}
+
 export interface StateSegment {
   from: number;
   to: number;
@@ -149,7 +154,10 @@ export interface RunLineRow {
 }
 
 /** The run's reads in flight, from the samples that read pg_aios. */
-export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = 600): RunLineRow[] {
+/** A run's line is one series of two keys, drawn as steps: the line budget (docs/CHARTS.md, rule 1). */
+export const RUN_LINE_MAX_POINTS = 600;
+
+export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = RUN_LINE_MAX_POINTS): RunLineRow[] {
   const samples = all.filter((s): s is RunSampleRow & { inFlight: number; syncInFlight: number } => s.inFlight !== null && s.syncInFlight !== null);
   if (!samples.length) return [];
   const domain = { from: samples[0].t, to: samples[samples.length - 1].t };

@@ -139,3 +139,18 @@ export function shapeSeries<T, R>(items: readonly T[], opts: SeriesOptions<T>, t
   }
   return rows;
 }
+
+/**
+ * Most points a series may hand its chart: one per pixel column of the plot
+ * (the box less its axes, `insetPx`), never more than the chart's own cap;
+ * the cap alone until the box is measured.
+ */
+export function pixelBudget(boxWidth: number | null, cap: number, insetPx: number): number {
+  if (boxWidth === null || !(boxWidth > 0)) return cap;
+  return Math.max(16, Math.min(cap, Math.floor(boxWidth - insetPx)));
+}
+
+/** The time one pixel column of a plot stands for: the least worth redrawing for. */
+export function pixelMs(spanMs: number, points: number): number {
+  return spanMs / Math.max(1, points);
+}

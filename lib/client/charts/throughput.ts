@@ -66,7 +66,7 @@ export interface ThroughputChart {
 }
 
 const MB = 1024 * 1024;
-const IO_MAX_POINTS = 600;
+export const IO_MAX_POINTS = 600;
 /** Dots of amounts landing: at most about this many (min and max of each bucket kept). */
 export const COUNTED_MAX_POINTS = 100;
 

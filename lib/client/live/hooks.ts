@@ -1,7 +1,7 @@
 // React bindings of the live store: the snapshot via react-query, the stream,
 // and one subscription per channel so that a 10 Hz figure re-renders alone.
 import { useQuery } from "@tanstack/react-query";
-import { createContext, startTransition, useCallback, useContext, useEffect, useState, useSyncExternalStore } from "react";
+import { createContext, startTransition, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { WindowSnapshot } from "@/lib/schemas/window";
 import { getJson, targetPath } from "./api";
 import { LiveStore, type Channel, type ChannelValue, type Frame } from "./store";
@@ -94,32 +94,52 @@ export function useChannel<C extends Channel>(channel: C): ChannelValue<C> {
 export const STAGGER_MS = 80;
 
 /**
- * The chart frame, handed over `slot * STAGGER_MS` after it is published and
- * as a transition: each chart redraws in a task of its own rather than all in
+ * The chart frame, handed over `slot * STAGGER_MS` after it is published, at
+ * the next animation frame and as a transition: each chart redraws in a task of its own rather than all in
  * one long task, and a click is not queued behind a redraw. `paused`: not
- * followed (the caller shows something else); it catches up when resumed.
+ * followed (the caller shows something else, or the chart is off screen); it
+ * catches up when resumed. `everyMs`: no two redraws closer than this (a
+ * 15-minute window moves by a pixel column a second: redrawing it twice a
+ * second shows nothing new); the newest frame is always drawn in the end.
  */
-export function useStaggeredFrame(slot: number, paused = false): Frame {
+export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_MS): Frame {
   const store = useLiveStore();
   const [frame, setFrame] = useState(() => store.get("frame"));
   useEffect(() => {
-    // A frozen view draws its own copy: no redraw for frames nobody shows.
     if (paused) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let drawAt: number | null = null;
+    let lastAt = -Infinity;
     const apply = () => {
       timer = null;
-      startTransition(() => setFrame(store.get("frame")));
+      lastAt = performance.now();
+      // At the start of an animation frame: the redraw is painted with that frame, not in between.
+      drawAt ??= requestAnimationFrame(() => {
+        drawAt = null;
+        startTransition(() => setFrame(store.get("frame")));
+      });
     };
     const unsubscribe = store.subscribe("frame", () => {
-      timer ??= setTimeout(apply, slot * STAGGER_MS);
+      timer ??= setTimeout(apply, Math.max(slot * STAGGER_MS, lastAt + everyMs - performance.now()));
     });
     apply(); // a frame published before this subscribed
     return () => {
       unsubscribe();
       if (timer) clearTimeout(timer);
+      if (drawAt !== null) cancelAnimationFrame(drawAt);
     };
-  }, [store, slot, paused]);
+  }, [store, slot, paused, everyMs]);
   return frame;
+}
+
+/**
+ * `value`, or the earlier one while `same` says nothing changed: a chart
+ * handed the same array does not redraw (memo compares by reference).
+ */
+export function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !same(kept.current, value)) kept.current = value;
+  return kept.current;
 }
 
 /**

@@ -147,4 +147,19 @@ describe("LiveStore", () => {
     store.apply("queries", { asOf: 2, queries: [], statements: [], statementsNote: null });
     expect(store.get("queries").asOf).toBe(1);
   });
+
+  // Issue 21: the runs come as changes to the last state, still paired with their findings.
+  it("applies the changes of the runs to the state they were made against, with their findings", () => {
+    const store = new LiveStore();
+    store.load(snapshot());
+    store.apply("queries", { asOf: 1, queries: [run({ id: "a", endedAt: null, samples: 1 }), run({ id: "e", endedAt: 5 })], statements: [], statementsNote: null });
+    expect(store.applyQueriesChanges({ asOf: 2, base: 1, runs: [run({ id: "a", endedAt: null, samples: 2 })] })).toBe(true);
+    expect(store.get("queries").asOf).toBe(1);
+    store.apply("findings", { asOf: 2, findings: [], moreRuns: 0 });
+    expect(store.get("queries").queries.map((r) => [r.id, r.samples])).toEqual([["a", 2], ["e", run().samples]]);
+    expect(store.applyQueriesChanges({ asOf: 3, base: 1, runs: [] })).toBe(false);
+    expect(store.applyQueriesChanges({ asOf: 3, base: 2, runs: [run({ id: "a", endedAt: 9 })], order: ["a"] })).toBe(true);
+    store.apply("findings", { asOf: 3, findings: [], moreRuns: 0 });
+    expect(store.get("queries").queries.map((r) => [r.id, r.endedAt])).toEqual([["a", 9]]);
+  });
 });

@@ -4,7 +4,8 @@
 // channel each with useSyncExternalStore.
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { FindingsPayload } from "@/lib/schemas/findings";
-import type { Outage, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
+import { applyQueryChanges } from "@/lib/window/query-changes";
+import type { Outage, QueriesChanges, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { blockSizeOf } from "@/lib/client/charts/settings";
 import { liveReadRate, type RatePoint } from "@/lib/client/charts/throughput";
@@ -172,6 +173,20 @@ export class LiveStore {
       const outages = (payload as StreamPayload<"outages">).outages;
       if (!sameOutages(outages, this.state.outages)) this.set("outages", outages);
     }
+  }
+
+  /**
+   * Changes to the queries state, from the stream: applied to the state they
+   * were made against (waiting for its findings, or shown), and shown with
+   * the findings of their moment. False when they are of another state (the
+   * stream reconnects with the whole state).
+   */
+  applyQueriesChanges(changes: QueriesChanges): boolean {
+    const next = applyQueryChanges(this.pendingQueries ?? this.state.queries, changes);
+    if (!next) return false;
+    this.commitQueries();
+    this.pendingQueries = next;
+    return true;
   }
 
   private commitQueries(): void {

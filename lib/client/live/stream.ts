@@ -54,7 +54,10 @@ export function applyEvent(store: LiveStore, name: DataEventName, data: string):
   if (!parsed.ok) return parsed.error;
   if (name === "tick") store.addTick(parsed.payload as StreamPayload<"tick">);
   else if (name === "io") store.addIo(parsed.payload as StreamPayload<"io">);
-  else store.apply(name, parsed.payload as never);
+  else if (name === "queries-changes") {
+    const changes = parsed.payload as StreamPayload<"queries-changes">;
+    if (!store.applyQueriesChanges(changes)) return `queries-changes: made against the runs of ${changes.base}, the page has those of ${store.get("queries").asOf}`;
+  } else store.apply(name, parsed.payload as never);
   return null;
 }
 

@@ -15,7 +15,8 @@ import { ThrottledLog } from "./log";
 import { Publisher } from "./publisher";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
-import { Budget, CostMeter, watchCost } from "./cost";
+import { Budget } from "./budget";
+import { CostMeter, watchCost } from "./cost";
 import { CollectorStats } from "./stats";
 import { RelationsStep } from "./steps/relations";
 import { SamplingStep } from "./steps/sampling";
@@ -185,8 +186,8 @@ export class Collector implements PayloadSource {
         const now = Date.now();
         this.stats.statement(name, ms);
         if (name === "activity") this.stats.sampleDuration(ms / 1000);
-        this.cost.observe(name, ms, now, first);
-        this.budget.spend(this.cost.estimate(name, now), now);
+        // Charged as it is made, at the cost as last measured (cost.ts).
+        this.budget.spend(this.cost.observe(name, ms, now, first), now);
       },
       hung: (err) => this.connection.lose(client, err),
       loopLag: this.options.loopLag,
@@ -252,7 +253,7 @@ export class Collector implements PayloadSource {
    */
   private burst(session: Session, left: number): void {
     const now = Date.now();
-    const cost = this.cost.estimate("activity", now) + this.cost.estimate("aios", now);
+    const cost = this.cost.latest("activity", now) + this.cost.latest("aios", now);
     if (left <= 0 || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
     this.schedule.extra(Math.max(10, Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
       if (this.session !== session) return;

@@ -1,6 +1,7 @@
 import "server-only";
 import type { StatementCost, WatchCost } from "../../schemas/target";
 import type { QueryName } from "../pg/queries";
+import type { Budget } from "./budget";
 
 /** A statement's cost is assumed this high until it has been measured once. */
 const UNMEASURED_MS = 0.2;
@@ -12,6 +13,16 @@ const CALIBRATION_TTL_MS = 60_000;
 /** The baseline is the least of the last few pings: it follows a network that slows down within ~15 s. */
 const PINGS_KEPT = 3;
 const RATE_SPAN_MS = 10_000;
+/** A call is charged at least the least of the last this many round trips (scaled to the
+ * server's share of them): the cost as measured last, when it rose since pg_stat_statements'
+ * figure (up to 10 s old) was read. */
+const LATEST_ROUND_TRIPS = 3;
+/** The statements whose cost swings with what the target is doing (pg_aios: the handles in
+ * flight), and that the budget puts off: charged from their round trips too. The others cost
+ * about the same from one call to the next, and their pg_stat_statements figure is the best
+ * known; on a loaded machine a run of slow round trips is mostly our own wait (measured: the
+ * page said 3.8 ms/s against the server's 2.4 with every statement charged so). */
+const SWINGS: ReadonlySet<QueryName> = new Set(["aios"]);
 
 interface Entry {
   calls: number;
@@ -23,6 +34,10 @@ interface Entry {
   firstRoundTrip: number | null;
   /** ms per call from inflight's own pg_stat_statements entry */
   exact: { msPerCall: number; at: number } | null;
+  /** round trips since the last calibration (their sum and count), and the server's share of
+   * a round trip at that calibration: pg_stat_statements' figure over their mean */
+  sinceExact: { sum: number; n: number };
+  serverShare: number | null;
   /** estimated ms charged to the budget since takeCharges() last ran */
   charged: number;
 }
@@ -52,7 +67,7 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, charged: 0 };
+      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, sinceExact: { sum: 0, n: 0 }, serverShare: null, charged: 0 };
       this.entries.set(name, e);
     }
     return e;
@@ -66,19 +81,37 @@ export class CostMeter {
    * recent round trip less the ping's: under load, a round trip also holds
    * the wait for this process's event loop.
    */
-  observe(name: QueryName, rttMs: number, now: number, first = false): void {
+  observe(name: QueryName, rttMs: number, now: number, first = false): number {
     const e = this.entry(name);
     const server = Math.max(0, rttMs - this.baseline);
     if (first) e.firstRoundTrip ??= server;
     else {
       e.roundTrips.push(server);
       if (e.roundTrips.length > ROUND_TRIPS_KEPT) e.roundTrips.shift();
+      e.sinceExact.sum += server;
+      e.sinceExact.n++;
     }
-    const ms = this.estimate(name, now);
+    const ms = this.latest(name, now);
     e.calls++;
     e.serverMs += ms;
     e.charged += ms;
     this.charge(name, ms, 1, now);
+    return ms;
+  }
+
+  /**
+   * What one call is charged when it is made: pg_stat_statements' figure
+   * (up to 10 s old), or, for pg_aios (SWINGS), more when the last few round
+   * trips say the server got busier since. A round trip is the server's time and then some (the
+   * network, our event loop on a loaded machine), so it is scaled by the
+   * share of it that was the server's at the last calibration. The budget
+   * is held as the calls are made, not repaid once pg_stat_statements tells.
+   */
+  latest(name: QueryName, now: number): number {
+    const estimate = this.estimate(name, now);
+    const e = this.entries.get(name);
+    if (!SWINGS.has(name) || !e || e.serverShare === null || this.exact(name, now) === null || e.roundTrips.length < LATEST_ROUND_TRIPS) return estimate;
+    return Math.max(estimate, e.serverShare * Math.min(...e.roundTrips.slice(-LATEST_ROUND_TRIPS)));
   }
 
   private charge(name: QueryName, ms: number, calls: number, now: number): void {
@@ -87,19 +120,28 @@ export class CostMeter {
   }
 
   /**
-   * Server time the statement's calls took beyond what they were charged
-   * (pg_stat_statements' figure against the estimates): counted from now, in
-   * the figures the page and /metrics show, as the budget counts it.
+   * Server time the statement's calls over (from, now] took beyond what they
+   * were charged (pg_stat_statements' figure against the estimates), in the
+   * figures the page and /metrics show: spread over the span it was spent
+   * in, as the budget enters it, so that the last 10 s on the page are those
+   * 10 s, not a lump of the 10 before.
    */
-  owe(name: QueryName, ms: number, now: number): void {
+  owe(name: QueryName, ms: number, now: number, from = now): void {
     if (ms <= 0) return;
     this.entry(name).serverMs += ms;
-    this.charge(name, ms, 0, now);
+    const start = Math.max(from, now - RATE_SPAN_MS);
+    if (start >= now) return this.charge(name, ms, 0, now);
+    const parts = 10;
+    for (let i = 1; i <= parts; i++) this.recent.push({ t: start + (i * (now - start)) / parts, statement: name, ms: ms / parts, calls: 0 });
   }
 
   /** The exact figure from inflight's own pg_stat_statements entry. */
   calibrate(name: QueryName, msPerCall: number, now: number): void {
-    this.entry(name).exact = { msPerCall, at: now };
+    const e = this.entry(name);
+    e.exact = { msPerCall, at: now };
+    const { sum, n } = e.sinceExact;
+    if (n > 0 && sum > 0) e.serverShare = Math.min(1, msPerCall / (sum / n));
+    e.sinceExact = { sum: 0, n: 0 };
   }
 
   /**
@@ -168,56 +210,6 @@ export class CostMeter {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-/** Costs are estimates (the newest exact figure is up to 10 s old): aim this far under the budget. */
-const HEADROOM = 0.9;
-
-/**
- * A token bucket of server time: it fills at (a tenth under) the budget's
- * rate and holds at most one second of it. The expensive reads (pg_aios
- * first) run only when it holds their cost, so a moment over budget is fine
- * and the average is not.
- */
-export class Budget {
-  private tokens: number;
-  private at: number;
-
-  constructor(
-    readonly msPerSecond: number,
-    now: number,
-  ) {
-    this.tokens = msPerSecond;
-    this.at = now;
-  }
-
-  private refill(now: number): void {
-    this.tokens = Math.min(this.msPerSecond, this.tokens + ((now - this.at) / 1000) * this.msPerSecond * HEADROOM);
-    this.at = now;
-  }
-
-  /** A full bucket affords any one read, even one that costs more than a
-   * second of budget (a very large server): the debt is paid before the next. */
-  affords(ms: number, now: number): boolean {
-    this.refill(now);
-    return this.tokens >= Math.min(ms, this.msPerSecond);
-  }
-
-  spend(ms: number, now: number): void {
-    this.refill(now);
-    this.tokens -= ms;
-  }
-
-  /**
-   * The interval at which a statement of this cost, run regularly, takes no
-   * more than `share` of the budget; never shorter than `baseMs`. Only an
-   * exact cost (inflight's own pg_stat_statements entry) stretches it: a
-   * round trip holds the network too, which costs the server nothing.
-   */
-  interval(baseMs: number, exactCostMs: number | null, share: number): number {
-    if (exactCostMs === null) return baseMs;
-    return Math.max(baseMs, Math.ceil((exactCostMs / (share * this.msPerSecond)) * 1000));
-  }
-}
 
 const fmt = (ms: number) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
 

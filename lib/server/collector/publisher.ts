@@ -1,6 +1,7 @@
 import "server-only";
 import type { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
+import { diffQueries, sentQueries, type SentQueries } from "../../window/query-changes";
 import { findingsPayload, outagesPayload, queriesPayload } from "../payloads/window";
 
 /** What the publisher reads of its collector: the payloads' source and its feed. */
@@ -21,12 +22,16 @@ const FINDINGS_EVERY_MS = 500;
  * flight (once a second otherwise, and as soon as a finding changes), only
  * while someone watches. The findings and the runs they quote always go out
  * together, with one asOf: the page never shows a sentence beside a row of
- * another moment. The payloads are built by lib/server/payloads alone.
+ * another moment. The runs go out as changes to the last queries state
+ * (queries-changes); a new viewer gets the whole state first from the feed.
+ * The payloads are built by lib/server/payloads alone.
  */
 export class Publisher {
   private lastPublishAt = 0;
   private lastQueriesAt = 0;
   private findingsDirty = false;
+  /** the queries state the viewers have: the next changes are against it */
+  private sent: SentQueries | null = null;
 
   constructor(
     private readonly c: PublishSource,
@@ -52,7 +57,7 @@ export class Publisher {
   /** Every state event afresh: at start, and when a first viewer arrives. */
   everything(now: number): void {
     this.c.window.refreshFindings(now, this.c.info());
-    this.moment(now);
+    this.moment(now, true);
     this.c.feed.publish("outages", outagesPayload(this.c.window));
     this.settings();
     this.target();
@@ -64,11 +69,15 @@ export class Publisher {
     this.moment(now);
   }
 
-  /** The runs and the findings of one moment, one after the other, with one asOf. */
-  private moment(now: number): void {
+  /** The runs (what changed of them, or all when `whole`) and the findings of one moment, one after the other, with one asOf. */
+  private moment(now: number, whole = false): void {
     this.lastQueriesAt = now;
     this.findingsDirty = false;
-    this.c.feed.publish("queries", queriesPayload(this.c));
+    const full = queriesPayload(this.c);
+    const next = sentQueries(full);
+    if (this.sent && !whole) this.c.feed.publishChanges("queries", full, "queries-changes", diffQueries(this.sent, next));
+    else this.c.feed.publish("queries", full);
+    this.sent = next;
     this.c.feed.publish("findings", findingsPayload(this.c));
   }
 

@@ -17,7 +17,8 @@ const isState = (event: StreamEventName): event is StateEventName => (STATE_EVEN
  */
 export class Feed {
   private listeners = new Set<FeedListener>();
-  private latest = new Map<StateEventName, Uint8Array>();
+  /** encoded, or (a state sent as changes) to be encoded when a new viewer asks */
+  private latest = new Map<StateEventName, Uint8Array | (() => Uint8Array)>();
   /** replayed ticks and io samples, encoded once per object (the window holds them) */
   private replayed = new WeakMap<object, Uint8Array>();
   /** called when the number of viewers goes from 0 to 1 or back (the cadence follows it) */
@@ -38,6 +39,10 @@ export class Feed {
     const bytes = this.encode(event, payload);
     if (isState(event)) this.latest.set(event, bytes);
     if (event === "tick" || event === "io") this.replayed.set(payload as object, bytes);
+    this.send(bytes);
+  }
+
+  private send(bytes: Uint8Array): void {
     for (const listener of this.listeners) {
       try {
         listener(bytes);
@@ -48,9 +53,25 @@ export class Feed {
     }
   }
 
+  /**
+   * A state event whose viewers get only what changed (`changes`, an event
+   * that is not state), while a new viewer gets the whole state `full`: it is
+   * encoded only when one arrives, so a state nobody newly asks for costs
+   * no serialisation.
+   */
+  publishChanges<E extends StateEventName, C extends StreamEventName>(event: E, full: StreamPayload<E>, changes: C, payload: StreamPayload<C>): void {
+    let bytes: Uint8Array | null = null;
+    this.latest.set(event, () => (bytes ??= this.encode(event, full)));
+    if (this.listeners.size === 0) return;
+    this.send(this.encode(changes, payload));
+  }
+
   /** The latest encoded state events, in STATE_EVENTS order. */
   stateFrames(): Uint8Array[] {
-    return STATE_EVENTS.flatMap((e) => this.latest.get(e) ?? []);
+    return STATE_EVENTS.flatMap((e) => {
+      const frame = this.latest.get(e);
+      return frame === undefined ? [] : typeof frame === "function" ? frame() : frame;
+    });
   }
 
   /** A tick or io sample kept in the window, encoded once for every viewer that replays it. */

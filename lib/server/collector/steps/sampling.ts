@@ -83,8 +83,11 @@ export class SamplingStep implements Step {
     }
     if (!reading) return { reading: "idle", handles: null };
     // Never starved: at least one read every AIOS_FLOOR_MS while backends run, whatever the budget.
+    // This is where the budget's window may be exceeded (cost.ts, Budget): on a server where a read
+    // costs more than the budget leaves, one every 10 s, which the page's cost note names.
     const starved = now - this.aiosReadAt >= AIOS_FLOOR_MS;
-    if (!starved && !budget.affords(cost.estimate("aios", now), now)) {
+    // Put off before it runs, at what it will be charged: the window is held, not repaid after.
+    if (!starved && !budget.affords(cost.latest("aios", now), now)) {
       if (!this.extra) this.aiosSkips.push(now);
       this.trim(now);
       return { reading: "unknown", handles: null };

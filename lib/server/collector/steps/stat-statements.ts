@@ -42,8 +42,9 @@ export class StatStatementsStep implements Step {
   private systemId: string | null = null;
   /** reads in this session (the first is the baseline) */
   private reads = 0;
-  /** what the budget was charged, per statement, since `previous` was read */
+  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom) */
   private charged = new Map<QueryName, number>();
+  private chargedFrom = 0;
 
   constructor(private readonly ctx: StepContext) {}
 
@@ -56,6 +57,7 @@ export class StatStatementsStep implements Step {
     this.carry = this.previous ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId } : this.carry;
     this.previous = null;
     this.charged = new Map();
+    this.chargedFrom = 0;
     this.reads = 0;
     this.lastAt = 0;
     this.version = session.caps.stat_statements;
@@ -138,14 +140,17 @@ export class StatStatementsStep implements Step {
    * inflight's own statements: their server time since the last read, per
    * call, is the exact cost from here on. What they took beyond what the
    * budget was charged for them (estimates lag a server that slows down) is
-   * charged now, to the budget and to the figures the page and /metrics show,
-   * so that the budget holds on average, not only per estimate.
+   * entered in the budget's window over the span the calls were made in, and
+   * in the figures the page and /metrics show. Calls are charged at the cost
+   * as last measured (CostMeter.latest), so little is owed.
    */
   private calibrate(rows: StatStatementsRow[], now: number): void {
     const names = new Set<string>(QUERY_NAMES);
     const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
     const charged = this.charged;
+    const from = this.chargedFrom;
     this.charged = new Map();
+    this.chargedFrom = now;
     if (!this.previous) return;
     let owed = 0;
     for (const { name, ms, msPerCall } of ownCallCosts(this.previous, rows, nameOf)) {
@@ -155,11 +160,12 @@ export class StatStatementsStep implements Step {
       // A statement charged more than it took (a round trip is network too) is not paid back.
       const over = ms - (charged.get(statement) ?? 0);
       if (over > 0) {
-        this.ctx.cost.owe(statement, over, now);
+        this.ctx.cost.owe(statement, over, now, from);
         owed += over;
       }
     }
-    if (owed > 0) this.ctx.budget.spend(owed, now);
+    // Where the calls were made, not now: the window the budget holds sees it; pg_aios is not stopped to repay it.
+    if (owed > 0) this.ctx.budget.owe(owed, from, now);
   }
 
   private unavailable(session: Session, now: number): string | null {
