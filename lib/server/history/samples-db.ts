@@ -1,9 +1,9 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { usedBytes } from "./bounds";
+import { openSqlite } from "./schema";
 
 // The sampled picture's file, next to the history's (history.db ->
 // history-samples.db): its own file, so a second a row never crowds the
@@ -58,12 +58,8 @@ export function samplesFile(historyFile: string): string {
 
 /** Opens (or makes) the file; throws what SQLite throws, like the history's. */
 export function openSamples(file: string): Database.Database {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 500 });
+  const db = openSqlite(file, 500);
   try {
-    db.pragma("auto_vacuum = INCREMENTAL");
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SAMPLES_SCHEMA_VERSION) throw new Error(`${file} was written by a newer inflight (samples schema ${version}; this one knows ${SAMPLES_SCHEMA_VERSION})`);
     db.exec(DDL);

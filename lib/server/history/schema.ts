@@ -97,15 +97,30 @@ function migrateFrom1(db: Database.Database): void {
  * Opens (or makes) the file and its tables. Throws what SQLite throws
  * (not a database, cannot write, ...): the caller turns it into one line.
  */
-export function openDatabase(file: string): Database.Database {
+/**
+ * A SQLite file of inflight's (the history, the sampled picture), made if
+ * needed, with the pragmas both keep: the caller checks its schema, and
+ * closes it if that throws.
+ */
+export function openSqlite(file: string, timeoutMs: number): Database.Database {
   mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: 2000 });
+  const db = new Database(file, { timeout: timeoutMs });
   try {
     // Only takes effect on a new file (before its first table): freed pages
-    // can then be given back, so deleting old minutes shrinks the file.
+    // can then be given back, so deleting old rows shrinks the file.
     db.pragma("auto_vacuum = INCREMENTAL");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function openDatabase(file: string): Database.Database {
+  const db = openSqlite(file, 2000);
+  try {
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw new NewerSchemaError(`it was written by a newer inflight (history schema ${version}; this one knows ${SCHEMA_VERSION})`);
     if (version === 1) migrateFrom1(db);
