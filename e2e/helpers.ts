@@ -1,5 +1,7 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Locator, type Page } from "@playwright/test";
@@ -61,4 +63,29 @@ export function demoCluster(): { dataDir: string; port: number; superuserPasswor
   const port = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[3]);
   const secrets = JSON.parse(readFileSync(path.join(path.dirname(dataDir), "demo-pg.secrets.json"), "utf8")) as { superuserPassword: string };
   return { dataDir, port, superuserPassword: secrets.superuserPassword };
+}
+
+/** A port nobody listens on now (the OS's pick). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The built inflight on a port of its own, watching `databaseUrl` (a cluster
+ * of a spec's own: no INFLIGHT_* of the run's own server), once it answers
+ * /api/health. Its base URL, and the process to stop.
+ */
+export async function startInflightOn(databaseUrl: string): Promise<{ base: string; server: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, NODE_ENV: "production" };
+  for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
+  const server = spawn(process.execPath, [path.resolve(import.meta.dirname, "..", "scripts", "start.mjs"), "--no-build"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: "ignore" });
+  await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+  return { base, server };
 }

@@ -1,11 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { unavailableOrThrow } from "../test/support/iouring";
-import { openTarget } from "./helpers";
+import { openTarget, startInflightOn } from "./helpers";
 
 // The target page watching a PostgreSQL 18 with io_method = io_uring
 // (Debian's liburing build in a chroot: scripts/iouring-pg.mjs), through a
@@ -23,15 +22,6 @@ if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs se
 // Exit 3: this machine cannot run it; the run fails with the reason (IOURING_TESTS=skip leaves
 // this spec out in playwright.config.ts, saying so, before it is loaded).
 if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Drops the table from shared buffers (pg_buffercache, 18) and its files from
@@ -66,12 +56,7 @@ test.describe("io_method = io_uring", () => {
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: cluster.superuserUrl, NODE_ENV: "production" };
-    for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
-    server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs"), "--no-build"], { cwd: ROOT, env, stdio: "ignore" });
-    await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+    ({ base, server } = await startInflightOn(cluster.superuserUrl));
   });
 
   test.afterAll(async () => {

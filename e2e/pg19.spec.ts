@@ -1,10 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { unavailableOrThrow } from "../test/support/iouring";
-import { openTarget } from "./helpers";
+import { openTarget, startInflightOn } from "./helpers";
 
 // The pages watching a PostgreSQL 19 (Debian experimental's, in the folder
 // scripts/iouring-pg.mjs makes), through a second inflight server of this
@@ -24,15 +23,6 @@ if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs se
 // this spec out in playwright.config.ts, saying so, before it is loaded).
 if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 test.describe("PostgreSQL 19's io worker pool", () => {
   let cluster: { superuserUrl: string; dataDir: string; port: number };
   let server: ChildProcess;
@@ -48,12 +38,7 @@ test.describe("PostgreSQL 19's io worker pool", () => {
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: cluster.superuserUrl, NODE_ENV: "production" };
-    for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
-    server = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs"), "--no-build"], { cwd: ROOT, env, stdio: "ignore" });
-    await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+    ({ base, server } = await startInflightOn(cluster.superuserUrl));
   });
 
   test.afterAll(async () => {
