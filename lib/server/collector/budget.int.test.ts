@@ -8,14 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
 import { connect, evictFromPageCache, waitFor } from "../../../test/support/pg";
 import { Collector, DEFAULT_BUDGET_MS } from "./collector";
-import { SAMPLING_SHARE } from "./options";
+import { AIOS_FLOOR_MS } from "./budget";
 
 const TABLE = "public.budget_probe";
 const MEASURE_MS = 20_000;
 /** The budget's bucket (lib/server/collector/cost.ts): it refills at 90% of the budget, holds one second of it. */
 const REFILL = 0.9;
-/** At least one pg_aios read this often while backends run, whatever the budget (steps/sampling.ts). */
-const AIOS_FLOOR_MS = 10_000;
 
 /** Server time (ms) and calls of every statement of inflight's role so far, per statement file. */
 async function ownCost(admin: pg.Client, role: string): Promise<{ ms: number; byFile: Map<string, { calls: number; ms: number }> }> {
@@ -99,10 +97,11 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     expect(aiosCalls).toBeGreaterThan(0);
     const affordable = (DEFAULT_BUDGET_MS * (1 + (REFILL * elapsed) / 1000)) / aiosMs + Math.ceil(elapsed / AIOS_FLOOR_MS);
     expect(aiosCalls).toBeLessThanOrEqual(Math.ceil(affordable));
-    // The wait events run at the asked 100 ms, stretched only where the sample alone
-    // would take more than its share of the budget, and then the page says so.
+    // The wait events run at the asked 100 ms, stretched only where the sample would take
+    // more than its share of the budget (less where pg_aios's floor needs the room), and
+    // then the page says so.
     const activityMs = collector.cost.exact("activity", Date.now()) ?? 0;
-    if (activityMs <= (SAMPLING_SHARE * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
+    if (activityMs <= (collector.samplingShare() * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
     else expect(cost.note).toMatch(/wait events every \d+ ms, not 100/);
     // Every slot of the schedule was sampled or counted as missed (the page shows both).
     expect(samples + missed).toBeGreaterThanOrEqual(Math.floor(elapsed / collector.intervalMs) - 2);

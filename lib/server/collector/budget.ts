@@ -5,21 +5,32 @@ import "server-only";
 // put off (pg_aios first) ask here first.
 
 /** Costs are estimates (the newest exact figure is up to 10 s old): aim this far under the budget. */
-const HEADROOM = 0.9;
+export const HEADROOM = 0.9;
 /** The budget holds over any span this long, not only on average (issue 21). */
 export const BUDGET_WINDOW_MS = 20_000;
+/** pg_aios is read at least this often while backends run, where the window has room for it. */
+export const AIOS_FLOOR_MS = 10_000;
+/** A pg_aios read that never fits beside the wait events is still tried this often, so that the
+ * page learns when it costs less again (a machine that was loaded): the one charge past the window. */
+export const AIOS_PROBE_MS = 300_000;
+/** The wait-event sample may take at most this share of the budget before its cadence is stretched:
+ * it comes first; pg_aios is what the rest of the budget spaces out. */
+export const SAMPLING_SHARE = 0.8;
+/** However costly pg_aios is here, the wait-event sample keeps at least this share. */
+const MIN_SAMPLING_SHARE = 0.3;
 
 /**
  * Server time, charged when each call is made: a token bucket that fills at
  * (a tenth under) the budget's rate and holds at most one second of it, so
  * that reads are spread out, and a ledger of the last BUDGET_WINDOW_MS, so
  * that a read that would take the window over (a tenth under) the budget is
- * put off before it runs. Over any 20 s the server time charged stays within
- * the budget, but for what no budget puts off: the sample itself (its
- * interval is stretched instead, see interval()), and pg_aios's floor of one
- * read every 10 s while backends run (steps/sampling.ts, AIOS_FLOOR_MS). A
- * read that alone costs more than the window's budget is never afforded:
- * the floor alone reads it.
+ * put off before it runs. The wait-event sample is never put off: its
+ * interval is stretched instead (interval(), samplingShare()), so that it
+ * leaves room for pg_aios's floor of one read every AIOS_FLOOR_MS while
+ * backends run, which passes the bucket but not the window (affordsFloor()).
+ * Over any 20 s the server time charged stays within the budget, but for an
+ * estimate that fell short (settled afterwards) and a read too costly to
+ * ever fit, tried once every AIOS_PROBE_MS (steps/sampling.ts).
  */
 export class Budget {
   private tokens: number;
@@ -49,12 +60,17 @@ export class Budget {
   /** Server ms charged over the BUDGET_WINDOW_MS up to now. */
   spentInWindow(now: number): number {
     this.trim(now);
-    return this.inWindow;
+    return Math.max(0, this.inWindow);
+  }
+
+  /** The server ms the budget allows over BUDGET_WINDOW_MS. */
+  get windowMs(): number {
+    return (this.msPerSecond * BUDGET_WINDOW_MS) / 1000;
   }
 
   /** The window's budget less a tenth: what the reads that can be put off may fill it up to. */
   private get windowLimit(): number {
-    return (this.msPerSecond * HEADROOM * BUDGET_WINDOW_MS) / 1000;
+    return this.windowMs * HEADROOM;
   }
 
   /** A full bucket affords one read costlier than a second of budget (a very
@@ -62,6 +78,23 @@ export class Budget {
   affords(ms: number, now: number): boolean {
     this.refill(now);
     return this.tokens >= Math.min(ms, this.msPerSecond) && this.spentInWindow(now) + ms <= this.windowLimit;
+  }
+
+  /** pg_aios's floor read: past the bucket (it may run it into debt), never past the window's budget. */
+  affordsFloor(ms: number, now: number): boolean {
+    return this.spentInWindow(now) + ms <= this.windowMs;
+  }
+
+  /**
+   * The share of the budget the wait-event sample may take: SAMPLING_SHARE,
+   * less where pg_aios's floor (a read of `aiosMs` every AIOS_FLOOR_MS) would
+   * not fit in the rest (a tenth under the budget): on a loaded 1000 x 64
+   * server a read took 30 ms, and the floor alone 3 of 5 ms/s. Never under
+   * MIN_SAMPLING_SHARE: past that, pg_aios is read only where it fits.
+   */
+  samplingShare(aiosMs: number): number {
+    const floor = aiosMs / ((AIOS_FLOOR_MS / 1000) * this.msPerSecond);
+    return Math.max(MIN_SAMPLING_SHARE, Math.min(SAMPLING_SHARE, HEADROOM - floor));
   }
 
   spend(ms: number, now: number): void {
@@ -72,13 +105,20 @@ export class Budget {
 
   /**
    * Server time that calls made over (from, now] took beyond their charges
-   * (pg_stat_statements says so afterwards): entered in the ledger over the
-   * span it was spent in, so the window sees what the server spent, and not
-   * taken from the bucket at once, which would stop pg_aios for seconds to
-   * repay what is past.
+   * (pg_stat_statements says so afterwards), or, negative, what they were
+   * charged beyond what they took (a round trip under load is mostly our own
+   * wait; a first call's parse and plan): entered in the ledger over the span
+   * it was spent in, so the window holds what the server spent, and not taken
+   * from the bucket at once, which would stop pg_aios for seconds to repay
+   * what is past (or let it through in a burst).
    */
-  owe(ms: number, from: number, now: number): void {
-    if (!(ms > 0)) return;
+  settle(ms: number, from: number, now: number): void {
+    if (!ms) return;
+    // A charge given back is given back to the bucket too (it was taken from it); a debt is not.
+    if (ms < 0) {
+      this.refill(now);
+      this.tokens = Math.min(this.msPerSecond, this.tokens - ms);
+    }
     const start = Math.max(from, now - BUDGET_WINDOW_MS);
     if (start >= now) return this.record(now, ms);
     // Spread over the span, oldest first: the ledger stays in time order.
@@ -106,4 +146,10 @@ export class Budget {
     if (exactCostMs === null) return baseMs;
     return Math.max(baseMs, Math.ceil((exactCostMs / (share * this.msPerSecond)) * 1000));
   }
+}
+
+/** The INFLIGHT_BUDGET (ms/s, whole) that affords the wait events at `sampleMsPerSecond` and
+ * pg_aios's floor of a read of `aiosMs` every AIOS_FLOOR_MS, a tenth under. */
+export function budgetAffording(sampleMsPerSecond: number, aiosMs: number): number {
+  return Math.ceil(Math.max(sampleMsPerSecond / SAMPLING_SHARE, (sampleMsPerSecond + aiosMs / (AIOS_FLOOR_MS / 1000)) / HEADROOM));
 }

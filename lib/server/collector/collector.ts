@@ -23,7 +23,7 @@ import { SamplingStep } from "./steps/sampling";
 import { ServerStateStep } from "./steps/server-state";
 import { StatIoStep } from "./steps/stat-io";
 import { StatStatementsStep } from "./steps/stat-statements";
-import { BURST_SAMPLES, DEFAULT_BUDGET_MS, SAMPLING_SHARE, type CollectorOptions } from "./options";
+import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
 import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
@@ -118,9 +118,15 @@ export class Collector implements PayloadSource {
   }
 
   /** The interval in force: the one asked for, stretched when the wait-event
-   * sample alone would take more than half the budget (a very large server). */
+   * sample would take more than its share of the budget (a very large server). */
   get intervalMs(): number {
-    return this.budget.interval(this.askedMs, this.cost.exact("activity", Date.now()), SAMPLING_SHARE);
+    const now = Date.now();
+    return this.budget.interval(this.askedMs, this.cost.exact("activity", now), this.samplingShare(now));
+  }
+
+  /** The wait-event sample's share of the budget: less where pg_aios's floor needs the room (Budget). */
+  samplingShare(now = Date.now()): number {
+    return this.budget.samplingShare(this.stats.statements.has("aios") ? this.cost.latest("aios", now) : 0);
   }
 
   /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
@@ -169,7 +175,7 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios") }),
+      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.samplingShare(now) }),
       ...(this.recording ? { past: this.recording.status() } : {}),
     };
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CostMeter } from "./cost";
+import { Budget } from "./budget";
+import { CostMeter, watchCost, type CostFacts } from "./cost";
 
 describe("CostMeter", () => {
   it("estimates a statement's server time as its round trip less a ping's", () => {
@@ -77,5 +78,65 @@ describe("CostMeter", () => {
     for (let t = 0; t < 10_000; t += 1000) c.observe("stat_io", 0.5, t);
     expect(c.msPerSecond(10_000, 0)).toBeCloseTo(1.44, 2); // (0, 10 s]: 99 samples and 9 reads
     expect(c.statements(10_000, 0).map((s) => s.statement)).toEqual(["activity", "stat_io"]);
+  });
+});
+
+describe("watchCost: the cost line's note", () => {
+  const facts = (cost: CostMeter, budget: Budget, now: number, over: Partial<CostFacts> = {}): CostFacts => ({
+    now,
+    since: 0,
+    cost,
+    budget,
+    asked: 100,
+    interval: 100,
+    aios: { intervalMs: null, skipped: 0, starved: false },
+    aiosRead: true,
+    samplingShare: budget.samplingShare(cost.estimate("aios", now)),
+    ...over,
+  });
+  /** Ten samples a second at `sampleMs` over the last 10 s, and pg_aios at `aiosMs` a read, exact. */
+  function meter(sampleMs: number, aiosMs: number, now: number, budget: Budget): CostMeter {
+    const c = new CostMeter();
+    for (let t = now - 10_000; t <= now; t += 100) {
+      c.observe("activity", sampleMs, t);
+      budget.spend(sampleMs, t);
+    }
+    c.calibrate("activity", sampleMs, now);
+    c.observe("aios", aiosMs, now);
+    c.calibrate("aios", aiosMs, now);
+    return c;
+  }
+
+  it("never says 'within' beside a figure over the budget", () => {
+    const budget = new Budget(5, 0);
+    const c = meter(0.6, 1, 20_000, budget); // 6 ms/s of samples
+    const w = watchCost(facts(c, budget, 20_000));
+    expect(w.msPerSecond).toBeGreaterThan(5);
+    expect(w.note).toMatch(/^Over the 5 ms\/s budget \(INFLIGHT_BUDGET\) in the last 10 s: /);
+    expect(w.note).not.toMatch(/Within/);
+  });
+
+  it("names the budget that would afford pg_aios where no read fits beside the wait events", () => {
+    const budget = new Budget(5, 0);
+    const c = meter(0.36, 80, 20_000, budget);
+    const w = watchCost(facts(c, budget, 20_000, { interval: 240, aios: { intervalMs: null, skipped: 40, starved: true } }));
+    expect(w.note).toContain("pg_aios not read for over 10 s while backends run: a read costs 80.00 ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=13 affords one every 10 s at least)");
+    expect(w.note).toContain("wait events every 240 ms, not 100: the sample costs 0.36 ms here, and pg_aios 80.00 ms a read, one every 10 s at least");
+  });
+
+  it("says a cheap pg_aios is put off because the window is spent, not because of its cost", () => {
+    const budget = new Budget(5, 0);
+    const c = meter(0.3, 0.1, 20_000, budget);
+    budget.spend(60, 19_000); // inflight's first reads of a server, charged at their round trips
+    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 4000, skipped: 30, starved: false } }));
+    expect(w.note).toContain("pg_aios read every 4000 ms while backends run, not every sample: it costs 0.10 ms a read, but 90 of the last 20 s's 100 ms are spent");
+    expect(w.note).not.toContain("handle slots");
+  });
+
+  it("says pg_aios is put off for its cost where what the samples leave pays for a read about that often", () => {
+    const budget = new Budget(5, 0);
+    const c = meter(0.18, 1.82, 20_000, budget); // the 1000 x 64 server, measured here
+    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 400, skipped: 60, starved: false } }));
+    expect(w.note).toContain("pg_aios read every 400 ms while backends run, not every sample: it costs 1.82 ms a read on this server (about max_connections x io_max_concurrency handle slots)");
   });
 });

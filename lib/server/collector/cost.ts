@@ -1,7 +1,7 @@
 import "server-only";
 import type { StatementCost, WatchCost } from "../../schemas/target";
 import type { QueryName } from "../pg/queries";
-import type { Budget } from "./budget";
+import { AIOS_FLOOR_MS, BUDGET_WINDOW_MS, HEADROOM, SAMPLING_SHARE, budgetAffording, type Budget } from "./budget";
 
 /** A statement's cost is assumed this high until it has been measured once. */
 const UNMEASURED_MS = 0.2;
@@ -211,7 +211,7 @@ export class CostMeter {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-const fmt = (ms: number) => (ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
+const fmt = (ms: number) => (ms < 0.001 ? "under 0.001" : ms < 0.1 ? ms.toFixed(3) : ms.toFixed(2));
 
 export interface CostFacts {
   now: number;
@@ -222,28 +222,50 @@ export interface CostFacts {
   /** the sampling interval asked for, and the one in force */
   asked: number;
   interval: number;
-  aios: { intervalMs: number | null; skipped: number };
+  aios: { intervalMs: number | null; skipped: number; starved: boolean };
   /** pg_aios has been read at least once */
   aiosRead: boolean;
+  /** the wait-event sample's share of the budget (Budget.samplingShare) */
+  samplingShare: number;
 }
 
 /** What watching costs now, and why a cadence is slower than asked (the target payload's cost). */
 export function watchCost(f: CostFacts): WatchCost {
   const budget = f.budget.msPerSecond;
   const aiosMs = f.cost.estimate("aios", f.now);
+  const sampleMs = f.cost.estimate("activity", f.now);
+  const msPerSecond = round(f.cost.msPerSecond(f.now, f.since));
+  const floorEvery = `one every ${AIOS_FLOOR_MS / 1000} s at least`;
   const notes: string[] = [];
-  if (f.interval > f.asked) notes.push(`wait events every ${f.interval} ms, not ${f.asked}: the sample alone costs ${fmt(f.cost.estimate("activity", f.now))} ms here`);
-  // Put off now and then but read at about the asked cadence: nothing worth a note.
-  if (f.aios.skipped > 0 && (f.aios.intervalMs === null || f.aios.intervalMs > f.asked * 1.5)) {
-    notes.push(
-      `pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`,
-    );
+  if (f.interval > f.asked) {
+    const why = f.samplingShare < SAMPLING_SHARE ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}` : `the sample alone costs ${fmt(sampleMs)} ms here`;
+    notes.push(`wait events every ${f.interval} ms, not ${f.asked}: ${why}`);
   }
+  if (f.aios.starved) {
+    const enough = budgetAffording((sampleMs * 1000) / f.asked, aiosMs);
+    notes.push(
+      `pg_aios not read for over ${AIOS_FLOOR_MS / 1000} s while backends run: a read costs ${fmt(aiosMs)} ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=${enough} affords ${floorEvery}); it is tried again every 5 min`,
+    );
+  } else if (f.aios.skipped > 0 && (f.aios.intervalMs === null || f.aios.intervalMs > f.asked * 1.5)) {
+    // Put off now and then but read at about the asked cadence: nothing worth a note. Why it is
+    // put off: its cost, where what the samples leave of the budget pays for a read about as
+    // often as it is read; else it is cheap and the window is spent all the same (inflight's first
+    // reads of a server, charged at their round trips before their exact costs are known).
+    const left = Math.max(0.01, HEADROOM * budget - (sampleMs * 1000) / f.interval);
+    const costly = (aiosMs / left) * 1000 >= (f.aios.intervalMs ?? RATE_SPAN_MS) / 2;
+    const why = costly
+      ? `it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`
+      : `it costs ${fmt(aiosMs)} ms a read, but ${Math.round(f.budget.spentInWindow(f.now))} of the last ${BUDGET_WINDOW_MS / 1000} s's ${Math.round(f.budget.windowMs)} ms are spent`;
+    notes.push(`pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`);
+  }
+  // The figure beside the note says how much: the note never says "within" above it.
+  const over = msPerSecond > budget;
+  if (over && !notes.length) notes.push("a read cost more than it was charged; what can wait is put off until the budget is repaid");
   return {
     budgetMsPerSecond: budget,
-    msPerSecond: round(f.cost.msPerSecond(f.now, f.since)),
+    msPerSecond,
     statements: f.cost.statements(f.now, f.since),
     aios: { msPerRead: f.aiosRead ? round(aiosMs) : null, intervalMs: f.aios.intervalMs, skipped: f.aios.skipped },
-    note: notes.length ? `Within the ${budget} ms/s budget (INFLIGHT_BUDGET): ${notes.join("; ")}.` : null,
+    note: notes.length ? `${over ? "Over" : "Within"} the ${budget} ms/s budget (INFLIGHT_BUDGET)${over ? " in the last 10 s" : ""}: ${notes.join("; ")}.` : null,
   };
 }

@@ -33,6 +33,3 @@ export interface CollectorOptions {
 export const BURST_SAMPLES = 3;
 /** 5 ms of server time per second: 0.5% of one core. */
 export const DEFAULT_BUDGET_MS = 5;
-/** The wait-event sample may take at most this share of the budget before its cadence is stretched:
- * it comes first; pg_aios is what the rest of the budget spaces out. */
-export const SAMPLING_SHARE = 0.8;

@@ -1,6 +1,7 @@
 import "server-only";
 import type { AioHandle } from "../../../schemas/rows";
 import { anyReading, type AioReading } from "../../../window/derive";
+import { AIOS_FLOOR_MS, AIOS_PROBE_MS } from "../budget";
 import { isStatementError } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -8,8 +9,6 @@ import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 /** Names are read again at most this often when an unknown oid appears. */
 const NAMES_EVERY_MS = 10_000;
 const RECENT_MS = 10_000;
-/** However costly pg_aios is here, it is read at least this often while a backend is active. */
-const AIOS_FLOOR_MS = 10_000;
 
 /**
  * Every tick: active backends, io workers and their wait events (cheap, at
@@ -27,6 +26,8 @@ export class SamplingStep implements Step {
   private aiosSkips: number[] = [];
   /** when pg_aios was last read, in a slot or between them */
   private aiosReadAt = 0;
+  /** pg_aios was due at its floor and put off all the same: a read does not fit beside the wait events */
+  private aiosStarved = false;
   /** the last sample showed a run that the one before did not (a new statement started) */
   sawNewRun = false;
   /** the next run is a sample between the slots */
@@ -82,16 +83,20 @@ export class SamplingStep implements Step {
       return { reading: "unknown", handles: null };
     }
     if (!reading) return { reading: "idle", handles: null };
-    // Never starved: at least one read every AIOS_FLOOR_MS while backends run, whatever the budget.
-    // This is where the budget's window may be exceeded (cost.ts, Budget): on a server where a read
-    // costs more than the budget leaves, one every 10 s, which the page's cost note names.
-    const starved = now - this.aiosReadAt >= AIOS_FLOOR_MS;
     // Put off before it runs, at what it will be charged: the window is held, not repaid after.
-    if (!starved && !budget.affords(cost.latest("aios", now), now)) {
+    // At least one read every AIOS_FLOOR_MS while backends run, past the bucket but within the
+    // window (the wait events leave it room, Budget.samplingShare); one that never fits is tried
+    // every AIOS_PROBE_MS, to see whether it still costs that much. The cost note names both.
+    const since = now - this.aiosReadAt;
+    const ms = cost.latest("aios", now);
+    const floor = since >= AIOS_FLOOR_MS;
+    if (since < AIOS_PROBE_MS && !(floor ? budget.affordsFloor(ms, now) : budget.affords(ms, now))) {
       if (!this.extra) this.aiosSkips.push(now);
+      this.aiosStarved = floor;
       this.trim(now);
       return { reading: "unknown", handles: null };
     }
+    this.aiosStarved = false;
     try {
       const rows = await session.run("aios");
       health.ok("aios", now);
@@ -113,12 +118,13 @@ export class SamplingStep implements Step {
     while (this.aiosSkips.length && this.aiosSkips[0] < now - RECENT_MS) this.aiosSkips.shift();
   }
 
-  /** pg_aios over the last 10 s, in the slots: the median interval between reads while a backend was active, and reads put off. */
-  aiosCadence(now: number): { intervalMs: number | null; skipped: number } {
+  /** pg_aios over the last 10 s, in the slots: the median interval between reads while a backend was
+   * active, reads put off, and whether it is overdue at its floor because no read fits. */
+  aiosCadence(now: number): { intervalMs: number | null; skipped: number; starved: boolean } {
     this.trim(now);
     // The median gap between reads: pauses with no backend active are not reads put off.
     const gaps = this.aiosReads.slice(1).map((t, i) => t - this.aiosReads[i]).sort((a, b) => a - b);
     const intervalMs = gaps.length ? gaps[Math.floor(gaps.length / 2)] : null;
-    return { intervalMs, skipped: this.aiosSkips.length };
+    return { intervalMs, skipped: this.aiosSkips.length, starved: this.aiosStarved && now - this.aiosReadAt >= AIOS_FLOOR_MS };
   }
 }

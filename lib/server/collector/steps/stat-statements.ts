@@ -157,15 +157,15 @@ export class StatStatementsStep implements Step {
       if (!names.has(name)) continue;
       const statement = name as QueryName;
       this.ctx.cost.calibrate(statement, msPerCall, now);
-      // A statement charged more than it took (a round trip is network too) is not paid back.
+      // Charged more than it took (a round trip is network and our own wait too): the page's
+      // figures and /metrics keep the charge (a counter never goes back), the budget's window
+      // gives it back, so that what is put off follows what the server spent.
       const over = ms - (charged.get(statement) ?? 0);
-      if (over > 0) {
-        this.ctx.cost.owe(statement, over, now, from);
-        owed += over;
-      }
+      if (over > 0) this.ctx.cost.owe(statement, over, now, from);
+      owed += over;
     }
     // Where the calls were made, not now: the window the budget holds sees it; pg_aios is not stopped to repay it.
-    if (owed > 0) this.ctx.budget.owe(owed, from, now);
+    this.ctx.budget.settle(owed, from, now);
   }
 
   private unavailable(session: Session, now: number): string | null {
