@@ -58,7 +58,6 @@ describe("PostgreSQL 15 (no asynchronous I/O)", () => {
       expect(c.window.outages).toEqual([]);
       expect(c.window.checks.filter((k) => k.status === "fail")).toEqual([]);
       expect(c.info().status).toBe("up");
-      expect(c.stats.missed).toBeLessThan(c.stats.samples / 5);
     } finally {
       unsubscribe();
       await c.stop();
