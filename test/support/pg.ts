@@ -1,6 +1,7 @@
 // Helpers for tests against the run's real PostgreSQL 18.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
@@ -33,6 +34,14 @@ export async function evictFromPageCache(client: pg.Client, dataDir: string, tab
       if (dd.status !== 0) throw new Error(`dd failed on ${file}: ${dd.stderr}`);
     }
   }
+}
+
+/** The most this process's event loop has been held up since the call, in ms: what a bound on
+ * wall time must allow on a loaded machine, measured instead of guessed. */
+export function loopLag(): () => number {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  return () => delay.max / 1e6;
 }
 
 export async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {

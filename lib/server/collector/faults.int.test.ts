@@ -10,7 +10,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDelayProxy } from "../../../test/support/delay-proxy";
 import { startOwnPg, viaPort, type OwnPg } from "../../../test/support/own-pg";
-import { connect, ownStatementCalls, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
+import { connect, loopLag, ownStatementCalls, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { freePort } from "../../../test/support/server";
 import { Collector } from "./collector";
 import { RETRY_MS } from "./connection";
@@ -88,9 +88,9 @@ describe("a target that is down or goes away", () => {
       expect(w.lines.filter((l) => l.includes("is down"))).toHaveLength(1);
 
       await own.server.start();
-      const accepting = Date.now();
+      const [accepting, lag] = [Date.now(), loopLag()];
       await waitFor("up after the start", () => w.c.info().status === "up", 5000, 10);
-      expect(Date.now() - accepting).toBeLessThan(2000);
+      expect(Date.now() - accepting).toBeLessThan(2000 + lag());
       await waitFor("ticks", () => w.c.window.allTicks().length > 2);
     } finally {
       await w.stop();
@@ -105,13 +105,13 @@ describe("a target that is down or goes away", () => {
     });
     const port = await freePort();
     await new Promise<void>((r) => listener.listen(port, "127.0.0.1", r));
-    const w = watch(`postgres://nobody:Backoff-Secret-1@127.0.0.1:${port}/postgres`);
+    const [w, lag] = [watch(`postgres://nobody:Backoff-Secret-1@127.0.0.1:${port}/postgres`), loopLag()];
     try {
       await waitFor("7 attempts", () => attempts.length >= 7, 8000, 20);
       const gaps = attempts.slice(1, 7).map((t, i) => t - attempts[i]);
       gaps.forEach((gap, i) => {
         expect(gap).toBeGreaterThanOrEqual(RETRY_MS[i] - 20);
-        expect(gap).toBeLessThan(RETRY_MS[i] + 250);
+        expect(gap).toBeLessThan(RETRY_MS[i] + 250 + lag());
       });
       expect(w.c.info().status).toBe("down");
       expect(w.c.info().lastError).toMatch(/Connection terminated/);
@@ -170,7 +170,7 @@ describe("a target that is down or goes away", () => {
       const [victim] = await inflightBackends(db);
       const slotsBefore = w.c.stats.samples + w.c.stats.missed;
       const missedBefore = w.c.stats.missed;
-      const from = Date.now();
+      const [from, lag] = [Date.now(), loopLag()];
       await db.query("SELECT pg_terminate_backend($1)", [victim.pid]);
       const replaced = await waitFor(
         "a new inflight session, sampling",
@@ -181,7 +181,7 @@ describe("a target that is down or goes away", () => {
         3000,
         10,
       );
-      expect(Date.now() - from).toBeLessThan(1000);
+      expect(Date.now() - from).toBeLessThan(1000 + lag());
       expect(replaced.pid).not.toBe(victim.pid);
       await new Promise((r) => setTimeout(r, 500));
       const elapsed = Date.now() - from;
