@@ -77,15 +77,24 @@ function freePort(): Promise<number> {
 
 /**
  * The built inflight on a port of its own, watching `databaseUrl` (a cluster
- * of a spec's own: no INFLIGHT_* of the run's own server), once it answers
- * /api/health. Its base URL, and the process to stop.
+ * of a spec's own: no INFLIGHT_* of the run's own server, only `settings`),
+ * once it answers /api/health. Its base URL, and the process to stop.
  */
-export async function startInflightOn(databaseUrl: string): Promise<{ base: string; server: ChildProcess }> {
+export async function startInflightOn(databaseUrl: string, settings: Record<`INFLIGHT_${string}`, string> = {}): Promise<{ base: string; server: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, NODE_ENV: "production" };
   for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
+  Object.assign(env, settings);
   const server = spawn(process.execPath, [path.resolve(import.meta.dirname, "..", "scripts", "start.mjs"), "--no-build"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: "ignore" });
   await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
   return { base, server };
+}
+
+/** Stops an inflight server of startInflightOn and waits for it to exit (its history is on disk then). */
+export async function stopInflight(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  await exited;
 }

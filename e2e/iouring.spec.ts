@@ -18,7 +18,6 @@ const TABLE = "public.uring_page";
 
 const setup = spawnSync(process.execPath, [SCRIPT, "setup"], { encoding: "utf8", timeout: 20 * 60_000 });
 if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup failed: ${setup.stderr}`);
-// This machine cannot run it (exit 3): the run fails with the reason, unless IOURING_TESTS=skip asks to go on without it.
 // Exit 3: this machine cannot run it; the run fails with the reason (IOURING_TESTS=skip leaves
 // this spec out in playwright.config.ts, saying so, before it is loaded).
 if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));

@@ -124,6 +124,17 @@ describe("watchCost: the cost line's note", () => {
     expect(w.note).toContain("wait events every 240 ms, not 100: the sample costs 0.36 ms here, and pg_aios 80.00 ms a read, one every 10 s at least");
   });
 
+  it("says a cheap pg_aios is put off right after the start because inflight's first reads took the budget's last second", () => {
+    const budget = new Budget(5, 0);
+    const c = new CostMeter();
+    c.observe("settings", 20, 4000, true); // a first call on a loaded machine, charged its round trip
+    budget.spend(20, 4000);
+    c.observe("aios", 0.14, 4000);
+    const w = watchCost(facts(c, budget, 5000, { since: 2000, aios: { intervalMs: 2100, skipped: 12, starved: false } }));
+    expect(w.note).toContain("it costs 0.14 ms a read, but the last second's budget went to inflight's first reads of this server");
+    expect(w.note).toMatch(/in the last 3 s: /); // since inflight started, not "10 s"
+  });
+
   it("says a cheap pg_aios is put off because the window is spent, not because of its cost", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.3, 0.1, 20_000, budget);

@@ -170,9 +170,14 @@ export class CostMeter {
     return this.exact(name, now) ?? (e?.roundTrips.length ? Math.min(...e.roundTrips) : e?.firstRoundTrip) ?? UNMEASURED_MS;
   }
 
+  /** The span the figures are over: the last 10 s, less right after the start. */
+  span(now: number, since: number): number {
+    return Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
+  }
+
   /** Server ms per second over the last 10 s (over less right after the start). */
   msPerSecond(now: number, since: number): number {
-    const span = Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
+    const span = this.span(now, since);
     let ms = 0;
     for (const r of this.recent) if (r.t > now - span) ms += r.ms;
     return (ms / span) * 1000;
@@ -185,7 +190,7 @@ export class CostMeter {
 
   /** Each statement's cost over the last 10 s, costliest first. */
   statements(now: number, since: number): StatementCost[] {
-    const span = Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
+    const span = this.span(now, since);
     const calls = new Map<QueryName, { n: number; ms: number }>();
     for (const r of this.recent) {
       if (r.t <= now - span) continue;
@@ -253,19 +258,23 @@ export function watchCost(f: CostFacts): WatchCost {
     // reads of a server, charged at their round trips before their exact costs are known).
     const left = Math.max(0.01, HEADROOM * budget - (sampleMs * 1000) / f.interval);
     const costly = (aiosMs / left) * 1000 >= (f.aios.intervalMs ?? RATE_SPAN_MS) / 2;
+    const spent = f.budget.spentInWindow(f.now);
     const why = costly
       ? `it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`
-      : `it costs ${fmt(aiosMs)} ms a read, but ${Math.round(f.budget.spentInWindow(f.now))} of the last ${BUDGET_WINDOW_MS / 1000} s's ${Math.round(f.budget.windowMs)} ms are spent`;
+      : spent + aiosMs > HEADROOM * f.budget.windowMs
+        ? `it costs ${fmt(aiosMs)} ms a read, but ${Math.round(spent)} of the last ${BUDGET_WINDOW_MS / 1000} s's ${Math.round(f.budget.windowMs)} ms are spent`
+        : `it costs ${fmt(aiosMs)} ms a read, but the last second's budget went to ${f.now - f.since < BUDGET_WINDOW_MS ? "inflight's first reads of this server (their round trips, until pg_stat_statements gives their cost)" : `other reads (the costliest: ${f.cost.statements(f.now, f.since)[0]?.statement ?? "none"})`}`;
     notes.push(`pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`);
   }
-  // The figure beside the note says how much: the note never says "within" above it.
+  // The figure beside the note says how much, and over what span: the note never says "within" above it.
   const over = msPerSecond > budget;
+  const span = Math.round(f.cost.span(f.now, f.since) / 1000);
   if (over && !notes.length) notes.push("a read cost more than it was charged; what can wait is put off until the budget is repaid");
   return {
     budgetMsPerSecond: budget,
     msPerSecond,
     statements: f.cost.statements(f.now, f.since),
     aios: { msPerRead: f.aiosRead ? round(aiosMs) : null, intervalMs: f.aios.intervalMs, skipped: f.aios.skipped },
-    note: notes.length ? `${over ? "Over" : "Within"} the ${budget} ms/s budget (INFLIGHT_BUDGET)${over ? " in the last 10 s" : ""}: ${notes.join("; ")}.` : null,
+    note: notes.length ? `${over ? "Over" : "Within"} the ${budget} ms/s budget (INFLIGHT_BUDGET)${over ? ` in the last ${span} s` : ""}: ${notes.join("; ")}.` : null,
   };
 }
