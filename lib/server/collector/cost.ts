@@ -269,7 +269,13 @@ export function watchCost(f: CostFacts): WatchCost {
   // The figure beside the note says how much, and over what span: the note never says "within" above it.
   const over = msPerSecond > budget;
   const span = Math.round(f.cost.span(f.now, f.since) / 1000);
-  if (over && !notes.length) notes.push("a read cost more than it was charged; what can wait is put off until the budget is repaid");
+  if (over && !notes.length) {
+    notes.push(
+      f.now - f.since < BUDGET_WINDOW_MS
+        ? "inflight's first reads of this server are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost"
+        : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
+    );
+  }
   return {
     budgetMsPerSecond: budget,
     msPerSecond,
