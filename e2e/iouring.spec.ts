@@ -69,10 +69,12 @@ test.describe("io_method = io_uring", () => {
     await scanner.connect();
     await scanner.query("SET max_parallel_workers_per_gather = 0");
     let scanning = true;
+    let scans = 0;
     const loop = (async () => {
       while (scanning) {
         await evict(scanner, cluster.dataDir);
         await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
+        scans++;
       }
     })();
     try {
@@ -80,7 +82,14 @@ test.describe("io_method = io_uring", () => {
       await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "io_uring", { timeout: 30_000 });
       await expect(page.getByTestId("check-io_uring")).toHaveAttribute("data-status", "pass", { timeout: 30_000 });
       const chart = page.getByTestId("inflight-chart");
-      await expect.poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(0);
+      // Where none is seen, the failure says what the page said of watching (pg_aios's cadence, the budget) and of the scans.
+      await expect
+        .poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 60_000, intervals: [500] })
+        .toBeGreaterThan(0)
+        .catch(async (err: Error) => {
+          const said = await Promise.all(["watch-cost", "collection", "findings"].map((id) => page.getByTestId(id).first().innerText().catch(() => "-")));
+          throw new Error(`${err.message}\nthe page said: ${said.join(" | ")}; scans done: ${scans}`);
+        });
       await expect(page.getByText(/IO:AioIoUring(Submit|Execution)/).first()).toBeVisible({ timeout: 60_000 });
       await expect(page.getByTestId("io-workers-chart")).toContainText(/No io workers, by design: io_method = io_uring/);
       await page.screenshot({ path: "test-results/iouring.png", fullPage: true });

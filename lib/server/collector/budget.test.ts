@@ -91,6 +91,18 @@ describe("Budget", () => {
     expect(b.affordsFloor(101, 60_000)).toBe(false);
   });
 
+  // e2e on io_uring, a loaded machine: a fresh inflight's window full of round trips, pg_aios
+  // at 0.3 ms never read for a minute.
+  it("reads a cheap pg_aios at its floor whatever the window holds; a costly one only where it fits", () => {
+    const b = new Budget(5, 0);
+    b.spend(120, 1000); // first reads charged at their round trips
+    expect(b.affordsFloor(0.3, 2000)).toBe(true);
+    expect(b.affordsFloor(4.9, 2000)).toBe(true); // two a window fit in the tenth of headroom (5 ms)
+    expect(b.affordsFloor(5.1, 2000)).toBe(false);
+    expect(b.affordsFloor(30, 2000)).toBe(false);
+    expect(b.affordsFloor(30, 21_001)).toBe(true); // once the round trips have left the window
+  });
+
   it("gives the wait events less of the budget where pg_aios's floor needs the room, never under 0.3", () => {
     const b = new Budget(5, 0);
     expect(b.samplingShare(0)).toBe(SAMPLING_SHARE);

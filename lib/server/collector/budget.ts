@@ -16,6 +16,9 @@ export const AIOS_PROBE_MS = 300_000;
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched:
  * it comes first; pg_aios is what the rest of the budget spaces out. */
 export const SAMPLING_SHARE = 0.8;
+/** A floor read costing at most this share of the window is never put off: two a window (one every
+ * AIOS_FLOOR_MS) fit in the tenth of headroom the reads that can wait leave. */
+const FLOOR_FREE = (1 - HEADROOM) / (BUDGET_WINDOW_MS / AIOS_FLOOR_MS);
 /** However costly pg_aios is here, the wait-event sample keeps at least this share. */
 const MIN_SAMPLING_SHARE = 0.3;
 
@@ -27,7 +30,8 @@ const MIN_SAMPLING_SHARE = 0.3;
  * put off before it runs. The wait-event sample is never put off: its
  * interval is stretched instead (interval(), samplingShare()), so that it
  * leaves room for pg_aios's floor of one read every AIOS_FLOOR_MS while
- * backends run, which passes the bucket but not the window (affordsFloor()).
+ * backends run, which passes the bucket, and the window too where it is
+ * cheap enough to fit in the headroom (affordsFloor()).
  * Over any 20 s the server time charged stays within the budget, but for an
  * estimate that fell short (settled afterwards) and a read too costly to
  * ever fit, tried once every AIOS_PROBE_MS (steps/sampling.ts).
@@ -80,9 +84,16 @@ export class Budget {
     return this.tokens >= Math.min(ms, this.msPerSecond) && this.spentInWindow(now) + ms <= this.windowLimit;
   }
 
-  /** pg_aios's floor read: past the bucket (it may run it into debt), never past the window's budget. */
+  /**
+   * pg_aios's floor read: past the bucket (it may run it into debt). One that
+   * costs little (two a window fit in the tenth the other reads leave) is never
+   * put off, whatever the window holds: right after the start, or on a loaded
+   * machine, the window fills with round trips that are mostly our own wait
+   * until pg_stat_statements gives their cost, and pg_aios must not go unread
+   * for that. A costlier one must fit in the window's budget.
+   */
   affordsFloor(ms: number, now: number): boolean {
-    return this.spentInWindow(now) + ms <= this.windowMs;
+    return ms <= FLOOR_FREE * this.windowMs || this.spentInWindow(now) + ms <= this.windowMs;
   }
 
   /**

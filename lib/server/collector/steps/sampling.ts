@@ -84,9 +84,10 @@ export class SamplingStep implements Step {
     }
     if (!reading) return { reading: "idle", handles: null };
     // Put off before it runs, at what it will be charged: the window is held, not repaid after.
-    // At least one read every AIOS_FLOOR_MS while backends run, past the bucket but within the
-    // window (the wait events leave it room, Budget.samplingShare); one that never fits is tried
-    // every AIOS_PROBE_MS, to see whether it still costs that much. The cost note names both.
+    // At least one read every AIOS_FLOOR_MS while backends run, past the bucket, and within the
+    // window where it is costly (the wait events leave it room, Budget.samplingShare); one that
+    // never fits is tried every AIOS_PROBE_MS, to see whether it still costs that much. The cost
+    // note names both.
     const since = now - this.aiosReadAt;
     const ms = cost.latest("aios", now);
     const floor = since >= AIOS_FLOOR_MS;
