@@ -10,6 +10,15 @@ describe("Budget", () => {
     expect(b.affords(2, 300)).toBe(true); // 1 + 0.3 s x 4.5 ms/s
   });
 
+  it("runs into a debt of at most a second of budget, whatever one charge was: the window keeps it whole", () => {
+    const b = new Budget(5, 0);
+    b.spend(400, 0); // a first round trip held up for 400 ms
+    expect(b.spentInWindow(19_000)).toBe(400);
+    expect(b.affords(0.05, 19_000)).toBe(false); // the window says no while it holds the charge
+    // ...and once the charge has left it, the bucket does not go on repaying it (unbounded: -305 ms)
+    expect(b.affords(0.05, 20_001)).toBe(true);
+  });
+
   it("affords one read costlier than a second of budget when full, then pays the debt first", () => {
     const b = new Budget(5, 0);
     expect(b.affords(17, 0)).toBe(true);

@@ -108,9 +108,12 @@ export class Budget {
     return Math.max(MIN_SAMPLING_SHARE, Math.min(SAMPLING_SHARE, HEADROOM - floor));
   }
 
+  /** The bucket runs into a debt of at most a second of budget: it spaces reads out, and the
+   * window, which keeps every charge whole, is what holds the budget. Unbounded, one slow first
+   * round trip on a loaded machine put pg_aios off for over 90 s while the window had room. */
   spend(ms: number, now: number): void {
     this.refill(now);
-    this.tokens -= ms;
+    this.tokens = Math.max(-this.msPerSecond, this.tokens - ms);
     this.record(now, ms);
   }
 

@@ -87,7 +87,8 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
       runs.push(`${await scan} after ${Date.now() - began} ms`);
     }
     console.log(`[defaults] scans: ${runs.join("; ")}; ${collector.info().cost.note ?? "no cost note"}`);
-    if (!found) throw new Error(`no finding with figures about the scan (pid ${pid}) in 90 s of cold scans at the defaults (${runs.join("; ")}); rules seen about it: ${rules.join(", ") || "none"}`);
+    const costs = () => collector.info().cost.statements.map((s) => `${s.statement} ${s.msPerCall} ms x ${s.callsPerSecond}/s`).join(", ");
+    if (!found) throw new Error(`no finding with figures about the scan (pid ${pid}) in 90 s of cold scans at the defaults (${runs.join("; ")}); rules seen about it: ${rules.join(", ") || "none"}; costs: ${costs()}`);
     expect(["async_reads", "reads_not_bottleneck", "sync_reads", "small_reads", "readahead_depth", "workers_queue"]).toContain(found.rule);
     expect(found.text).toMatch(new RegExp(`^(Slowest running|Running): pid ${pid} \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}.* on ${PG.table.replace(".", "\\.")}, `));
     expect(found.runId).toMatch(new RegExp(`^${pid}:`));
