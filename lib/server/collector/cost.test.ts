@@ -116,7 +116,7 @@ describe("watchCost: the cost line's note", () => {
     expect(w.note).not.toMatch(/Within/);
     expect(w.note).toContain("a read cost more than it was charged");
     // Right after inflight started, the reason is its first reads' round trips.
-    expect(watchCost(facts(c, budget, 20_000, { since: 15_000 })).note).toMatch(/^Over the 5 ms\/s budget \(INFLIGHT_BUDGET\) in the last 5 s: inflight's first reads of this server are charged at their round trips/);
+    expect(watchCost(facts(c, budget, 20_000, { since: 15_000 })).note).toMatch(/^Over the 5 ms\/s budget \(INFLIGHT_BUDGET\) in the last 5 s: inflight's first reads of this server: they are charged at their round trips/);
   });
 
   it("names the budget that would afford pg_aios where no read fits beside the wait events", () => {

@@ -234,6 +234,8 @@ export interface CostFacts {
   samplingShare: number;
 }
 
+const FIRST_READS = "inflight's first reads of this server";
+
 /** What watching costs now, and why a cadence is slower than asked (the target payload's cost). */
 export function watchCost(f: CostFacts): WatchCost {
   const budget = f.budget.msPerSecond;
@@ -241,6 +243,8 @@ export function watchCost(f: CostFacts): WatchCost {
   const sampleMs = f.cost.estimate("activity", f.now);
   const msPerSecond = round(f.cost.msPerSecond(f.now, f.since));
   const floorEvery = `one every ${AIOS_FLOOR_MS / 1000} s at least`;
+  // Right after the start the window holds the first reads, charged before their exact cost is known.
+  const starting = f.now - f.since < BUDGET_WINDOW_MS;
   const notes: string[] = [];
   if (f.interval > f.asked) {
     const why = f.samplingShare < SAMPLING_SHARE ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}` : `the sample alone costs ${fmt(sampleMs)} ms here`;
@@ -263,7 +267,7 @@ export function watchCost(f: CostFacts): WatchCost {
       ? `it costs ${fmt(aiosMs)} ms a read on this server (about max_connections x io_max_concurrency handle slots)`
       : spent + aiosMs > HEADROOM * f.budget.windowMs
         ? `it costs ${fmt(aiosMs)} ms a read, but ${Math.round(spent)} of the last ${BUDGET_WINDOW_MS / 1000} s's ${Math.round(f.budget.windowMs)} ms are spent`
-        : `it costs ${fmt(aiosMs)} ms a read, but the last second's budget went to ${f.now - f.since < BUDGET_WINDOW_MS ? "inflight's first reads of this server (their round trips, until pg_stat_statements gives their cost)" : `other reads (the costliest: ${f.cost.statements(f.now, f.since)[0]?.statement ?? "none"})`}`;
+        : `it costs ${fmt(aiosMs)} ms a read, but the last second's budget went to ${starting ? FIRST_READS : "other reads"}`;
     notes.push(`pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`);
   }
   // The figure beside the note says how much, and over what span: the note never says "within" above it.
@@ -271,9 +275,7 @@ export function watchCost(f: CostFacts): WatchCost {
   const span = Math.round(f.cost.span(f.now, f.since) / 1000);
   if (over && !notes.length) {
     notes.push(
-      f.now - f.since < BUDGET_WINDOW_MS
-        ? "inflight's first reads of this server are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost"
-        : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
+      starting ? `${FIRST_READS}: they are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost` : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
     );
   }
   return {

@@ -94,10 +94,6 @@ function migrateFrom1(db: Database.Database): void {
 }
 
 /**
- * Opens (or makes) the file and its tables. Throws what SQLite throws
- * (not a database, cannot write, ...): the caller turns it into one line.
- */
-/**
  * A SQLite file of inflight's (the history, the sampled picture), made if
  * needed, with the pragmas both keep: the caller checks its schema, and
  * closes it if that throws.
@@ -118,6 +114,10 @@ export function openSqlite(file: string, timeoutMs: number): Database.Database {
   }
 }
 
+/**
+ * Opens (or makes) the history's file and its tables. Throws what SQLite
+ * throws (not a database, cannot write, ...): the caller turns it into one line.
+ */
 export function openDatabase(file: string): Database.Database {
   const db = openSqlite(file, 2000);
   try {
