@@ -68,7 +68,7 @@ describe("which scans a window saw", () => {
 });
 
 describe("figure 9's span", () => {
-  const page = { budgetMsPerSecond: 5, msPerSecond: 2.1, statements: [], aios: { msPerRead: 1.7, intervalMs: 500, skipped: 30 }, note: "Within the 5 ms/s budget" };
+  const page = { budgetMsPerSecond: 5, msPerSecond: 2.1, spanS: 10, statements: [], aios: { msPerRead: 1.7, intervalMs: 500, skipped: 30 }, note: "pg_aios read every 500 ms while backends run, not every sample" };
   const delta = { calls: 130, totalExecMs: 40, byFile: { activity: { calls: 110, totalExecMs: 15 }, aios: { calls: 20, totalExecMs: 25 } }, statements: [] };
 
   it("gives server time, each part's cadence and the page's figures beside them", () => {

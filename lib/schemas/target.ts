@@ -56,6 +56,8 @@ export const WatchCost = z.object({
   budgetMsPerSecond: z.number(),
   /** server time of all of inflight's statements, ms per second, over the last 10 s */
   msPerSecond: z.number(),
+  /** the seconds msPerSecond is over: 10, less right after inflight started */
+  spanS: z.number(),
   statements: z.array(StatementCost),
   aios: z.object({
     /** server ms one read of pg_aios costs here; null before the first */
@@ -65,7 +67,7 @@ export const WatchCost = z.object({
     /** pg_aios reads the budget put off in the last 10 s (a backend was active) */
     skipped: z.number(),
   }),
-  /** why a cadence is slower than asked, in plain words; null when none is */
+  /** why a cadence is slower than asked, or why it is over the budget, in plain words; null when none is */
   note: z.string().nullable(),
 });
 export type WatchCost = z.infer<typeof WatchCost>;

@@ -34,21 +34,27 @@ describe("costView", () => {
     const v = costView({
       budgetMsPerSecond: 5,
       msPerSecond: 1.8,
+      spanS: 10,
       statements: [
         { statement: "activity", msPerCall: 0.12, callsPerSecond: 10, msPerSecond: 1.2, source: "pg_stat_statements" },
         { statement: "aios", msPerCall: 3.3, callsPerSecond: 0.2, msPerSecond: 0.66, source: "round trip" },
       ],
       aios: { msPerRead: 3.3, intervalMs: 300, skipped: 4 },
-      note: "Within the 5 ms/s budget (INFLIGHT_BUDGET): pg_aios every 300 ms, not 100.",
+      note: "pg_aios read every 300 ms while backends run, not every sample: it costs 3.3 ms a read on this server.",
     });
     expect(v.summary).toBe("watching costs 1.8 ms/s of server time, 0.2% of a core");
     expect(v.aios).toBe("pg_aios every 300 ms: 3.3 ms a read here, 4 reads put off by the budget in the last 10 s");
-    expect(v.budget).toBe("within the 5 ms/s budget");
-    expect(v.note).toMatch(/budget/);
+    expect(v.budget).toBe("within the 5 ms/s budget, INFLIGHT_BUDGET");
+    expect(v.note).toMatch(/every 300 ms/);
     expect(v.rows.map((r) => [r.statement, r.perCall, r.source])).toEqual([
       ["activity", "0.12 ms", "exact (pg_stat_statements)"],
       ["aios", "3.3 ms", "estimated (round trip less a ping)"],
     ]);
+  });
+  it("says over what span it is over the budget, once, in the header", () => {
+    const v = costView({ ...target().cost, msPerSecond: 7.6, spanS: 4 });
+    expect(v.over).toBe(true);
+    expect(v.budget).toBe("over the 5 ms/s budget, INFLIGHT_BUDGET, in the last 4 s");
   });
   it("says pg_aios is read only while a backend is active when it was not read lately", () => {
     const v = costView({ ...target().cost, aios: { msPerRead: 0.19, intervalMs: null, skipped: 0 } });

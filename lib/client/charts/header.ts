@@ -46,7 +46,7 @@ export interface CostView {
   summary: string;
   /** "pg_aios every 300 ms: 3.3 ms a read here"; null before a read */
   aios: string | null;
-  /** "within the 5 ms/s budget" or "over the 5 ms/s budget" */
+  /** "within the 5 ms/s budget, INFLIGHT_BUDGET" or "over the 5 ms/s budget, INFLIGHT_BUDGET, in the last 10 s" */
   budget: string;
   over: boolean;
   /** why a cadence is slower than asked */
@@ -70,7 +70,7 @@ export function costView(cost: WatchCost): CostView {
   return {
     summary: `watching costs ${formatNumber(cost.msPerSecond, 1)} ms/s of server time, ${coreShare(cost.msPerSecond)} of a core`,
     aios: aiosText,
-    budget: `${over ? "over" : "within"} the ${formatNumber(cost.budgetMsPerSecond)} ms/s budget`,
+    budget: `${over ? "over" : "within"} the ${formatNumber(cost.budgetMsPerSecond)} ms/s budget, INFLIGHT_BUDGET${over ? `, in the last ${cost.spanS} s` : ""}`,
     over,
     note: cost.note,
     rows: [...cost.statements]

@@ -270,10 +270,8 @@ export function watchCost(f: CostFacts): WatchCost {
         : `it costs ${fmt(aiosMs)} ms a read, but the last second's budget went to ${starting ? FIRST_READS : "other reads"}`;
     notes.push(`pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`);
   }
-  // The figure beside the note says how much, and over what span: the note never says "within" above it.
-  const over = msPerSecond > budget;
-  const span = Math.round(f.cost.span(f.now, f.since) / 1000);
-  if (over && !notes.length) {
+  // The header says whether it is over the budget, and over what span; the note says why.
+  if (msPerSecond > budget && !notes.length) {
     notes.push(
       starting ? `${FIRST_READS}: they are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost` : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
     );
@@ -281,8 +279,9 @@ export function watchCost(f: CostFacts): WatchCost {
   return {
     budgetMsPerSecond: budget,
     msPerSecond,
+    spanS: Math.round(f.cost.span(f.now, f.since) / 1000),
     statements: f.cost.statements(f.now, f.since),
     aios: { msPerRead: f.aiosRead ? round(aiosMs) : null, intervalMs: f.aios.intervalMs, skipped: f.aios.skipped },
-    note: notes.length ? `${over ? "Over" : "Within"} the ${budget} ms/s budget (INFLIGHT_BUDGET)${over ? ` in the last ${span} s` : ""}: ${notes.join("; ")}.` : null,
+    note: notes.length ? `${notes.join("; ")}.` : null,
   };
 }
