@@ -45,8 +45,10 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       const scanPid = rows[0].pid;
       let asyncTicks = 0;
       let busyWorkers = 0;
-      // A loaded machine can hide a short burst from the samples: up to 3 cold scans.
-      for (let attempt = 0; attempt < 3 && (asyncTicks === 0 || busyWorkers === 0); attempt++) {
+      // A loaded machine can hide a short burst from the samples: cold scans until both were
+      // seen, bounded at 60 s (a scan takes about a second here).
+      const deadline = Date.now() + 60_000;
+      for (let scans = 0; (asyncTicks === 0 || busyWorkers === 0) && (scans < 3 || Date.now() < deadline); scans++) {
         await evictFromPageCache(admin, PG.dataDir, PG.table);
         const from = Date.now();
         await scanner.query(`SELECT count(*) FROM ${PG.table} WHERE payload LIKE '%zz%'`);
