@@ -255,12 +255,14 @@ export class Collector implements PayloadSource {
   /**
    * A statement just started: a few extra samples between the slots, while
    * the budget holds them, so a scan of a few hundred ms is seen with its
-   * reads in flight more than once. Only the sample itself runs.
+   * reads in flight more than once. Only the sample itself runs, and only
+   * until the new run has the async samples a verdict needs (on a small
+   * server most of a burst's cost, when the slot already saw the reads).
    */
   private burst(session: Session, left: number): void {
     const now = Date.now();
     const cost = this.cost.latest("activity", now) + this.cost.latest("aios", now);
-    if (left <= 0 || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
+    if (left <= 0 || !this.sampling.awaitingReads || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
     this.schedule.extra(Math.max(10, Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
       if (this.session !== session) return;
       try {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { AioHandle } from "../../../schemas/rows";
 import { anyReading, type AioReading } from "../../../window/derive";
+import { FreshRuns } from "../../../window/fresh-runs";
 import { AIOS_FLOOR_MS, AIOS_PROBE_MS } from "../budget";
 import { isStatementError } from "../errors";
 import type { Session } from "../session";
@@ -30,6 +31,8 @@ export class SamplingStep implements Step {
   private aiosStarved = false;
   /** the last sample showed a run that the one before did not (a new statement started) */
   sawNewRun = false;
+  /** what a burst of samples between the slots is for */
+  private fresh = new FreshRuns();
   /** the next run is a sample between the slots */
   extra = false;
   /** this session's pg_conf_load_time() at the last sample (ms): it moves at a reload; null before one */
@@ -37,7 +40,13 @@ export class SamplingStep implements Step {
 
   constructor(private readonly ctx: StepContext) {}
 
+  /** A run that started lately is still running and not yet seen reading asynchronously twice. */
+  get awaitingReads(): boolean {
+    return this.fresh.awaiting;
+  }
+
   reset(): void {
+    this.fresh.clear();
     this.namesAt = 0;
     this.confLoadMs = null;
   }
@@ -65,7 +74,7 @@ export class SamplingStep implements Step {
     }
     const tick = window.addActivity(now, named.backends, reading, this.extra);
     const open = new Set(known);
-    this.sawNewRun = tick.runs.some((r) => !open.has(r.id));
+    this.sawNewRun = this.fresh.observe(tick.runs, open, (id) => window.run(id));
     feed.publish("tick", tick);
     return OK;
   }
