@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cpuSeconds } from "../bench/lib/proc";
 import { ScanDriver } from "../bench/lib/scans";
 import { PastResponse, type PastTick } from "../lib/schemas/past";
-import { openSamples, pack, unpack } from "../lib/server/history/samples-db";
+import { openSamples, pack, unpack } from "../lib/server/history/samples-db.mjs";
 import { testPg } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
 import { openSse } from "./support/sse";
@@ -77,7 +77,7 @@ describe.skipIf(!process.env.PAST_SIZE_MS)("the sampled picture's size and cost 
 
     const fileBytes = (d: Database.Database) => (d.pragma("page_count", { simple: true }) as number) * (d.pragma("page_size", { simple: true }) as number);
     // What the rows take: the file less an empty one's tables and indexes.
-    const empty = openSamples(path.join(dir, "empty-samples.db"));
+    const empty = openSamples(path.join(dir, "empty-samples.db"), 500);
     const emptyBytes = fileBytes(empty);
     empty.close();
     const db = new Database(samplesFile);
