@@ -16,7 +16,7 @@ export interface SampleOptions {
 
 /** How often the queue goes to the writer, as one batch (a batch of this many seconds packs well). */
 export const FLUSH_EVERY_MS = 5000;
-/** Rows queued or with the writer at most (about a minute of a busy target); beyond, new rows are dropped and counted. */
+/** Rows queued or with the writer at most (BENCHMARKS.md's busy targets kept 9 and 17 a second); beyond, new rows are dropped and counted. */
 export const MAX_QUEUED = 20_000;
 /** A write waits this long for another connection's lock on the file before the batch fails (off the main thread). */
 export const LOCK_WAIT_MS = 30_000;
