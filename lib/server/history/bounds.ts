@@ -1,5 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
+import { usedBytes } from "./sqlite.mjs";
 
 // What keeps the file bounded: retention (INFLIGHT_HISTORY, 7 days by
 // default) and a size cap (INFLIGHT_HISTORY_MAX_MB) that drops the oldest
@@ -10,14 +11,6 @@ const CAP_LOW_WATER = 0.9;
 /** Each pass over the cap drops this share of the span still kept. */
 const CAP_STEP = 0.1;
 const MAX_CAP_PASSES = 40;
-
-/** Pages in use (the file less its free pages), bytes. */
-export function usedBytes(db: Database.Database): number {
-  const pageSize = db.pragma("page_size", { simple: true }) as number;
-  const pages = db.pragma("page_count", { simple: true }) as number;
-  const free = db.pragma("freelist_count", { simple: true }) as number;
-  return (pages - free) * pageSize;
-}
 
 function histories(db: Database.Database): string[] {
   return (db.prepare("SELECT DISTINCT history FROM settings UNION SELECT DISTINCT history FROM statement_texts").pluck().all() as string[]);

@@ -3,8 +3,9 @@ import type Database from "better-sqlite3";
 import type { SampleRows } from "../../history/samples";
 import type { PastFinding, PastStatus, PastTick } from "../../schemas/past";
 import type { QueryRun } from "../../schemas/runs";
-import { capSamples, oldestSample, openSamples, pack, pruneSamples, unpack } from "./samples-db";
+import { oldestSample, openSamples, unpack } from "./samples-db.mjs";
 import { describeFailure } from "./failure";
+import { SampleWriter, type WriteAck } from "./writer";
 
 export interface SampleOptions {
   file: string;
@@ -13,13 +14,19 @@ export interface SampleOptions {
   log: (line: string) => void;
 }
 
-/** How often the queue goes to disk, in one transaction (a batch of this many seconds packs well). */
+/** How often the queue goes to the writer, as one batch (a batch of this many seconds packs well). */
 export const FLUSH_EVERY_MS = 5000;
-/** Rows waiting at most (about a minute of a busy target); beyond, new rows are dropped and counted. */
-const MAX_QUEUED = 20_000;
+/** Rows queued or with the writer at most (BENCHMARKS.md's busy targets kept 9 and 17 a second); beyond, new rows are dropped and counted. */
+export const MAX_QUEUED = 20_000;
+/** A write waits this long for another connection's lock on the file before the batch fails (off the main thread). */
+export const LOCK_WAIT_MS = 30_000;
 /** A file that failed is tried again this often (a full disk may have room again). */
 const RETRY_MS = 30_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** The main thread's reads (and its opening of the file at the start) wait at most this long for a lock. */
+const READ_WAIT_MS = 500;
+/** At a stop, the writer has this long to write what it was given. */
+const CLOSE_WAIT_MS = 5000;
 
 type Queued = { key: string; id: string; rows: SampleRows };
 
@@ -39,29 +46,36 @@ export interface PastRows {
 const count = (r: SampleRows) => r.ticks.length + r.runs.length + r.findings.length;
 
 /**
- * The sampled picture on disk: rows queue in memory and go to the file in
- * one transaction every 5 s, from a timer, never from the tick. A file that
- * cannot be written drops what is queued (counted per target, on the page
- * and on /metrics), says why once, and is tried again every 30 s; the live
- * page never waits for it.
+ * The sampled picture on disk: rows queue in memory and go, every 5 s from
+ * a timer (never from the tick), as one batch to the writer, a
+ * worker_thread with its own connection (writer.ts); the main thread keeps
+ * a connection of its own to read ranges (WAL: reads never wait for the
+ * writer). What is queued or with the writer is bounded; beyond, and
+ * whatever the writer could not write, rows are dropped and counted per
+ * target (on the page and on /metrics); a failure is said once, and the
+ * file is tried again every 30 s. The live page never waits for the disk.
  */
 export class SampleStore {
-  private db: Database.Database | null = null;
+  private reader: Database.Database | null = null;
+  private readonly writer: SampleWriter;
   private queue: Queued[] = [];
   private queued = 0;
+  /** rows posted to the writer and not answered yet */
+  private posted = 0;
   private dropped = new Map<string, number>();
   private reason: string | null = null;
   private failedAt = 0;
-  private prunedAt = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
 
   private constructor(readonly options: SampleOptions, off: string | null) {
     this.reason = off;
+    this.writer = new SampleWriter({ file: options.file, retentionMs: options.retentionMs, maxBytes: options.maxBytes, lockWaitMs: LOCK_WAIT_MS, pruneEveryMs: PRUNE_EVERY_MS });
   }
 
+  /** Opens (or makes) the file for reading at once, so a file that cannot be used is said at the start. */
   static open(options: SampleOptions): SampleStore {
     const store = new SampleStore(options, null);
-    store.tryOpen(Date.now());
+    store.openReader(Date.now());
     return store;
   }
 
@@ -88,38 +102,35 @@ export class SampleStore {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.flush(Date.now()), FLUSH_EVERY_MS);
+    this.timer ??= setInterval(() => void this.flush(Date.now()), FLUSH_EVERY_MS);
     this.timer.unref?.();
   }
 
   enqueue(key: string, id: string, rows: SampleRows): void {
     const n = count(rows);
     if (n === 0 || !this.options.file) return;
-    if (this.queued + n > MAX_QUEUED) return this.drop(id, n);
+    if (this.queued + this.posted + n > MAX_QUEUED) return this.drop(id, n);
     this.queue.push({ key, id, rows });
     this.queued += n;
   }
 
-  /** Writes what is queued, in one transaction; a failure drops it (counted) and says why once. */
-  flush(now: number): void {
-    if (this.queue.length === 0) return;
-    if (!this.db && !(now - this.failedAt >= RETRY_MS && this.tryOpen(now))) {
-      // A file known to refuse: what waits is dropped (and counted) rather than kept growing.
+  /**
+   * Hands what is queued to the writer; resolves once the writer answered
+   * (written, or dropped and counted, and why said once). A file known to
+   * refuse drops what waits (counted) until it is tried again.
+   */
+  flush(now: number): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    if (this.reason !== null && now - this.failedAt < RETRY_MS) {
       this.dropQueue();
-      return;
+      return Promise.resolve();
     }
     const batch = this.queue;
+    const n = this.queued;
     this.queue = [];
     this.queued = 0;
-    try {
-      this.write(this.db!, batch);
-      this.bound(this.db!, now);
-      if (this.reason !== null) this.options.log(`samples: ${this.options.file} is written again`);
-      this.reason = null;
-    } catch (err) {
-      for (const q of batch) this.drop(q.id, count(q.rows));
-      this.fail(err, now);
-    }
+    this.posted += n;
+    return this.writer.write(batch.map(({ key, rows }) => ({ key, rows })), now).then((ack) => this.answered(batch, n, ack, now));
   }
 
   /** The rows of [from, to) for the target keyed `key`; none when the file cannot be read (status says why). */
@@ -146,65 +157,46 @@ export class SampleStore {
     });
   }
 
-  close(): void {
+  /** Hands the writer what is queued and waits (at most 5 s) for it to be written. */
+  async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.flush(Date.now());
-    this.db?.close();
-    this.db = null;
+    const last = this.flush(Date.now());
+    const finished = await this.writer.close(CLOSE_WAIT_MS);
+    await last;
+    if (!finished) this.options.log(`samples: the writer did not finish within ${CLOSE_WAIT_MS / 1000} s of the stop; what it had is not kept`);
+    this.reader?.close();
+    this.reader = null;
   }
 
   // ---- internals -------------------------------------------------------------
 
-  /** One batch of ticks and one of runs per target, the findings a row each, in one transaction. */
-  private write(db: Database.Database, batch: Queued[]): void {
-    const byKey = new Map<string, SampleRows>();
-    for (const { key, rows } of batch) {
-      const into = byKey.get(key) ?? { ticks: [], runs: [], findings: [] };
-      into.ticks.push(...rows.ticks);
-      into.runs.push(...rows.runs);
-      into.findings.push(...rows.findings);
-      byKey.set(key, into);
-    }
-    const ticks = db.prepare("INSERT INTO sample_ticks (target, t_from, t_to, data) VALUES (?, ?, ?, ?)");
-    const runs = db.prepare("INSERT INTO sample_runs (target, started_min, seen_max, data) VALUES (?, ?, ?, ?)");
-    const finding = db.prepare("INSERT OR REPLACE INTO sample_findings (target, id, since, seen, data) VALUES (?, ?, ?, ?, ?)");
-    db.transaction(() => {
-      for (const [key, rows] of byKey) {
-        if (rows.ticks.length) ticks.run(key, Math.floor(Math.min(...rows.ticks.map((t) => t.t))), Math.ceil(Math.max(...rows.ticks.map((t) => t.t))), pack(rows.ticks));
-        if (rows.runs.length) runs.run(key, Math.floor(Math.min(...rows.runs.map((r) => r.startedAt))), Math.ceil(Math.max(...rows.runs.map((r) => r.endedAt ?? r.lastSeen))), pack(rows.runs));
-        for (const f of rows.findings) finding.run(key, f.id, Math.round(f.from), Math.round(f.to ?? f.seen), JSON.stringify(f));
-      }
-    })();
-  }
-
-  private bound(db: Database.Database, now: number): void {
-    if (now - this.prunedAt >= PRUNE_EVERY_MS) {
-      this.prunedAt = now;
-      pruneSamples(db, now - this.options.retentionMs);
-    }
-    const cutoff = capSamples(db, this.options.maxBytes, now);
-    if (cutoff !== null) this.options.log(`samples: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: seconds before ${new Date(cutoff).toISOString()} dropped`);
+  private answered(batch: Queued[], n: number, ack: WriteAck, now: number): void {
+    this.posted -= n;
+    if (!ack.written) for (const q of batch) this.drop(q.id, count(q.rows));
+    if (ack.error) return this.fail(ack.error, now);
+    if (this.reason !== null) this.options.log(`samples: ${this.options.file} is written again`);
+    this.reason = null;
+    if (!this.reader) this.openReader(now);
+    if (ack.capped !== null) this.options.log(`samples: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: seconds before ${new Date(ack.capped).toISOString()} dropped`);
   }
 
   /** A read that fails is the file failing (one line, status says why), never an error at the page. */
   private reading<T>(fallback: T, body: (db: Database.Database) => T): T {
-    if (!this.db) return fallback;
+    if (!this.reader) return fallback;
     try {
-      return body(this.db);
+      return body(this.reader);
     } catch (err) {
       this.fail(err, Date.now(), "reading");
       return fallback;
     }
   }
 
-  private tryOpen(now: number): boolean {
+  private openReader(now: number): void {
     try {
-      this.db = openSamples(this.options.file);
-      return true;
+      this.reader = openSamples(this.options.file, READ_WAIT_MS);
     } catch (err) {
       this.fail(err, now);
-      return false;
     }
   }
 
@@ -218,16 +210,18 @@ export class SampleStore {
     this.queued = 0;
   }
 
+  /** Says why once; a file that cannot be read is closed, and opened again once a batch is written. */
   private fail(err: unknown, now: number, what = "writing"): void {
     const reason = describeFailure(this.options.file, err, what);
     if (reason !== this.reason) this.options.log(`samples not kept: ${reason}; the live page goes on, rows are dropped and counted`);
     this.reason = reason;
     this.failedAt = now;
+    if (what !== "reading") return;
     try {
-      this.db?.close();
+      this.reader?.close();
     } catch {
-      // a broken file may not close cleanly either; it is reopened on the next try
+      // a broken file may not close cleanly either
     }
-    this.db = null;
+    this.reader = null;
   }
 }

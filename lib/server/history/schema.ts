@@ -1,7 +1,6 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqlite } from "./sqlite.mjs";
 
 // The history file's tables. A history is one server's (servers: its
 // address host:port/database and, where the role can read it,
@@ -91,27 +90,6 @@ function migrateFrom1(db: Database.Database): void {
     for (const name of names) insert.run(LEGACY_PREFIX + name, name, (lastSeen.get(name) as number | null) ?? 0);
     for (const table of KEYED) db.prepare(`UPDATE ${table} SET history = ? || history`).run(LEGACY_PREFIX);
   })();
-}
-
-/**
- * A SQLite file of inflight's (the history, the sampled picture), made if
- * needed, with the pragmas both keep: the caller checks its schema, and
- * closes it if that throws.
- */
-export function openSqlite(file: string, timeoutMs: number): Database.Database {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file, { timeout: timeoutMs });
-  try {
-    // Only takes effect on a new file (before its first table): freed pages
-    // can then be given back, so deleting old rows shrinks the file.
-    db.pragma("auto_vacuum = INCREMENTAL");
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
 }
 
 /**

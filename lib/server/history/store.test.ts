@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StatementDelta } from "../../history/deltas";
 import type { Settings } from "../../schemas/settings";
 import { comparePayload } from "./compare";
-import { usedBytes } from "./bounds";
+import { usedBytes } from "./sqlite.mjs";
 import { HistoryStore, type HistoryOptions } from "./store";
 
 const MIN = 60_000;

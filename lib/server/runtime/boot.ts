@@ -2,7 +2,7 @@ import "server-only";
 import { Collector } from "../collector/collector";
 import { HistoryStore } from "../history/store";
 import { SampleStore } from "../history/samples";
-import { samplesFile } from "../history/samples-db";
+import { samplesFile } from "../history/samples-db.mjs";
 import { formatDuration } from "../../format";
 import { earlyRefusal } from "../http/early";
 import { StreamLimits } from "../http/streams";
@@ -195,10 +195,10 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
-      .then(() => {
-        runtime.samples.close();
-        runtime.history.close();
-      })
+      // The sampled picture's writer is given what is queued and waited for (5 s at most).
+      .then(() => runtime.samples.close())
+      .catch((err) => log(`while stopping: ${(err as Error).message}`))
+      .then(() => runtime.history.close())
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,4 @@
+import type Database from "better-sqlite3";
+
+export function openSqlite(file: string, timeoutMs: number): Database.Database;
+export function usedBytes(db: Database.Database): number;
