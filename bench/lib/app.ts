@@ -23,8 +23,8 @@ export interface AppServer {
 }
 
 const LINKS = ["node_modules", "sql", "public", "package.json", "next.config.ts", "tsconfig.json", "postcss.config.mjs"];
-/** scripts/start.mjs and what it imports */
-const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs"];
+/** scripts/start.mjs and what it imports; the sampled picture's writer thread, loaded from disk by path (lib/server/history/writer.ts) */
+const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs", "lib/server/history/samples-writer.mjs", "lib/server/history/samples-db.mjs", "lib/server/history/sqlite.mjs"];
 
 /** Copies root/.next (or another build, `next`) to <dir>/.next and scripts/start.mjs, links the rest the server needs; returns the build id. */
 export function snapshotApp(root: string, dir: string, next = path.join(root, ".next")): string {
@@ -42,8 +42,10 @@ export function snapshotApp(root: string, dir: string, next = path.join(root, ".
   const copied = readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8").trim();
   if (copied !== id) throw new Error("the build changed while it was being copied; run the bench again");
   for (const name of LINKS) if (existsSync(path.join(root, name))) symlinkSync(path.join(root, name), path.join(dir, name));
-  mkdirSync(path.join(dir, "scripts"));
-  for (const file of COPIES) cpSync(path.join(root, file), path.join(dir, file));
+  for (const file of COPIES) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    cpSync(path.join(root, file), path.join(dir, file));
+  }
   return id;
 }
 
