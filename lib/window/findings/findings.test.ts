@@ -115,7 +115,7 @@ describe("about the server", () => {
     const pool = [row("io_min_workers", "2"), row("io_max_workers", "8"), row("io_worker_idle_timeout", "60000", "ms"), row("io_worker_launch_interval", "100", "ms")];
     // What 18 and 19 share is the same on both sides (settingsOf's): io_workers and the pool's are what differ.
     const shared = [row("effective_io_concurrency", "16"), row("maintenance_io_concurrency", "16"), row("io_combine_limit", "16", "8kB"), row("io_max_combine_limit", "16", "8kB"), row("block_size", "8192")];
-    const after = toSettings([row("io_method", "worker"), ...pool, ...shared, row("server_version", "19rc1")]);
+    const after = toSettings([row("io_method", "worker"), ...pool, ...shared, row("server_version", "19rc1 (Debian 19~rc1-1)")]);
     const restarts = [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: diffSettings(before, after) }];
     expect(restarts[0].changes).toContainEqual({ name: "io_workers", before: "3", after: null });
     const f = computeFindings(input({ target: target({ postmasterStart: NOW - 60_000 }), settings: after, restarts, recent: ticks(() => ({ workers: { configured: 2, max: 8, alive: 2, busy: 0 } })) })).findings.find((x) => x.rule === "restart_applied");

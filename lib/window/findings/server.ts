@@ -119,7 +119,9 @@ interface StartChanges {
  */
 function startChanges(r: Restart): StartChanges {
   const v = r.changes.find((c) => c.name === "server_version");
-  const version = v ? `PostgreSQL ${v.before ?? "?"} -> ${v.after ?? "?"}` : null;
+  // "18.6 (Debian 18.6-3)" reads as 18.6: the packager's suffix is not the version.
+  const short = (version: string | null) => version?.split(" ")[0] ?? "?";
+  const version = v ? `PostgreSQL ${short(v.before)} -> ${short(v.after)}` : null;
   const major = majorOfVersion(v?.after ?? null);
   const newMajor = major !== null && major !== majorOfVersion(v?.before ?? null);
   const io = r.changes.filter((c) => isIoSetting(c.name) && !(newMajor && c.after === null));
