@@ -14,6 +14,9 @@ export function poolBounds(settings: Readonly<Settings>): { max?: number } {
 
 export class WorkerTurnover {
   private prev: Set<number> | null = null;
+  /** launches and exits seen since inflight started, every sample's (for Prometheus; never evicted) */
+  launchedTotal = 0;
+  exitedTotal = 0;
 
   /** Launched and exited since the last call, each only when not 0; the first sample has nothing to compare with. */
   next(pids: readonly number[]): Pick<Tick["workers"], "launched" | "exited"> {
@@ -25,6 +28,8 @@ export class WorkerTurnover {
     let exited = 0;
     for (const pid of now) if (!prev.has(pid)) launched++;
     for (const pid of prev) if (!now.has(pid)) exited++;
+    this.launchedTotal += launched;
+    this.exitedTotal += exited;
     return { ...(launched ? { launched } : {}), ...(exited ? { exited } : {}) };
   }
 }

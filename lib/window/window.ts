@@ -33,7 +33,8 @@ export class TargetWindow {
   /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
   readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
-  private readonly turnover = new WorkerTurnover();
+  /** the io workers launched and exited, sample to sample (19's pool; /metrics counts them) */
+  readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
