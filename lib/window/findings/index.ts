@@ -30,6 +30,8 @@ export interface FindingsInput {
   runs: readonly QueryRun[];
   /** the ticks of the last WORKERS_SPAN_MS */
   recent: readonly Tick[];
+  /** when an io worker was first seen exiting since this server started (19's pool shrinking); null or absent: none seen */
+  poolExitAt?: number | null;
   /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
   measured?: MethodMeasures;
 }
@@ -50,7 +52,7 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const others = [
     ...server.degraded(serverInput),
     saidByRun.has("workers_queue") ? null : (poolSaturated(serverInput) ?? server.workersQueue(serverInput)),
-    poolGrowing(serverInput),
+    poolGrowing({ ...serverInput, poolExitAt: input.poolExitAt ?? null }),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),

@@ -72,13 +72,27 @@ describe("19's io worker pool", () => {
     expect(texts(f)).not.toMatch(/io_workers|NaN|undefined/);
   });
 
-  it("grown from io_min_workers after backends waited for the workers: the first reads waited for workers to start", () => {
+  describe("grown from io_min_workers after backends waited for the workers: the first reads waited for workers to start", () => {
     const recent = ticks((i) => (i < 10 ? { max: 8, alive: 2, busy: 2 } : { max: 8, alive: 4, busy: 3, ...(i === 10 ? { launched: 2 } : {}) })).map((t, i) =>
       i < 10 ? { ...t, waits: { "IO:AioIoCompletion": 3 } } : t,
     );
-    const grow = findings({ recent }).find((x) => x.rule === "pool_growing");
-    expect(grow?.text).toMatch(/It had shrunk to io_min_workers = 2 before the burst: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\)/);
-    expect(grow?.evidence.waitedAtMin).toBe(10);
+    const firstLaunch = recent[10].t;
+
+    it("had shrunk, when a worker was seen exiting before the burst", () => {
+      const grow = findings({ recent, poolExitAt: firstLaunch - 60_000 }).find((x) => x.rule === "pool_growing");
+      expect(grow?.text).toMatch(/It had shrunk to io_min_workers = 2 before the burst: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\); a higher io_min_workers or io_worker_idle_timeout keeps them ready\./);
+      expect(grow?.evidence).toMatchObject({ waitedAtMin: 10, shrunkBefore: true });
+    });
+
+    it.each([
+      ["no exit seen since the server started", null],
+      ["the only exit after the burst began", firstLaunch + 100],
+    ])("was at its minimum, never said to have shrunk: %s", (_, poolExitAt) => {
+      const grow = findings({ recent, poolExitAt }).find((x) => x.rule === "pool_growing");
+      expect(grow?.text).toMatch(/It was at io_min_workers = 2 when the burst came: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\); a higher io_min_workers keeps more ready\./);
+      expect(grow?.text).not.toMatch(/shrunk|io_worker_idle_timeout/);
+      expect(grow?.evidence).toMatchObject({ waitedAtMin: 10, shrunkBefore: false });
+    });
   });
 
   it("steady below its maximum: no pool finding, and the run says the pool is not the limit", () => {
