@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GLOSSARY, glossText, sentenceParts, TERMS } from "./glossary";
+import { gloss, glossText, sentenceParts, TERMS } from "./glossary";
 
 describe("glossary", () => {
   // The words issue 11's newcomer did not know, each with a plain explanation.
@@ -7,9 +7,17 @@ describe("glossary", () => {
     "explains %s",
     (term) => {
       expect(TERMS).toContain(term);
-      expect(GLOSSARY[term].text.length).toBeGreaterThan(30);
+      expect(gloss(term).length).toBeGreaterThan(30);
     },
   );
+
+  it.each([
+    [18, "PostgreSQL 18"],
+    [19, "PostgreSQL 19"],
+    [null, "PostgreSQL 18 and 19"],
+  ] as const)("says which major's index lookups read synchronously: the target's (%s)", (major, named) => {
+    expect(gloss("DataFileRead", major)).toContain(`what index lookups do in ${named}, `);
+  });
 
   it("marks a term once, as a whole word", () => {
     const parts = glossText("async handles in flight; handles again; io_workers_idle_timeout is not io_workers");

@@ -101,6 +101,14 @@ describe("19's io worker pool", () => {
     expect(f.find((x) => x.runId)?.text).toMatch(/the io worker pool runs 2 of up to 8 and is not the limit, so changing io_method or io_max_workers is unlikely to help/);
   });
 
+  it("index lookups read synchronously: said of PostgreSQL 19 on a 19 target, and of 18 on 18", () => {
+    const lookups = run({ id: "42:60000", pid: 42, query: "SELECT v FROM t WHERE id = $1", startedAt: NOW - 40_000, samples: 400, readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" });
+    const on = (serverVersionNum: number) => findings({ target: target({ postmasterStart: NOW - 3_600_000, serverVersionNum }), runs: [lookups] }).find((x) => x.rule === "sync_reads")?.text;
+    expect(on(190000)).toMatch(/index lookups read this way in PostgreSQL 19\): io_method and io_max_workers are not its levers/);
+    expect(on(190000)).not.toMatch(/PostgreSQL 18/);
+    expect(on(180006)).toMatch(/index lookups read this way in PostgreSQL 18\)/);
+  });
+
   it("the settings sentence names the pool's bounds", () => {
     const f = findings({ recent: ticks(() => ({ max: 8 })) });
     expect(f.find((x) => x.rule === "settings_unchanged")?.text).toMatch(/io_method worker, io_min_workers 2, io_max_workers 8/);
