@@ -48,6 +48,10 @@ export const GLOSSARY = {
     match: ["LWLock:AioWorkerSubmissionQueue", "AioWorkerSubmissionQueue"],
     text: "Backends waiting to put reads on the io workers' queue: the io workers cannot keep up.",
   },
+  AioWorkerControl: {
+    match: ["LWLock:AioWorkerControl", "AioWorkerControl"],
+    text: "PostgreSQL 19, io_method = worker: waiting to update the io worker pool's shared information (pg_wait_events: \"Waiting to update AIO worker information\"), the lock that came with the pool sizing itself as workers are launched and exit.",
+  },
   io_method: {
     match: ["io_method"],
     text: "How PostgreSQL (18 and later) reads: worker (io worker processes read ahead for the backends; the default), io_uring (each backend submits its reads to the Linux kernel; needs a build with liburing), sync (each backend reads and waits, as before 18).",
