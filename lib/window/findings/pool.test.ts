@@ -49,7 +49,7 @@ describe("19's io worker pool", () => {
     const f = findings({ settings: pg19(1, 1), recent: ticks(() => ({ configured: 1, max: 1, alive: 1, busy: 1 })) });
     const queue = f.find((x) => x.rule === "workers_queue");
     expect(queue?.severity).toBe("act");
-    expect(queue?.text).toMatch(/^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+    expect(queue?.text).toMatch(/^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\) and measure again\./);
     expect(texts(f)).not.toMatch(/io_workers|NaN|undefined/);
   });
 

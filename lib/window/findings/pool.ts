@@ -56,7 +56,7 @@ export function poolSaturated({ settings, workers: w }: PoolInput): NewFinding |
     id: "workers_queue",
     rule: "workers_queue",
     severity: "act",
-    text: `The io worker pool is at its maximum (${pool.max}) and saturated: raise io_max_workers (a reload is enough) and measure again. ${capitalize(queueEvidence(w) ?? "every worker busy")}.`,
+    text: `The io worker pool is at its maximum (${pool.max}) and saturated: ${workersLever(settings, w.alive)} and measure again. ${capitalize(queueEvidence(w) ?? "every worker busy")}.`,
     evidence: { ioWorkers: w.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
   };
 }
