@@ -113,9 +113,6 @@ export const CONTRACT: readonly MetricSpec[] = [
     labels: { kind: fixed(["configured", "max", "alive", "busy"]) },
     alwaysEmitted: [{ kind: "configured" }, { kind: "alive" }, { kind: "busy" }],
   },
-  // 19's pool only: none on 18.
-  { name: "inflight_io_workers_launched_total", type: "counter", help: "io workers launched (19's pool growing)", labels: {}, alwaysEmitted: [] },
-  { name: "inflight_io_workers_exited_total", type: "counter", help: "io workers exited (19's pool shrinking)", labels: {}, alwaysEmitted: [] },
   {
     name: "inflight_io_method",
     type: "gauge",
