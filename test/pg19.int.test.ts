@@ -8,7 +8,7 @@
 // saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summaryTable } from "../lib/lab/export";
+import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
 import { summarize } from "../lib/lab/summary";
 import { Collector } from "../lib/server/collector/collector";
 import { dropFromPageCache } from "../lib/server/demo/evict";
@@ -138,7 +138,11 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
         expect(run.io?.capacity).toBeGreaterThan(0);
         expect(run.io?.ioCount).toBeGreaterThan(0);
       }
-      expect(summaryTable(summarize(outcome.runs, ["sync", "worker"]))).toMatch(/prefetch \(avg \/ max \/ capacity\)/);
+      const summary = summarize(outcome.runs, ["sync", "worker"]);
+      // The table's columns are 18's and EXPLAIN (IO)'s, on the page and in `npm run lab` alike.
+      expect(summaryColumns(summary).map(([header]) => header)).toEqual([...SUMMARY_COLUMNS, ...IO_COLUMNS].map(([header]) => header));
+      for (const s of summary) expect(IO_COLUMNS.map(([, cell]) => cell(s))).toEqual([expect.stringMatching(/^\d+\.\d \/ \d+ \/ \d+$/), expect.stringMatching(/^[\d,]+ I\/Os, [\d,]+ waited/)]);
+      expect(summaryTable(summary)).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
     });
 
     it("npm run lab the same: its table has the EXPLAIN (IO) columns", async () => {
