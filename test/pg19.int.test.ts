@@ -3,9 +3,11 @@
 // io_workers and sizes its io worker pool itself between io_min_workers and
 // io_max_workers. Its settings are read as the server has them, the pool's
 // growth is in the ticks, the check passes within the band, and a pool at
-// its maximum and saturated says to raise io_max_workers. Where the machine
-// cannot run it, the run fails with the reason (IOURING_TESTS=skip: left out,
-// saying so).
+// its maximum and saturated says to raise io_max_workers. Through the real
+// built server the settings it reports and /metrics (the pool's settings,
+// bound and launches; nothing for io_workers) are the pool's. Where the
+// machine cannot run it, the run fails with the reason (IOURING_TESTS=skip:
+// left out, saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
@@ -18,11 +20,15 @@ import { shellQuote } from "../lib/server/lab/shell";
 import { startLab } from "./support/lab";
 import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
+import { startServer, type RunningServer } from "./support/server";
+import { WindowSnapshot } from "../lib/schemas/window";
 
 const io = await pg19Available();
 if (!io.ok) console.log(`[pg19] not run, as asked: ${io.why}`);
 
 const TABLE = "public.pool_probe";
+/** A DATABASE_URL target is named after its host. */
+const HOST = "127.0.0.1";
 /** Concurrent cold scans: enough queueing that the pool grows (eight took it from 2 to 4 in 3 s, PG18-FACTS). */
 const SCANS = 8;
 const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"];
@@ -81,12 +87,20 @@ const texts = (c: Collector) => [...c.window.checks.map((x) => x.message), ...c.
 describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
   describe("the default pool (2 to 8)", () => {
     let watched: Awaited<ReturnType<typeof startWatched>>;
+    /** the real built server watching the same 19 (its target named after the host), from before the pool grows */
+    let app: RunningServer;
     const w = () => watched.collector.window;
 
     beforeAll(async () => {
       watched = await startWatched("pg19", {});
+      // Sampling 10 times a second without a viewer, as the /metrics test does: it sees the pool's launches as they come.
+      app = await startServer({ DATABASE_URL: watched.server.superuserUrl(), INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
+      await waitFor("the real server's target up", async () => (await (await fetch(`${app.url}/api/targets`)).json()).targets[0]?.status === "up", 30_000, 250);
     }, 600_000);
-    afterAll(async () => watched?.stop());
+    afterAll(async () => {
+      await app?.stop();
+      await watched?.stop();
+    });
 
     it("reads the pool's settings as the server has them: no io_workers, nothing NaN", async () => {
       await waitFor("settings read", () => w().settings.io_max_workers, 10_000);
@@ -112,6 +126,25 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const check = w().checks.find((c) => c.id === "io_workers");
       expect(check?.status).toBe("pass");
       expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+
+    it("through the real server: the settings it reports are the pool's, /metrics has the pool's settings, bound and launches, none for io_workers", async () => {
+      const snapshot = WindowSnapshot.parse(await (await fetch(`${app.url}/api/targets/${HOST}/window?from=${Date.now() - 60_000}`)).json());
+      for (const name of POOL_SETTINGS) expect(snapshot.settings[name]?.setting, name).toMatch(/^\d+$/);
+      expect(snapshot.settings.io_workers).toBeUndefined();
+      const seriesIn = (metrics: string, name: string, labels = "") => new RegExp(`^${name}\\{target="${HOST.replaceAll(".", "\\.")}"${labels}\\} (\\S+)$`, "m").exec(metrics)?.[1];
+      // It watched the pool grow above io_min_workers (the case above): a worker it had not seen before.
+      const metrics = await waitFor("/metrics counting a launch", async () => {
+        const text = await (await fetch(`${app.url}/metrics`)).text();
+        return Number(seriesIn(text, "inflight_io_workers_launched_total")) >= 1 && text;
+      }, 20_000, 250);
+      const series = (name: string, labels = "") => seriesIn(metrics, name, labels);
+      expect(series("inflight_setting", ',name="io_min_workers"')).toBe("2");
+      expect(series("inflight_setting", ',name="io_max_workers"')).toBe("8");
+      expect(metrics).not.toMatch(/name="io_workers"/);
+      expect(series("inflight_io_workers", ',kind="configured"')).toBe("2");
+      expect(series("inflight_io_workers", ',kind="max"')).toBe("8");
+      expect(series("inflight_io_workers_exited_total")).toMatch(/^\d+$/);
     });
   });
 
