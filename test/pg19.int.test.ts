@@ -2,12 +2,12 @@
 // scripts/iouring-pg.mjs makes; see test/support/iouring.ts): 19 has no
 // io_workers and sizes its io worker pool itself between io_min_workers and
 // io_max_workers. Its settings are read as the server has them, the pool's
-// growth is in the ticks, the check passes within the band, and a pool at
-// its maximum and saturated says to raise io_max_workers. Through the real
-// built server the settings it reports and /metrics (the pool's settings,
-// bound and launches; nothing for io_workers) are the pool's. Where the
-// machine cannot run it, the run fails with the reason (IOURING_TESTS=skip:
-// left out, saying so).
+// growth is in the ticks and the findings (growing, not the limit), the
+// check passes within the band, and a pool at its maximum and saturated says
+// to raise io_max_workers. Through the real built server the settings it
+// reports and /metrics (the pool's settings, bound and launches; nothing for
+// io_workers) are the pool's. Where the machine cannot run it, the run fails
+// with the reason (IOURING_TESTS=skip: left out, saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
@@ -21,6 +21,7 @@ import { startLab } from "./support/lab";
 import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
 import { startServer, type RunningServer } from "./support/server";
+import type { Finding } from "../lib/schemas/findings";
 import { WindowSnapshot } from "../lib/schemas/window";
 
 const io = await pg19Available();
@@ -114,13 +115,22 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
     });
 
-    it("the pool grows under concurrent cold scans: the ticks show the launches, the check passes within the band", async () => {
+    it("the pool grows under concurrent cold scans: the ticks show the launches, the findings say it grows and is not the limit, the check passes within the band", async () => {
       const from = Date.now();
-      const grown = await scanUntil(watched.server, "the pool above io_min_workers", () =>
-        w()
+      // The finding holds while a launch is within its last 5 s: kept when first seen.
+      let growing: Finding | undefined;
+      const grown = await scanUntil(watched.server, "the pool above io_min_workers, and the finding that it grows", () => {
+        growing ??= w().findings.findings.find((f) => f.rule === "pool_growing");
+        const tick = w()
           .allTicks()
-          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0),
-      );
+          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0);
+        return growing && tick;
+      });
+      expect(growing!.severity).toBe("info");
+      expect(growing!.text).toMatch(/^The io worker pool is growing: \d+ io workers? launched in the last 5 s \(\d+ -> \d+, of up to io_max_workers = 8\)\. PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit\./);
+      expect(growing!.evidence).toMatchObject({ ioMinWorkers: 2, ioMaxWorkers: 8 });
+      expect(growing!.evidence.alive).toBeLessThan(8);
+      expect(growing!.text).not.toMatch(/NaN|undefined|io_workers\b/);
       expect(grown.workers.max).toBe(8);
       expect(grown.workers.alive).toBeLessThanOrEqual(8);
       const check = w().checks.find((c) => c.id === "io_workers");
@@ -203,7 +213,7 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const finding = await scanUntil(watched.server, "the saturated-pool finding", () =>
         watched.collector.window.findings.findings.find((f) => f.rule === "workers_queue"),
       );
-      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1; a reload applies it\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\)/);
       expect(finding.evidence).toMatchObject({ ioWorkers: 1 });
       expect(finding.text).not.toMatch(/NaN|undefined|io_workers\b/);
     });
