@@ -5,9 +5,10 @@
 // growth is in the ticks and the findings (growing, not the limit), the
 // check passes within the band, and a pool at its maximum and saturated says
 // to raise io_max_workers. Through the real built server the settings it
-// reports and /metrics (the pool's settings, bound and launches; nothing for
-// io_workers) are the pool's. Where the machine cannot run it, the run fails
-// with the reason (IOURING_TESTS=skip: left out, saying so).
+// reports, /metrics (the pool's settings, bound and launches; nothing for
+// io_workers) and the window's CSV are the pool's. Where the machine cannot
+// run it, the run fails with the reason (IOURING_TESTS=skip: left out,
+// saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
@@ -155,6 +156,10 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       expect(series("inflight_io_workers", ',kind="configured"')).toBe("2");
       expect(series("inflight_io_workers", ',kind="max"')).toBe("8");
       expect(series("inflight_io_workers_exited_total")).toMatch(/^\d+$/);
+      // The window's CSV names the pool's setting, not 18's io_workers.
+      const header = (await (await fetch(`${app.url}/api/targets/${HOST}/export?format=csv`)).text()).split("\n")[0].split(",");
+      expect(header).toEqual(expect.arrayContaining(["io_min_workers", "io_workers_max", "io_workers_launched", "io_workers_exited"]));
+      expect(header).not.toContain("io_workers_configured");
     });
   });
 
