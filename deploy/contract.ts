@@ -106,7 +106,13 @@ export const CONTRACT: readonly MetricSpec[] = [
   { name: "inflight_io_workers_alive_sampled_total", type: "counter", help: "Alive io workers summed over samples", labels: {} },
   { name: "inflight_read_wait_samples_total", type: "counter", help: "Samples in which at least one backend waited on a read of that mode", labels: { mode: fixed(["async", "sync"]) } },
   { name: "inflight_aio_handles", type: "gauge", help: "Async handles at the last aio sample, by state and operation", labels: { state: fixed(AIO_STATES), operation: fixed(AIO_OPERATIONS) } },
-  { name: "inflight_io_workers", type: "gauge", help: "io worker processes: configured, alive, busy", labels: { kind: fixed(["configured", "alive", "busy"]) } },
+  {
+    name: "inflight_io_workers",
+    type: "gauge",
+    help: "io worker processes: configured, max (19's io_max_workers), alive, busy",
+    labels: { kind: fixed(["configured", "max", "alive", "busy"]) },
+    alwaysEmitted: [{ kind: "configured" }, { kind: "alive" }, { kind: "busy" }],
+  },
   {
     name: "inflight_io_method",
     type: "gauge",

@@ -64,6 +64,11 @@ test.describe("PostgreSQL 19's io worker pool", () => {
       await openTarget(page, `${base}/targets/127.0.0.1`);
       await expect(page.getByTestId("setting-io_max_workers")).toHaveAttribute("data-value", "8", { timeout: 30_000 });
       await expect(page.getByTestId("setting-io_min_workers")).toHaveAttribute("data-value", "2");
+      // The pool's timings, 19's defaults (ms), shown in human units.
+      await expect(page.getByTestId("setting-io_worker_idle_timeout")).toHaveAttribute("data-value", "60000");
+      await expect(page.getByTestId("setting-io_worker_idle_timeout")).toContainText("1 min");
+      await expect(page.getByTestId("setting-io_worker_launch_interval")).toHaveAttribute("data-value", "100");
+      await expect(page.getByTestId("setting-io_worker_launch_interval")).toContainText("100 ms");
       await expect(page.getByTestId("setting-io_workers")).toHaveCount(0);
       await expect(page.getByTestId("workers-pool")).toHaveText(/^io workers \d+ of up to 8 \(pool grows on demand\)$/, { timeout: 30_000 });
       const chart = page.getByTestId("io-workers-chart");

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { NO_EXPLAIN_IO } from "../lib/lab/explain-io";
 import { openTarget } from "./helpers";
 
 // Issue 13: after a restart the target page compares the statements before
@@ -52,6 +53,9 @@ test("the A/B lab shows its progress, then a table for sync and worker, and expo
   await expect(rows.nth(0)).toHaveAttribute("data-method", "sync");
   await expect(rows.nth(1)).toContainText(/than sync \((outside|within) the spread\)/);
   await expect(lab.getByTestId("lab-chart")).toBeVisible();
+  // The demo's 18 has no EXPLAIN (IO): the panel and its result say it comes with 19.
+  await expect(lab.locator("header p")).toContainText(NO_EXPLAIN_IO);
+  await expect(lab.getByTestId("lab-no-explain-io")).toHaveText(NO_EXPLAIN_IO);
   await expect(lab.getByTestId("lab-status")).toContainText("io_method is back to sync");
   await lab.screenshot({ path: "test-results/lab.png" });
 

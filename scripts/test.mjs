@@ -1,8 +1,10 @@
 // `npm test`: what the machine must have first (scripts/prereqs.mjs: as
 // root with apt-get it installs Debian's packages itself), the lint (ESLint,
 // eslint.config.mjs: cheap, so it goes first), the build, then unit and
-// integration tests (vitest, against a real PostgreSQL 18), then
-// the browser tests (Playwright in Chromium against the built server).
+// integration tests (vitest, against real PostgreSQL servers: 18, embedded
+// and Debian's; 19, Debian's, in the folder scripts/iouring-pg.mjs makes;
+// and 15, for an upgrade from an older major), then the browser tests
+// (Playwright in Chromium against the built server).
 // Stops at the first failing stage.
 import { spawnSync } from "node:child_process";
 import path from "node:path";

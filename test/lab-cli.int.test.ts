@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { NO_EXPLAIN_IO } from "../lib/lab/explain-io";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { restartCommand, startLab, stopCommand } from "./support/lab";
 import { waitFor } from "./support/pg";
@@ -43,8 +44,11 @@ describe("npm run lab (own PostgreSQL 18)", () => {
     expect(out).toMatch(/^io_method\s+runs\s+median\s+spread \(min–max\)\s+read wait\s+read share\s+blocks read\s+against the first$/m);
     expect(out).toMatch(/^sync\s+2\s+\S+ ms/m);
     expect(out).toMatch(/^worker\s+2\s+\S+ ms .* than sync \((outside|within) the spread\)$/m);
+    // 18's EXPLAIN has no IO option: the table (its header above ends at "against the first") says its columns come with 19.
+    expect(out).toContain(`\n${NO_EXPLAIN_IO}\n`);
     expect(lab.stderr()).toMatch(/io_method is back to worker/);
     const report = JSON.parse(readFileSync(`${dir}/lab.json`, "utf8"));
+    expect(report).toMatchObject({ explainIo: false, serverVersion: expect.stringMatching(/^18\./) });
     expect(report.runs.map((r: { method: string }) => r.method)).toEqual(["sync", "worker", "worker", "sync"]);
     expect(report.explains).toHaveLength(4);
     expect(readFileSync(`${dir}/lab.csv`, "utf8").trim().split("\n")).toHaveLength(5);

@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUMMARY_COLUMNS, summaryColumns } from "../lib/lab/export";
 import { median } from "../lib/lab/summary";
 import { LabExport, LabState } from "../lib/schemas/lab";
 import { TargetsResponse } from "../lib/schemas/api";
@@ -71,9 +72,14 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     expect(done).toMatchObject({ state: "done", error: null, restoredTo: "worker", progress: { done: 10, total: 10 } });
     expect(done.runs.map((r) => `${r.round}:${r.method}`)).toEqual(["1:sync", "1:worker", "2:worker", "2:sync", "3:sync", "3:worker", "4:worker", "4:sync", "5:sync", "5:worker"]);
     expect(done.summary.map((s) => [s.method, s.runs])).toEqual([["sync", 5], ["worker", 5]]);
+    // The embedded 18 has no EXPLAIN (IO): the state says so (the page then says it comes with 19), no run has its figures.
+    expect(done.explainIo).toBe(false);
+    expect(done.runs.every((r) => r.io == null)).toBe(true);
+    expect(summaryColumns(done.summary).map(([header]) => header)).toEqual(SUMMARY_COLUMNS.map(([header]) => header));
 
     const exported = LabExport.parse(await (await fetch(`${app.url}/api/targets/demo/lab/export?format=json`)).json());
     expect(exported.explains).toHaveLength(10);
+    expect(exported).toMatchObject({ explainIo: false, serverVersion: expect.stringMatching(/^18\./) });
     for (const s of done.summary) {
       const raw = exported.explains.filter((e) => e.method === s.method).map((e) => (e.explain as { "Execution Time": number }[])[0]["Execution Time"]);
       expect(s.medianMs).toBe(median(raw));

@@ -2,13 +2,16 @@
 // scripts/iouring-pg.mjs makes; see test/support/iouring.ts): 19 has no
 // io_workers and sizes its io worker pool itself between io_min_workers and
 // io_max_workers. Its settings are read as the server has them, the pool's
-// growth is in the ticks, the check passes within the band, and a pool at
-// its maximum and saturated says to raise io_max_workers. Where the machine
-// cannot run it, the run fails with the reason (IOURING_TESTS=skip: left out,
+// growth is in the ticks and the findings (growing, not the limit), the
+// check passes within the band, and a pool at its maximum and saturated says
+// to raise io_max_workers. Through the real built server the settings it
+// reports, /metrics (the pool's settings, bound and launches; nothing for
+// io_workers) and the window's CSV are the pool's. Where the machine cannot
+// run it, the run fails with the reason (IOURING_TESTS=skip: left out,
 // saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summaryTable } from "../lib/lab/export";
+import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
 import { summarize } from "../lib/lab/summary";
 import { Collector } from "../lib/server/collector/collector";
 import { dropFromPageCache } from "../lib/server/demo/evict";
@@ -18,11 +21,16 @@ import { shellQuote } from "../lib/server/lab/shell";
 import { startLab } from "./support/lab";
 import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
+import { startServer, type RunningServer } from "./support/server";
+import type { Finding } from "../lib/schemas/findings";
+import { WindowSnapshot } from "../lib/schemas/window";
 
 const io = await pg19Available();
 if (!io.ok) console.log(`[pg19] not run, as asked: ${io.why}`);
 
 const TABLE = "public.pool_probe";
+/** A DATABASE_URL target is named after its host. */
+const HOST = "127.0.0.1";
 /** Concurrent cold scans: enough queueing that the pool grows (eight took it from 2 to 4 in 3 s, PG18-FACTS). */
 const SCANS = 8;
 const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"];
@@ -81,12 +89,20 @@ const texts = (c: Collector) => [...c.window.checks.map((x) => x.message), ...c.
 describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
   describe("the default pool (2 to 8)", () => {
     let watched: Awaited<ReturnType<typeof startWatched>>;
+    /** the real built server watching the same 19 (its target named after the host), from before the pool grows */
+    let app: RunningServer;
     const w = () => watched.collector.window;
 
     beforeAll(async () => {
       watched = await startWatched("pg19", {});
+      // Sampling 10 times a second without a viewer, as the /metrics test does: it sees the pool's launches as they come.
+      app = await startServer({ DATABASE_URL: watched.server.superuserUrl(), INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
+      await waitFor("the real server's target up", async () => (await (await fetch(`${app.url}/api/targets`)).json()).targets[0]?.status === "up", 30_000, 250);
     }, 600_000);
-    afterAll(async () => watched?.stop());
+    afterAll(async () => {
+      await app?.stop();
+      await watched?.stop();
+    });
 
     it("reads the pool's settings as the server has them: no io_workers, nothing NaN", async () => {
       await waitFor("settings read", () => w().settings.io_max_workers, 10_000);
@@ -100,18 +116,50 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
     });
 
-    it("the pool grows under concurrent cold scans: the ticks show the launches, the check passes within the band", async () => {
+    it("the pool grows under concurrent cold scans: the ticks show the launches, the findings say it grows and is not the limit, the check passes within the band", async () => {
       const from = Date.now();
-      const grown = await scanUntil(watched.server, "the pool above io_min_workers", () =>
-        w()
+      // The finding holds while a launch is within its last 5 s: kept when first seen.
+      let growing: Finding | undefined;
+      const grown = await scanUntil(watched.server, "the pool above io_min_workers, and the finding that it grows", () => {
+        growing ??= w().findings.findings.find((f) => f.rule === "pool_growing");
+        const tick = w()
           .allTicks()
-          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0),
-      );
+          .find((t) => t.t >= from && t.workers.alive > 2 && (t.workers.launched ?? 0) > 0);
+        return growing && tick;
+      });
+      expect(growing!.severity).toBe("info");
+      expect(growing!.text).toMatch(/^The io worker pool is growing: \d+ io workers? launched in the last 5 s \(\d+ -> \d+, of up to io_max_workers = 8\)\. PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit\./);
+      expect(growing!.evidence).toMatchObject({ ioMinWorkers: 2, ioMaxWorkers: 8 });
+      expect(growing!.evidence.alive).toBeLessThan(8);
+      expect(growing!.text).not.toMatch(/NaN|undefined|io_workers\b/);
       expect(grown.workers.max).toBe(8);
       expect(grown.workers.alive).toBeLessThanOrEqual(8);
       const check = w().checks.find((c) => c.id === "io_workers");
       expect(check?.status).toBe("pass");
       expect(texts(watched.collector)).not.toMatch(/NaN|undefined|io_workers\b/);
+    });
+
+    it("through the real server: the settings it reports are the pool's, /metrics has the pool's settings, bound and launches, none for io_workers", async () => {
+      const snapshot = WindowSnapshot.parse(await (await fetch(`${app.url}/api/targets/${HOST}/window?from=${Date.now() - 60_000}`)).json());
+      for (const name of POOL_SETTINGS) expect(snapshot.settings[name]?.setting, name).toMatch(/^\d+$/);
+      expect(snapshot.settings.io_workers).toBeUndefined();
+      const seriesIn = (metrics: string, name: string, labels = "") => new RegExp(`^${name}\\{target="${HOST.replaceAll(".", "\\.")}"${labels}\\} (\\S+)$`, "m").exec(metrics)?.[1];
+      // It watched the pool grow above io_min_workers (the case above): a worker it had not seen before.
+      const metrics = await waitFor("/metrics counting a launch", async () => {
+        const text = await (await fetch(`${app.url}/metrics`)).text();
+        return Number(seriesIn(text, "inflight_io_workers_launched_total")) >= 1 && text;
+      }, 20_000, 250);
+      const series = (name: string, labels = "") => seriesIn(metrics, name, labels);
+      expect(series("inflight_setting", ',name="io_min_workers"')).toBe("2");
+      expect(series("inflight_setting", ',name="io_max_workers"')).toBe("8");
+      expect(metrics).not.toMatch(/name="io_workers"/);
+      expect(series("inflight_io_workers", ',kind="configured"')).toBe("2");
+      expect(series("inflight_io_workers", ',kind="max"')).toBe("8");
+      expect(series("inflight_io_workers_exited_total")).toMatch(/^\d+$/);
+      // The window's CSV names the pool's setting, not 18's io_workers.
+      const header = (await (await fetch(`${app.url}/api/targets/${HOST}/export?format=csv`)).text()).split("\n")[0].split(",");
+      expect(header).toEqual(expect.arrayContaining(["io_min_workers", "io_workers_max", "io_workers_launched", "io_workers_exited"]));
+      expect(header).not.toContain("io_workers_configured");
     });
   });
 
@@ -138,7 +186,11 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
         expect(run.io?.capacity).toBeGreaterThan(0);
         expect(run.io?.ioCount).toBeGreaterThan(0);
       }
-      expect(summaryTable(summarize(outcome.runs, ["sync", "worker"]))).toMatch(/prefetch \(avg \/ max \/ capacity\)/);
+      const summary = summarize(outcome.runs, ["sync", "worker"]);
+      // The table's columns are 18's and EXPLAIN (IO)'s, on the page and in `npm run lab` alike.
+      expect(summaryColumns(summary).map(([header]) => header)).toEqual([...SUMMARY_COLUMNS, ...IO_COLUMNS].map(([header]) => header));
+      for (const s of summary) expect(IO_COLUMNS.map(([, cell]) => cell(s))).toEqual([expect.stringMatching(/^\d+\.\d \/ \d+ \/ \d+$/), expect.stringMatching(/^[\d,]+ I\/Os, [\d,]+ waited/)]);
+      expect(summaryTable(summary)).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
     });
 
     it("npm run lab the same: its table has the EXPLAIN (IO) columns", async () => {
@@ -166,7 +218,7 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const finding = await scanUntil(watched.server, "the saturated-pool finding", () =>
         watched.collector.window.findings.findings.find((f) => f.rule === "workers_queue"),
       );
-      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1; a reload applies it\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\)/);
       expect(finding.evidence).toMatchObject({ ioWorkers: 1 });
       expect(finding.text).not.toMatch(/NaN|undefined|io_workers\b/);
     });

@@ -84,6 +84,8 @@ const WAIT_COLORS: Record<string, string> = {
   "IO:DataFilePrefetch": "#f97316",
   CPU: "#94a3b8",
   "LWLock:AioWorkerSubmissionQueue": "#dc2626",
+  // 19's io worker pool updating its shared state: beside the queue's red, not taken for it.
+  "LWLock:AioWorkerControl": "#be185d",
   [OTHER_WAITS]: "#e2e8f0",
 };
 const PALETTE = ["#14b8a6", "#a855f7", "#eab308", "#ec4899", "#84cc16", "#0ea5e9", "#f43f5e", "#78716c"];

@@ -13,6 +13,8 @@ import { RunTimelinePanel } from "@/components/charts/run-timeline";
 import { ThroughputPanel } from "@/components/charts/throughput-chart";
 import { ViewContext, type ViewState } from "@/components/charts/time-view";
 import { PageClock } from "@/components/ui/page-clock";
+import { MajorContext } from "@/components/ui/term";
+import { majorOf } from "@/lib/window/major";
 import { WaitsPanel } from "@/components/charts/waits-chart";
 import { WorkersPanel } from "@/components/charts/workers-chart";
 import { Banners } from "./banners";
@@ -110,29 +112,31 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
 
   return (
     <LiveContext value={live.store}>
-      <ViewContext value={view}>
-        <PageClock>
-          <main className="mx-auto max-w-[1920px] space-y-3 p-3">
-            <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-            {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
-            {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
-            <Banners items={banners(target, settings)} />
-            {target.demo ? <DemoControls target={target} /> : null}
-            <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-              <InFlightPanel target={target} />
-              <WorkersPanel target={target} />
-              <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
-              <WaitsPanel target={target} />
-              <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
-              {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
-              <StatementsPanel target={target} />
-              <SettingsPanel />
-              <ComparePanel id={id} />
-              {target.demo ? <LabPanel target={target} /> : null}
-            </div>
-          </main>
-        </PageClock>
-      </ViewContext>
+      <MajorContext value={majorOf(target.serverVersionNum)}>
+        <ViewContext value={view}>
+          <PageClock>
+            <main className="mx-auto max-w-[1920px] space-y-3 p-3">
+              <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
+              {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
+              {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
+              <Banners items={banners(target, settings)} />
+              {target.demo ? <DemoControls target={target} /> : null}
+              <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+                <InFlightPanel target={target} />
+                <WorkersPanel target={target} />
+                <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
+                <WaitsPanel target={target} />
+                <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
+                {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
+                <StatementsPanel target={target} />
+                <SettingsPanel />
+                <ComparePanel id={id} />
+                {target.demo ? <LabPanel target={target} /> : null}
+              </div>
+            </main>
+          </PageClock>
+        </ViewContext>
+      </MajorContext>
     </LiveContext>
   );
 }

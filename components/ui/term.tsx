@@ -1,10 +1,14 @@
-import type { ReactNode } from "react";
+"use client";
+import { createContext, use, type ReactNode } from "react";
 import { gloss, glossText, sentenceParts, type Term as TermId, type TextPart } from "@/lib/client/charts/glossary";
+
+/** The major of the target a page shows (its hints follow it); null where none is (the fleet of several). */
+export const MajorContext = createContext<number | null>(null);
 
 /** A term with its plain explanation on hover (a dotted underline, the text as its title). */
 export function Term({ term, children }: { term: TermId; children?: ReactNode }) {
   return (
-    <abbr title={gloss(term)} data-term={term} className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2">
+    <abbr title={gloss(term, use(MajorContext))} data-term={term} className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2">
       {children ?? term}
     </abbr>
   );

@@ -75,6 +75,18 @@ export function majorOf(serverVersionNum: number | null | undefined): number | n
   return serverVersionNum ? Math.floor(serverVersionNum / 10_000) : null;
 }
 
+/**
+ * The major whose index lookups read synchronously (f_sync = true, waiting
+ * on IO:DataFileRead), as a finding or a hint names it: the target's own.
+ * Measured on 18 (PG18-FACTS) and on 19rc1 (2,000 cold point lookups by
+ * index under io_method = worker: every handle f_sync = true, 19 of 20
+ * samples DataFileRead); before 18 every read is. Where the major is not
+ * known (or not measured), the two measured.
+ */
+export function syncIndexMajor(major: number | null): string {
+  return major !== null && major <= 19 ? `PostgreSQL ${major}` : "PostgreSQL 18 and 19";
+}
+
 /** EXPLAIN (ANALYZE, IO) came in 19: per scan node, its prefetch distance and its I/Os. */
 export const EXPLAIN_IO_MAJOR = 19;
 

@@ -14,9 +14,24 @@ export function poolBounds(settings: Readonly<Settings>): { max?: number } {
 
 export class WorkerTurnover {
   private prev: Set<number> | null = null;
+  /** launches and exits seen since inflight started, every sample's (for Prometheus; never evicted) */
+  launchedTotal = 0;
+  exitedTotal = 0;
+  /** when an io worker was first seen gone since this server started (19's pool shrinking); null before */
+  firstExitAt: number | null = null;
 
-  /** Launched and exited since the last call, each only when not 0; the first sample has nothing to compare with. */
-  next(pids: readonly number[]): Pick<Tick["workers"], "launched" | "exited"> {
+  /**
+   * A new server start: its workers are new processes, not the pool
+   * growing, and the old server's are gone with it, not the pool shrinking.
+   * The next sample starts afresh.
+   */
+  forget(): void {
+    this.prev = null;
+    this.firstExitAt = null;
+  }
+
+  /** Launched and exited since the last call (the sample at `t`), each only when not 0; the first sample has nothing to compare with. */
+  next(pids: readonly number[], t: number): Pick<Tick["workers"], "launched" | "exited"> {
     const now = new Set(pids);
     const prev = this.prev;
     this.prev = now;
@@ -25,6 +40,9 @@ export class WorkerTurnover {
     let exited = 0;
     for (const pid of now) if (!prev.has(pid)) launched++;
     for (const pid of prev) if (!now.has(pid)) exited++;
+    this.launchedTotal += launched;
+    this.exitedTotal += exited;
+    if (exited && this.firstExitAt === null) this.firstExitAt = t;
     return { ...(launched ? { launched } : {}), ...(exited ? { exited } : {}) };
   }
 }

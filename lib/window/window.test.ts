@@ -60,3 +60,18 @@ describe("TargetWindow findings", () => {
     expect(w.findings.asOf).toBe(60_000);
   });
 });
+
+describe("the io workers across a restart", () => {
+  const worker = (pid: number): SampledBackend => ({ ...scan("IoWorkerMain"), pid, backend_type: "io worker", state: null, wait_event_type: "Activity", query_id: null, query_start_ms: null, query: null, datname: null, usename: null });
+
+  it("marks no launch or exit when the server restarted: the new server's workers are not the pool growing", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, settings, 500);
+    w.addActivity(2_000, [worker(10), worker(11), worker(12)], "unknown");
+    w.setServerState(5_000, settings, 4_000);
+    const tick = w.addActivity(6_000, [worker(20), worker(21)], "unknown");
+    expect(tick.workers).not.toHaveProperty("launched");
+    expect(tick.workers).not.toHaveProperty("exited");
+    expect(w.addActivity(7_000, [worker(20), worker(21), worker(22)], "unknown").workers.launched).toBe(1);
+  });
+});

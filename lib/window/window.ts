@@ -33,7 +33,8 @@ export class TargetWindow {
   /** names of databases, roles and relation files (pure data; the collector's steps fill it) */
   readonly names = new RelationNames();
   private readonly sampleTotals = new SampleTotals();
-  private readonly turnover = new WorkerTurnover();
+  /** the io workers launched and exited, sample to sample (19's pool; /metrics counts them) */
+  readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
@@ -167,7 +168,7 @@ export class TargetWindow {
    * whose averages assume samples evenly spaced in time. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
-    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids) };
+    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids, t) };
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
@@ -211,8 +212,9 @@ export class TargetWindow {
       this.restartList.push(restart);
       this.restartCount++;
       if (this.restartList.length > MAX_RESTARTS) this.restartList.shift();
-      // Counters restart from zero with the server.
+      // Counters restart from zero with the server; its io workers are new processes, not the pool growing.
       this.lastIo = null;
+      this.turnover.forget();
     }
     this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
@@ -254,6 +256,7 @@ export class TargetWindow {
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
+      poolExitAt: this.turnover.firstExitAt,
       measured: this.measures,
     });
     const { next, changed } = stampFindings(this.findingList, findings, moreRuns, t);

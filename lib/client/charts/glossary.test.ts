@@ -1,15 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { GLOSSARY, glossText, sentenceParts, TERMS } from "./glossary";
+import { gloss, glossText, sentenceParts, TERMS } from "./glossary";
 
 describe("glossary", () => {
   // The words issue 11's newcomer did not know, each with a plain explanation.
-  it.each(["pg_aios", "handle", "f_sync", "COMPLETED_IO", "COMPLETED_SHARED", "IoWorkerMain", "AioIoCompletion", "DataFileRead", "AioIoUringSubmit", "AioIoUringExecution", "io_max_concurrency", "parallel", "io_uring"] as const)(
+  it.each(["pg_aios", "handle", "f_sync", "COMPLETED_IO", "COMPLETED_SHARED", "IoWorkerMain", "AioIoCompletion", "DataFileRead", "AioIoUringSubmit", "AioIoUringExecution", "AioWorkerControl", "io_max_concurrency", "parallel", "io_uring"] as const)(
     "explains %s",
     (term) => {
       expect(TERMS).toContain(term);
-      expect(GLOSSARY[term].text.length).toBeGreaterThan(30);
+      expect(gloss(term).length).toBeGreaterThan(30);
     },
   );
+
+  it.each([
+    [18, "PostgreSQL 18"],
+    [19, "PostgreSQL 19"],
+    [null, "PostgreSQL 18 and 19"],
+  ] as const)("says which major's index lookups read synchronously: the target's (%s)", (major, named) => {
+    expect(gloss("DataFileRead", major)).toContain(`what index lookups do in ${named}, `);
+  });
+
+  it("glosses 19's LWLock:AioWorkerControl by its full name, as the waits chart shows it", () => {
+    expect(glossText("waits on LWLock:AioWorkerControl").find((p) => p.term)).toEqual({ text: "LWLock:AioWorkerControl", term: "AioWorkerControl" });
+  });
 
   it("marks a term once, as a whole word", () => {
     const parts = glossText("async handles in flight; handles again; io_workers_idle_timeout is not io_workers");

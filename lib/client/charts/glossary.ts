@@ -2,6 +2,8 @@
 // does not know, in one place: every panel, finding and check that names a
 // term explains it from here (a hint on hover, not a manual).
 
+import { syncIndexMajor } from "../../window/major";
+
 export const GLOSSARY = {
   pg_aios: {
     match: ["pg_aios"],
@@ -35,7 +37,7 @@ export const GLOSSARY = {
   },
   DataFileRead: {
     match: ["IO:DataFileRead", "DataFileRead"],
-    text: "The backend reads a block itself and waits for it (a synchronous read): what index lookups do in PostgreSQL 18, and every read under io_method = sync.",
+    text: (major) => `The backend reads a block itself and waits for it (a synchronous read): what index lookups do in ${syncIndexMajor(major)}, and every read under io_method = sync.`,
   },
   AioIoUringSubmit: { match: ["IO:AioIoUringSubmit", "AioIoUringSubmit"], text: "io_uring only: the backend is handing its reads to the kernel's submission queue." },
   AioIoUringExecution: {
@@ -45,6 +47,10 @@ export const GLOSSARY = {
   AioWorkerSubmissionQueue: {
     match: ["LWLock:AioWorkerSubmissionQueue", "AioWorkerSubmissionQueue"],
     text: "Backends waiting to put reads on the io workers' queue: the io workers cannot keep up.",
+  },
+  AioWorkerControl: {
+    match: ["LWLock:AioWorkerControl", "AioWorkerControl"],
+    text: "PostgreSQL 19, io_method = worker: waiting to update the io worker pool's shared information (pg_wait_events: \"Waiting to update AIO worker information\"), the lock that came with the pool sizing itself as workers are launched and exit.",
   },
   io_method: {
     match: ["io_method"],
@@ -84,12 +90,16 @@ export const GLOSSARY = {
     text: "Parallel query workers that helped this statement: their samples and reads are folded into the leader's run; pg_stat_statements sums their read time with the leader's.",
   },
   track_io_timing: { match: ["track_io_timing"], text: "Times every read: without it, read time in pg_stat_io and pg_stat_statements reads 0, which is unknown, not zero." },
-} as const satisfies Record<string, { match: readonly string[]; text: string }>;
+} as const satisfies Record<string, { match: readonly string[]; text: string | ((major: number | null) => string) }>;
 
 export type Term = keyof typeof GLOSSARY;
 export const TERMS = Object.keys(GLOSSARY) as Term[];
 
-export const gloss = (term: Term): string => GLOSSARY[term].text;
+/** A term's explanation; one that differs by major follows the target's (`major`), else names the majors it holds for. */
+export function gloss(term: Term, major: number | null = null): string {
+  const text: string | ((major: number | null) => string) = GLOSSARY[term].text;
+  return typeof text === "function" ? text(major) : text;
+}
 
 export interface TextPart {
   text: string;

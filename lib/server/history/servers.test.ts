@@ -88,6 +88,18 @@ describe("histories kept by server", () => {
     store.close();
   });
 
+  it("names server_version once when the settings read carry it too (pg_settings has it)", () => {
+    const store = HistoryStore.open(opts());
+    const withVersion = (version: string): Settings => ({ ...settings("worker"), server_version: { setting: version, unit: null, source: "default", pendingRestart: false, display: version, enumvals: null } });
+    const sink = store.forTarget("db");
+    sink.server(who("db1:5432/app", "7", T0));
+    sink.serverState(T0 + MIN, withVersion("18.4"), T0, "18.4");
+    sink.server(who("db1:5432/app", "8", T0 + 20 * MIN, "19.0"));
+    sink.serverState(T0 + 20 * MIN + 1000, withVersion("19.0"), T0 + 20 * MIN, "19.0");
+    expect(store.restarts("db1:5432/app#7").at(-1)?.changes).toEqual([{ name: "server_version", before: "18.4", after: "19.0" }]);
+    store.close();
+  });
+
   it("gives a cluster rebuilt at the same address (a new identifier, the same major) a new history", () => {
     const store = HistoryStore.open(opts());
     watch(store, "db", who("db1:5432/app", "7", T0), "sync", T0 + 10 * MIN);

@@ -181,7 +181,9 @@ export class HistoryStore implements HistoryReader {
       let restart: Restart | null = null;
       if (last && last.epoch !== postmasterStart) {
         const upgraded = version !== null && last.version !== null && last.version !== version;
-        restart = { at: postmasterStart, seenAt: t, changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diffSettings(last.settings, settings)] };
+        // First, and once: the settings read carries server_version too (pg_settings has it).
+        const diff = diffSettings(last.settings, settings).filter((c) => !upgraded || c.name !== "server_version");
+        restart = { at: postmasterStart, seenAt: t, changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diff] };
         db.prepare("INSERT OR IGNORE INTO restarts (history, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(history, restart.at, t, JSON.stringify(restart.changes));
         this.memos.clear();
       }

@@ -2,6 +2,7 @@ import "server-only";
 import { Registry, collectDefaultMetrics } from "prom-client";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS } from "../../schemas/enums";
 import { FINDING_RULES } from "../../schemas/findings";
+import { hasPool } from "../../window/major";
 import { IO_SETTINGS, NUMERIC_SETTINGS, settingBytes } from "../../window/settings";
 import { waitLabels } from "../../window/totals";
 import type { Collector } from "../collector/collector";
@@ -114,15 +115,21 @@ function lastSampleFamilies(r: Registry): void {
     const tick = c.window.lastAioTick();
     return tick ? [one(c, tick.aio.bytes)] : [];
   });
-  family(r, "inflight_io_workers", "io worker processes: configured (io_workers on 18, io_min_workers on 19), alive, busy, at the last sample", "gauge", (c) => {
+  family(r, "inflight_io_workers", "io worker processes: configured (io_workers on 18, io_min_workers on 19), max (io_max_workers, 19 only), alive, busy, at the last sample", "gauge", (c) => {
     const tick = c.window.lastTick();
     if (!tick) return [];
     return [
       one(c, tick.workers.configured ?? 0, { kind: "configured" }),
+      // 18's io_workers is both bounds: its series stay the three.
+      ...(tick.workers.max === undefined ? [] : [one(c, tick.workers.max, { kind: "max" })]),
       one(c, tick.workers.alive, { kind: "alive" }),
       one(c, tick.workers.busy, { kind: "busy" }),
     ];
   });
+  // 19's pool grows and shrinks by itself; 18's io_workers never changes between restarts, so there are none on 18.
+  const pool = (c: Collector, value: number) => (hasPool(c.window.settings) ? [one(c, value)] : []);
+  family(r, "inflight_io_workers_launched_total", "io workers seen for the first time (19's pool growing), since inflight started", "counter", (c) => pool(c, c.window.turnover.launchedTotal));
+  family(r, "inflight_io_workers_exited_total", "io workers gone (19's pool shrinking), since inflight started", "counter", (c) => pool(c, c.window.turnover.exitedTotal));
 }
 
 function settingFamilies(r: Registry): void {

@@ -3,8 +3,10 @@ import "server-only";
 // become columns of their own, named from what the window holds.
 import type { Tick } from "../../schemas/tick";
 
-const BASE_COLUMNS = ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
-/** 19's pool (io_workers_configured is then io_min_workers): only when a tick has it. */
+/** The configured io workers' column: io_workers on 18, and on 19 the pool's io_min_workers, named for it. */
+const baseColumns = (pool: boolean) =>
+  ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", pool ? "io_min_workers" : "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
+/** 19's pool: only when a tick has it. */
 const POOL_COLUMNS = ["io_workers_max", "io_workers_launched", "io_workers_exited"] as const;
 
 /** One CSV cell. A text that a spreadsheet would run as a formula (=, +, -, @,
@@ -20,7 +22,7 @@ export function ticksToCsv(ticks: Tick[]): string {
   const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio?.byState ?? {})))].sort();
   const waits = [...new Set(ticks.flatMap((t) => Object.keys(t.waits)))].sort();
   const pool = ticks.some((t) => t.workers.max !== undefined);
-  const header = [...BASE_COLUMNS, ...(pool ? POOL_COLUMNS : []), ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
+  const header = [...baseColumns(pool), ...(pool ? POOL_COLUMNS : []), ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
   const lines = [header.map(csvCell).join(",")];
   for (const t of ticks) {
     const row: (string | number | null)[] = [

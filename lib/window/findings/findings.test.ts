@@ -3,7 +3,7 @@ import { run, target, tick } from "../../../test/support/fixtures";
 import type { QueryRun } from "../../schemas/runs";
 import type { Settings } from "../../schemas/settings";
 import type { Tick } from "../../schemas/tick";
-import { toSettings } from "../settings";
+import { diffSettings, toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
 import { workerLoad } from "./workers";
 
@@ -108,6 +108,26 @@ describe("about the server", () => {
     const f = computeFindings(input({ target: target({ postmasterStart: NOW - 1 }), settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
     expect(f?.severity).toBe("act");
     expect(f?.text).toMatch(/but io_method reads worker now: check the server log/);
+  });
+
+  it("after an upgrade 18 -> 19: the major moved and the pool's settings as 19 has them, never 18's io_workers", () => {
+    const before = settingsOf("worker", [row("server_version", "18.6")]);
+    const pool = [row("io_min_workers", "2"), row("io_max_workers", "8"), row("io_worker_idle_timeout", "60000", "ms"), row("io_worker_launch_interval", "100", "ms")];
+    // What 18 and 19 share is the same on both sides (settingsOf's): io_workers and the pool's are what differ.
+    const shared = [row("effective_io_concurrency", "16"), row("maintenance_io_concurrency", "16"), row("io_combine_limit", "16", "8kB"), row("io_max_combine_limit", "16", "8kB"), row("block_size", "8192")];
+    const after = toSettings([row("io_method", "worker"), ...pool, ...shared, row("server_version", "19rc1 (Debian 19~rc1-1)")]);
+    const restarts = [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes: diffSettings(before, after) }];
+    expect(restarts[0].changes).toContainEqual({ name: "io_workers", before: "3", after: null });
+    const f = computeFindings(input({ target: target({ postmasterStart: NOW - 60_000 }), settings: after, restarts, recent: ticks(() => ({ workers: { configured: 2, max: 8, alive: 2, busy: 0 } })) })).findings.find((x) => x.rule === "restart_applied");
+    expect(f?.severity).toBe("info");
+    expect(f?.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed PostgreSQL 18\.6 -> 19rc1 \(19 sizes its io workers itself: io_min_workers 2, io_max_workers 8, io_worker_idle_timeout 1 min, io_worker_launch_interval 100 ms\), in force \(2 io workers alive; reads handed to io workers\); none waits for a restart\.$/);
+    expect(f?.text).not.toMatch(/io_workers|\(unset\)|NaN|undefined/);
+  });
+
+  it("a minor update that changed no I/O setting says the version moved", () => {
+    const changes = [{ name: "server_version", before: "18.4", after: "18.6" }];
+    const f = computeFindings(input({ target: target({ postmasterStart: NOW - 60_000 }), restarts: [{ at: NOW - 60_000, seenAt: NOW - 59_000, changes }] })).findings.find((x) => x.rule === "settings_unchanged");
+    expect(f?.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed PostgreSQL 18\.4 -> 18\.6 and no I\/O setting; none waits for a restart\. io_method worker, io_workers 3\.$/);
   });
 
   it("a finding per server start: a new restart's line holds from when it was seen, not from the one before", () => {

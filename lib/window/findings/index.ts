@@ -8,7 +8,7 @@ import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
-import { workersLeverName } from "../major";
+import { majorOf, workersLeverName } from "../major";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
 import { measuredClause } from "./measured";
@@ -30,6 +30,8 @@ export interface FindingsInput {
   runs: readonly QueryRun[];
   /** the ticks of the last WORKERS_SPAN_MS */
   recent: readonly Tick[];
+  /** when an io worker was first seen exiting since this server started (19's pool shrinking); null or absent: none seen */
+  poolExitAt?: number | null;
   /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
   measured?: MethodMeasures;
 }
@@ -50,7 +52,7 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const others = [
     ...server.degraded(serverInput),
     saidByRun.has("workers_queue") ? null : (poolSaturated(serverInput) ?? server.workersQueue(serverInput)),
-    poolGrowing(serverInput),
+    poolGrowing({ ...serverInput, poolExitAt: input.poolExitAt ?? null }),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),
@@ -80,6 +82,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     workersLever: workersLeverText(s, workers),
     workersSetting: workersLeverName(s),
     poolNote: poolNote(s, input.recent),
+    major: majorOf(input.target.serverVersionNum),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
     measured: measuredClause(run.queryId, input.measured),
   };
@@ -88,7 +91,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
 /** Why a running query's progress cannot be followed, in plain words. */
 function noProgress(run: QueryRun, input: FindingsInput): string {
   const caps: Capabilities | null = input.target.capabilities;
-  const major = input.target.serverVersionNum ? Math.floor(input.target.serverVersionNum / 10_000) : null;
+  const major = majorOf(input.target.serverVersionNum);
   if (caps && !caps.aios) return `progress cannot be seen: PostgreSQL ${major ?? "before 18"} has no pg_aios`;
   if (caps?.aiosDenied) return "progress cannot be seen: pg_aios is denied to this role";
   const combined = (run.asyncReadBytes ?? 0) > 0 || (run.syncReadBytes ?? 0) >= COMBINED_READ_BYTES;

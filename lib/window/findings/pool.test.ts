@@ -49,7 +49,7 @@ describe("19's io worker pool", () => {
     const f = findings({ settings: pg19(1, 1), recent: ticks(() => ({ configured: 1, max: 1, alive: 1, busy: 1 })) });
     const queue = f.find((x) => x.rule === "workers_queue");
     expect(queue?.severity).toBe("act");
-    expect(queue?.text).toMatch(/^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers/);
+    expect(queue?.text).toMatch(/^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\) and measure again\./);
     expect(texts(f)).not.toMatch(/io_workers|NaN|undefined/);
   });
 
@@ -72,19 +72,41 @@ describe("19's io worker pool", () => {
     expect(texts(f)).not.toMatch(/io_workers|NaN|undefined/);
   });
 
-  it("grown from io_min_workers after backends waited for the workers: the first reads waited for workers to start", () => {
+  describe("grown from io_min_workers after backends waited for the workers: the first reads waited for workers to start", () => {
     const recent = ticks((i) => (i < 10 ? { max: 8, alive: 2, busy: 2 } : { max: 8, alive: 4, busy: 3, ...(i === 10 ? { launched: 2 } : {}) })).map((t, i) =>
       i < 10 ? { ...t, waits: { "IO:AioIoCompletion": 3 } } : t,
     );
-    const grow = findings({ recent }).find((x) => x.rule === "pool_growing");
-    expect(grow?.text).toMatch(/It had shrunk to io_min_workers = 2 before the burst: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\)/);
-    expect(grow?.evidence.waitedAtMin).toBe(10);
+    const firstLaunch = recent[10].t;
+
+    it("had shrunk, when a worker was seen exiting before the burst", () => {
+      const grow = findings({ recent, poolExitAt: firstLaunch - 60_000 }).find((x) => x.rule === "pool_growing");
+      expect(grow?.text).toMatch(/It had shrunk to io_min_workers = 2 before the burst: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\); a higher io_min_workers or io_worker_idle_timeout keeps them ready\./);
+      expect(grow?.evidence).toMatchObject({ waitedAtMin: 10, shrunkBefore: true });
+    });
+
+    it.each([
+      ["no exit seen since the server started", null],
+      ["the only exit after the burst began", firstLaunch + 100],
+    ])("was at its minimum, never said to have shrunk: %s", (_, poolExitAt) => {
+      const grow = findings({ recent, poolExitAt }).find((x) => x.rule === "pool_growing");
+      expect(grow?.text).toMatch(/It was at io_min_workers = 2 when the burst came: the first reads waited for workers to start \(all 2 busy with backends waiting on IO:AioIoCompletion in 10 samples before the first launch\); a higher io_min_workers keeps more ready\./);
+      expect(grow?.text).not.toMatch(/shrunk|io_worker_idle_timeout/);
+      expect(grow?.evidence).toMatchObject({ waitedAtMin: 10, shrunkBefore: false });
+    });
   });
 
   it("steady below its maximum: no pool finding, and the run says the pool is not the limit", () => {
     const f = findings({ runs: [scan()], recent: ticks(() => ({ max: 8, alive: 2, busy: 1 })) });
     expect(f.find((x) => x.rule === "pool_growing")).toBeUndefined();
     expect(f.find((x) => x.runId)?.text).toMatch(/the io worker pool runs 2 of up to 8 and is not the limit, so changing io_method or io_max_workers is unlikely to help/);
+  });
+
+  it("index lookups read synchronously: said of PostgreSQL 19 on a 19 target, and of 18 on 18", () => {
+    const lookups = run({ id: "42:60000", pid: 42, query: "SELECT v FROM t WHERE id = $1", startedAt: NOW - 40_000, samples: 400, readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" });
+    const on = (serverVersionNum: number) => findings({ target: target({ postmasterStart: NOW - 3_600_000, serverVersionNum }), runs: [lookups] }).find((x) => x.rule === "sync_reads")?.text;
+    expect(on(190000)).toMatch(/index lookups read this way in PostgreSQL 19\): io_method and io_max_workers are not its levers/);
+    expect(on(190000)).not.toMatch(/PostgreSQL 18/);
+    expect(on(180006)).toMatch(/index lookups read this way in PostgreSQL 18\)/);
   });
 
   it("the settings sentence names the pool's bounds", () => {

@@ -15,6 +15,8 @@ interface PoolInput {
   settings: Readonly<Settings>;
   recent: readonly Tick[];
   workers: WorkerLoad;
+  /** the first io worker exit seen since this server started; null: none seen */
+  poolExitAt?: number | null;
 }
 
 function poolOf(settings: Readonly<Settings>): { min: number; max: number } | null {
@@ -54,33 +56,38 @@ export function poolSaturated({ settings, workers: w }: PoolInput): NewFinding |
     id: "workers_queue",
     rule: "workers_queue",
     severity: "act",
-    text: `The io worker pool is at its maximum (${pool.max}) and saturated: raise io_max_workers (a reload is enough) and measure again. ${capitalize(queueEvidence(w) ?? "every worker busy")}.`,
+    text: `The io worker pool is at its maximum (${pool.max}) and saturated: ${workersLever(settings, w.alive)} and measure again. ${capitalize(queueEvidence(w) ?? "every worker busy")}.`,
     evidence: { ioWorkers: w.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
   };
 }
 
 /** The pool grew in the last seconds and is still below its maximum: it is doing its job. */
-export function poolGrowing({ settings, recent }: PoolInput): NewFinding | null {
+export function poolGrowing({ settings, recent, poolExitAt = null }: PoolInput): NewFinding | null {
   const pool = poolOf(settings);
   const growth = poolGrowth(recent);
   if (!pool || !growth || growth.launched === 0 || growth.alive >= pool.max) return null;
   const waited = waitedAtMin(recent, pool.min);
-  const cold = waited
-    ? ` It had shrunk to io_min_workers = ${pool.min} before the burst: the first reads waited for workers to start (all ${pool.min} busy with backends waiting on ${waited.wait} in ${waited.samples} samples before the first launch); a higher io_min_workers or io_worker_idle_timeout keeps them ready.`
-    : "";
+  // "Shrunk" only when a worker was seen exiting before the burst; else the pool may have sat at its minimum all along.
+  const shrunk = waited !== null && poolExitAt !== null && poolExitAt < waited.firstLaunchAt;
+  const evidence = waited ? `(all ${pool.min} busy with backends waiting on ${waited.wait} in ${waited.samples} samples before the first launch)` : "";
+  const cold = !waited
+    ? ""
+    : shrunk
+      ? ` It had shrunk to io_min_workers = ${pool.min} before the burst: the first reads waited for workers to start ${evidence}; a higher io_min_workers or io_worker_idle_timeout keeps them ready.`
+      : ` It was at io_min_workers = ${pool.min} when the burst came: the first reads waited for workers to start ${evidence}; a higher io_min_workers keeps more ready.`;
   return {
     id: "pool_growing",
     rule: "pool_growing",
     severity: "info",
     text: `The io worker pool is growing: ${growth.launched} io worker${growth.launched === 1 ? "" : "s"} launched in the last 5 s (${growth.minAlive} -> ${growth.alive}, of up to io_max_workers = ${pool.max}). PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit.${cold}`,
-    evidence: { launched: growth.launched, from: growth.minAlive, alive: growth.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, waitedAtMin: waited?.samples ?? 0 },
+    evidence: { launched: growth.launched, from: growth.minAlive, alive: growth.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, waitedAtMin: waited?.samples ?? 0, shrunkBefore: shrunk },
   };
 }
 
 const QUEUE_WAITS = ["LWLock:AioWorkerSubmissionQueue", "IO:AioIoCompletion"] as const;
 
 /** Before the first launch: samples with the pool at io_min_workers, all busy, and a backend waiting for a read. */
-function waitedAtMin(recent: readonly Tick[], min: number): { samples: number; wait: string } | null {
+function waitedAtMin(recent: readonly Tick[], min: number): { samples: number; wait: string; firstLaunchAt: number } | null {
   const first = recent.findIndex((t) => (t.workers.launched ?? 0) > 0);
   if (first <= 0) return null;
   let samples = 0;
@@ -91,5 +98,5 @@ function waitedAtMin(recent: readonly Tick[], min: number): { samples: number; w
     samples++;
     if (key === QUEUE_WAITS[0]) wait = key;
   }
-  return samples > 0 ? { samples, wait } : null;
+  return samples > 0 ? { samples, wait, firstLaunchAt: recent[first].t } : null;
 }

@@ -5,6 +5,7 @@
 import type { FindingRule, FindingSeverity } from "../../schemas/findings";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import { formatBytes } from "../../format";
+import { syncIndexMajor } from "../major";
 import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
 import { MEASURE_WITH_LAB } from "./measured";
@@ -24,6 +25,8 @@ export interface RunContext {
   workersSetting: string;
   /** 19's pool below its maximum, said instead of "not saturated"; null on 18 */
   poolNote: string | null;
+  /** the target's major (server_version_num / 10000); null when not known */
+  major: number | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
   /** what this statement took under each io_method here, from the history's before/after (measured.ts), when it has */
@@ -93,7 +96,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in PostgreSQL 18): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in ${syncIndexMajor(ctx.major)}): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };

@@ -4,11 +4,11 @@
 import { formatBytes, formatClock, formatDuration } from "../../format";
 import type { Finding } from "../../schemas/findings";
 import type { StatementStat } from "../../schemas/runs";
-import type { Restart, Settings } from "../../schemas/settings";
+import type { Restart, SettingChange, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { pendingSettings, pendingText } from "../pending";
-import { workersLever, workersSettingText } from "../major";
+import { POOL_SETTINGS, workersLever, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
 import { capitalize, pct, quoteQuery } from "./figures";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
@@ -95,6 +95,48 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
 
 const isIoSetting = (name: string) => name.startsWith("io_") || name === "effective_io_concurrency" || name === "maintenance_io_concurrency" || name === "shared_buffers";
 
+/** "18.6" / "19rc1" -> 18 / 19; null when not a version. */
+function majorOfVersion(version: string | null): number | null {
+  const m = /^(\d+)/.exec(version ?? "");
+  return m ? Number(m[1]) : null;
+}
+
+interface StartChanges {
+  /** server_version when it moved: "PostgreSQL 18.6 -> 19rc1" */
+  version: string | null;
+  /** the I/O settings the new server has that changed (an old major's own left out) */
+  io: SettingChange[];
+  /** the text of what changed: the version, then each setting */
+  text: string;
+}
+
+/**
+ * What a restart changed, as the server it started has it. Across a major
+ * upgrade a setting there before and absent after is the old major's (18's
+ * io_workers on 19): left out, since the new server has no such setting;
+ * the ones the new major brought are named with their values, the pool's
+ * as the pool. Within a major every I/O setting that changed is listed.
+ */
+function startChanges(r: Restart): StartChanges {
+  const v = r.changes.find((c) => c.name === "server_version");
+  // "18.6 (Debian 18.6-3)" reads as 18.6: the packager's suffix is not the version.
+  const short = (version: string | null) => version?.split(" ")[0] ?? "?";
+  const version = v ? `PostgreSQL ${short(v.before)} -> ${short(v.after)}` : null;
+  const major = majorOfVersion(v?.after ?? null);
+  const newMajor = major !== null && major !== majorOfVersion(v?.before ?? null);
+  const io = r.changes.filter((c) => isIoSetting(c.name) && !(newMajor && c.after === null));
+  const brought = newMajor ? io.filter((c) => c.before === null) : [];
+  const pool = POOL_SETTINGS.flatMap((name) => brought.filter((c) => c.name === name));
+  const other = brought.filter((c) => !pool.includes(c));
+  const named = (cs: SettingChange[]) => cs.map((c) => `${c.name} ${c.after}`).join(", ");
+  const parts = [
+    version && `${version}${pool.length ? ` (${major} sizes its io workers itself: ${named(pool)})` : ""}`,
+    other.length ? `new in ${major}: ${named(other)}` : null,
+    ...io.filter((c) => !brought.includes(c)).map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`),
+  ];
+  return { version, io, text: parts.filter(Boolean).join(", ") };
+}
+
 /**
  * The server's start and the restart into it, seen live or known from the
  * history on disk: what it changed (or that it changed no I/O setting) and
@@ -107,12 +149,13 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
   if (start === null || !method) return null;
   const last = restarts.at(-1);
   const r = last?.at === start ? last : null;
-  const io = r ? r.changes.filter((c) => isIoSetting(c.name)) : [];
+  const changed = r ? startChanges(r) : null;
+  const io = changed?.io ?? [];
   const waits = pendingSettings(settings).length ? "" : "; none waits for a restart";
   const sizing = method === "worker" ? workersSettingText(settings) : null;
   const inForce = `io_method ${method}${sizing ? `, ${sizing}` : ""}`;
   if (!r || !io.length) {
-    const what = r ? ": that restart changed no I/O setting" : ", before inflight's history of this server begins: what that start changed is not known";
+    const what = !r ? ", before inflight's history of this server begins: what that start changed is not known" : changed?.version ? `: that restart changed ${changed.version} and no I/O setting` : ": that restart changed no I/O setting";
     return {
       id: `settings_unchanged:${start}`,
       rule: "settings_unchanged",
@@ -121,13 +164,12 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
       evidence: { ioMethod: method, serverStart: start, restartKnown: r !== null },
     };
   }
-  // A setting the new server lacks (io_workers after an upgrade to 19) is held when it reads nothing.
   const held = io.filter((c) => (settings[c.name]?.display ?? null) === c.after);
   // Only samples of the restarted server say what it runs now.
   const sample = recent.filter((t) => t.t >= r.seenAt).at(-1);
   const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;
   const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;
-  const changes = io.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
+  const changes = changed!.text;
   const applied = held.length === io.length;
   const how = [workers, effect].filter(Boolean).join("; ");
   return {
