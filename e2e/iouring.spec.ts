@@ -3,24 +3,18 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { unavailableOrThrow } from "../test/support/iouring";
-import { openTarget, startInflightOn } from "./helpers";
+import { debianFolder, debianPg, removeDebianPg, type DebianCluster } from "./debian-pg";
+import { openTarget, startInflightOn, stopInflight } from "./helpers";
 
 // The target page watching a PostgreSQL 18 with io_method = io_uring
 // (Debian's liburing build in a chroot: scripts/iouring-pg.mjs), through a
 // second inflight server of this spec's own. Where the machine cannot run
 // it, the run fails with the reason (IOURING_TESTS=skip: left out, saying so).
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const SCRIPT = path.join(ROOT, "scripts", "iouring-pg.mjs");
 const NAME = `e2e-${process.pid}`;
 const TABLE = "public.uring_page";
 
-const setup = spawnSync(process.execPath, [SCRIPT, "setup"], { encoding: "utf8", timeout: 20 * 60_000 });
-if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup failed: ${setup.stderr}`);
-// Exit 3: this machine cannot run it; the run fails with the reason (IOURING_TESTS=skip leaves
-// this spec out in playwright.config.ts, saying so, before it is loaded).
-if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
+debianFolder();
 
 /**
  * Drops the table from shared buffers (pg_buffercache, 18) and its files from
@@ -40,15 +34,13 @@ async function evict(client: pg.Client, dataDir: string): Promise<void> {
 }
 
 test.describe("io_method = io_uring", () => {
-  let cluster: { superuserUrl: string; dataDir: string; port: number };
+  let cluster: DebianCluster;
   let server: ChildProcess;
   let base: string;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    const started = spawnSync(process.execPath, [SCRIPT, "start", "--data", NAME, "-c", "shared_buffers=1GB"], { encoding: "utf8", timeout: 120_000 });
-    if (started.status !== 0) throw new Error(`iouring-pg.mjs start: ${started.stderr}`);
-    cluster = JSON.parse(started.stdout.trim().split("\n").pop()!);
+    cluster = debianPg("start", "--data", NAME, "-c", "shared_buffers=1GB");
     const admin = new pg.Client(cluster.superuserUrl);
     await admin.connect();
     await admin.query("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
@@ -59,8 +51,8 @@ test.describe("io_method = io_uring", () => {
   });
 
   test.afterAll(async () => {
-    server?.kill("SIGTERM");
-    spawnSync(process.execPath, [SCRIPT, "stop", "--data", NAME, "--remove"], { timeout: 120_000 });
+    if (server) await stopInflight(server);
+    removeDebianPg(NAME);
   });
 
   test("the page shows io_uring in force, async reads in flight, its wait events, and no io workers by design", async ({ page }) => {

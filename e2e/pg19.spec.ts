@@ -1,9 +1,8 @@
-import { spawnSync, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { unavailableOrThrow } from "../test/support/iouring";
-import { openTarget, startInflightOn } from "./helpers";
+import { debianFolder, debianPg, removeDebianPg, type DebianCluster } from "./debian-pg";
+import { openTarget, startInflightOn, stopInflight } from "./helpers";
 
 // The pages watching a PostgreSQL 19 (Debian experimental's, in the folder
 // scripts/iouring-pg.mjs makes), through a second inflight server of this
@@ -11,28 +10,20 @@ import { openTarget, startInflightOn } from "./helpers";
 // io_min_workers and io_max_workers. Where the machine cannot run it, the run
 // fails with the reason (IOURING_TESTS=skip: left out, saying so).
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const SCRIPT = path.join(ROOT, "scripts", "iouring-pg.mjs");
 const NAME = `e2e19-${process.pid}`;
 const TABLE = "public.pool_page";
 const SCANS = 8;
 
-const setup = spawnSync(process.execPath, [SCRIPT, "setup", "--major", "19"], { encoding: "utf8", timeout: 20 * 60_000 });
-if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup --major 19 failed: ${setup.stderr}`);
-// Exit 3: this machine cannot run it; the run fails with the reason (IOURING_TESTS=skip leaves
-// this spec out in playwright.config.ts, saying so, before it is loaded).
-if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
+debianFolder(19);
 
 test.describe("PostgreSQL 19's io worker pool", () => {
-  let cluster: { superuserUrl: string; dataDir: string; port: number };
+  let cluster: DebianCluster;
   let server: ChildProcess;
   let base: string;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    const started = spawnSync(process.execPath, [SCRIPT, "start", "--major", "19", "--data", NAME, "-c", "io_method=worker"], { encoding: "utf8", timeout: 120_000 });
-    if (started.status !== 0) throw new Error(`iouring-pg.mjs start --major 19: ${started.stderr}`);
-    cluster = JSON.parse(started.stdout.trim().split("\n").pop()!);
+    cluster = debianPg("start", "--major", "19", "--data", NAME, "-c", "io_method=worker");
     const admin = new pg.Client(cluster.superuserUrl);
     await admin.connect();
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
@@ -42,8 +33,8 @@ test.describe("PostgreSQL 19's io worker pool", () => {
   });
 
   test.afterAll(async () => {
-    server?.kill("SIGTERM");
-    spawnSync(process.execPath, [SCRIPT, "stop", "--data", NAME, "--remove"], { timeout: 120_000 });
+    if (server) await stopInflight(server);
+    removeDebianPg(NAME);
   });
 
   test("the page shows the pool, its bounds and its growth; nothing reads io_workers, NaN or undefined", async ({ page }) => {

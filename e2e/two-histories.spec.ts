@@ -1,9 +1,9 @@
-import { spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { unavailableOrThrow } from "../test/support/iouring";
+import { debianFolder, debianPg, removeDebianPg, type DebianCluster } from "./debian-pg";
 import { openTarget, startInflightOn, stopInflight } from "./helpers";
 
 // Issue 19: two servers on one host keep two histories. Two clusters of
@@ -14,22 +14,11 @@ import { openTarget, startInflightOn, stopInflight } from "./helpers";
 // the second never was. The second's page must not show the first's
 // restart as its own; the first's, opened again, still shows it.
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const SCRIPT = path.join(ROOT, "scripts", "iouring-pg.mjs");
 const NAMES = [`e2e-hist-a-${process.pid}`, `e2e-hist-b-${process.pid}`] as const;
 const RESTART = "io_method worker -> sync";
 
-const setup = spawnSync(process.execPath, [SCRIPT, "setup"], { encoding: "utf8", timeout: 20 * 60_000 });
-if (setup.status !== 0 && setup.status !== 3) throw new Error(`iouring-pg.mjs setup failed: ${setup.stderr}`);
-// Exit 3: this machine cannot run it; the run fails with the reason (IOURING_TESTS=skip leaves
-// this spec out in playwright.config.ts, saying so, before it is loaded).
-if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
+debianFolder();
 
-function script(...args: string[]): { superuserUrl: string; port: number } {
-  const run = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: "utf8", timeout: 120_000 });
-  if (run.status !== 0) throw new Error(`iouring-pg.mjs ${args.join(" ")}: ${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split("\n").pop()!);
-}
 
 /** The finding that names the server's start and what the restart into it changed. */
 const startFindingOf = (page: Page) => page.locator('[data-testid="finding"]:is([data-rule="restart_applied"], [data-rule="settings_unchanged"])').filter({ hasText: /Server started \d\d:\d\d:\d\d/ });
@@ -41,19 +30,19 @@ async function openOn(page: Page, base: string): Promise<void> {
 }
 
 test.describe("two servers on one host", () => {
-  const clusters: { superuserUrl: string; port: number }[] = [];
+  const clusters: DebianCluster[] = [];
   let dir: string;
   let server: ChildProcess | null = null;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-e2e-histories-"));
-    for (const name of NAMES) clusters.push(script("start", "--data", name, "-c", "io_method=worker"));
+    for (const name of NAMES) clusters.push(debianPg("start", "--data", name, "-c", "io_method=worker"));
   });
 
   test.afterAll(async () => {
     if (server) await stopInflight(server);
-    for (const name of NAMES) spawnSync(process.execPath, [SCRIPT, "stop", "--data", name, "--remove"], { timeout: 120_000 });
+    for (const name of NAMES) removeDebianPg(name);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -68,7 +57,7 @@ test.describe("two servers on one host", () => {
     let base: string;
     ({ base, server } = await startInflightOn(a.superuserUrl, settings));
     await openOn(page, base);
-    script("restart", "--data", NAMES[0], "--io-method", "sync");
+    debianPg("restart", "--data", NAMES[0], "--io-method", "sync");
     await expect(startFinding).toContainText(`that restart changed ${RESTART}, in force`, { timeout: 60_000 });
     await expect(startFinding).toHaveAttribute("data-rule", "restart_applied");
     await stopInflight(server);

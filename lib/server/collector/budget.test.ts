@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AIOS_FLOOR_MS, BUDGET_WINDOW_MS, Budget, SAMPLING_SHARE, budgetAffording } from "./budget";
+import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, AIOS_PROBE_MS, BUDGET_WINDOW_MS, Budget, SAMPLING_SHARE, budgetAffording, nextProbeMs } from "./budget";
 
 describe("Budget", () => {
   it("affords reads while it holds their cost and refills at (a tenth under) its rate", () => {
@@ -157,5 +157,14 @@ describe("Budget", () => {
       if (aiosMs <= 30) expect(reads, `${aiosMs} ms a read`).toBeGreaterThanOrEqual(300_000 / AIOS_FLOOR_MS - 1);
       else expect(reads).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("nextProbeMs: a pg_aios read that does not fit is tried again sooner than 5 min at first", () => {
+  it("doubles from 30 s while each probe still does not fit, up to 5 min, and starts again after a read that fit", () => {
+    const waits = [AIOS_PROBE_FIRST_MS];
+    for (let i = 0; i < 5; i++) waits.push(nextProbeMs(waits.at(-1)!, true));
+    expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, AIOS_PROBE_MS, AIOS_PROBE_MS]);
+    expect(nextProbeMs(AIOS_PROBE_MS, false)).toBe(AIOS_PROBE_FIRST_MS);
   });
 });

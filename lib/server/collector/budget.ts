@@ -10,9 +10,17 @@ export const HEADROOM = 0.9;
 export const BUDGET_WINDOW_MS = 20_000;
 /** pg_aios is read at least this often while backends run, where the window has room for it. */
 export const AIOS_FLOOR_MS = 10_000;
-/** A pg_aios read that never fits beside the wait events is still tried this often, so that the
- * page learns when it costs less again (a machine that was loaded): the one charge past the window. */
+/** A pg_aios read that never fits beside the wait events is still tried, so that the page learns
+ * when it costs less again (a machine that was loaded, or one slow first read): the one charge past
+ * the window. First this long after the last read, then twice as long each time it still does not
+ * fit, up to AIOS_PROBE_MS. */
+export const AIOS_PROBE_FIRST_MS = 30_000;
 export const AIOS_PROBE_MS = 300_000;
+
+/** The wait before the next probe of pg_aios: doubled after a probe that still did not fit, from the first again after a read that did. */
+export function nextProbeMs(currentMs: number, probedUnfit: boolean): number {
+  return probedUnfit ? Math.min(AIOS_PROBE_MS, currentMs * 2) : AIOS_PROBE_FIRST_MS;
+}
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched:
  * it comes first; pg_aios is what the rest of the budget spaces out. */
 export const SAMPLING_SHARE = 0.8;
@@ -34,7 +42,7 @@ const MIN_SAMPLING_SHARE = 0.3;
  * cheap enough to fit in the headroom (affordsFloor()).
  * Over any 20 s the server time charged stays within the budget, but for an
  * estimate that fell short (settled afterwards) and a read too costly to
- * ever fit, tried once every AIOS_PROBE_MS (steps/sampling.ts).
+ * ever fit, tried after AIOS_PROBE_FIRST_MS and less often after, up to every AIOS_PROBE_MS (steps/sampling.ts).
  */
 export class Budget {
   private tokens: number;

@@ -89,7 +89,7 @@ describe("watchCost: the cost line's note", () => {
     budget,
     asked: 100,
     interval: 100,
-    aios: { intervalMs: null, skipped: 0, starved: false },
+    aios: { intervalMs: null, skipped: 0, starved: false, retryMs: 30_000 },
     aiosRead: true,
     samplingShare: budget.samplingShare(cost.estimate("aios", now)),
     ...over,
@@ -125,9 +125,10 @@ describe("watchCost: the cost line's note", () => {
   it("names the budget that would afford pg_aios where no read fits beside the wait events", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.36, 80, 20_000, budget);
-    const w = watchCost(facts(c, budget, 20_000, { interval: 240, aios: { intervalMs: null, skipped: 40, starved: true } }));
+    const w = watchCost(facts(c, budget, 20_000, { interval: 240, aios: { intervalMs: null, skipped: 40, starved: true, retryMs: 60_000 } }));
     expect(w.note).toContain("pg_aios not read for over 10 s while backends run: a read costs 80.00 ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=13 affords one every 10 s at least)");
     expect(w.note).toContain("wait events every 240 ms, not 100: the sample costs 0.36 ms here, and pg_aios 80.00 ms a read, one every 10 s at least");
+    expect(w.note).toContain("it is tried again 1 min after the last read (twice as long each time it still does not fit, up to 5 min)");
   });
 
   it("says a cheap pg_aios is put off right after the start because inflight's first reads took the budget's last second", () => {
@@ -136,7 +137,7 @@ describe("watchCost: the cost line's note", () => {
     c.observe("settings", 20, 4000, true); // a first call on a loaded machine, charged its round trip
     budget.spend(20, 4000);
     c.observe("aios", 0.14, 4000);
-    const w = watchCost(facts(c, budget, 5000, { since: 2000, aios: { intervalMs: 2100, skipped: 12, starved: false } }));
+    const w = watchCost(facts(c, budget, 5000, { since: 2000, aios: { intervalMs: 2100, skipped: 12, starved: false, retryMs: 30_000 } }));
     expect(w.note).toContain("it costs 0.14 ms a read, but the last second's budget went to inflight's first reads of this server");
     expect(w.spanS).toBe(3); // since inflight started, not 10 s
   });
@@ -145,7 +146,7 @@ describe("watchCost: the cost line's note", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.3, 0.1, 20_000, budget);
     budget.spend(60, 19_000); // inflight's first reads of a server, charged at their round trips
-    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 4000, skipped: 30, starved: false } }));
+    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 4000, skipped: 30, starved: false, retryMs: 30_000 } }));
     expect(w.note).toContain("pg_aios read every 4000 ms while backends run, not every sample: it costs 0.10 ms a read, but 90 of the last 20 s's 100 ms are spent");
     expect(w.note).not.toContain("handle slots");
   });
@@ -153,7 +154,7 @@ describe("watchCost: the cost line's note", () => {
   it("says pg_aios is put off for its cost where what the samples leave pays for a read about that often", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.18, 1.82, 20_000, budget); // the 1000 x 64 server, measured here
-    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 400, skipped: 60, starved: false } }));
+    const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 400, skipped: 60, starved: false, retryMs: 30_000 } }));
     expect(w.note).toContain("pg_aios read every 400 ms while backends run, not every sample: it costs 1.82 ms a read on this server (about max_connections x io_max_concurrency handle slots)");
   });
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { StatementCost, WatchCost } from "../../schemas/target";
 import type { QueryName } from "../pg/queries";
+import { formatDuration } from "../../format";
 import { AIOS_FLOOR_MS, BUDGET_WINDOW_MS, HEADROOM, SAMPLING_SHARE, budgetAffording, type Budget } from "./budget";
 
 /** A statement's cost is assumed this high until it has been measured once. */
@@ -227,7 +228,7 @@ export interface CostFacts {
   /** the sampling interval asked for, and the one in force */
   asked: number;
   interval: number;
-  aios: { intervalMs: number | null; skipped: number; starved: boolean };
+  aios: { intervalMs: number | null; skipped: number; starved: boolean; retryMs: number };
   /** pg_aios has been read at least once */
   aiosRead: boolean;
   /** the wait-event sample's share of the budget (Budget.samplingShare) */
@@ -253,7 +254,7 @@ export function watchCost(f: CostFacts): WatchCost {
   if (f.aios.starved) {
     const enough = budgetAffording((sampleMs * 1000) / f.asked, aiosMs);
     notes.push(
-      `pg_aios not read for over ${AIOS_FLOOR_MS / 1000} s while backends run: a read costs ${fmt(aiosMs)} ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=${enough} affords ${floorEvery}); it is tried again every 5 min`,
+      `pg_aios not read for over ${AIOS_FLOOR_MS / 1000} s while backends run: a read costs ${fmt(aiosMs)} ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=${enough} affords ${floorEvery}); it is tried again ${formatDuration(f.aios.retryMs)} after the last read (twice as long each time it still does not fit, up to 5 min)`,
     );
   } else if (f.aios.skipped > 0 && (f.aios.intervalMs === null || f.aios.intervalMs > f.asked * 1.5)) {
     // Put off now and then but read at about the asked cadence: nothing worth a note. Why it is

@@ -2,7 +2,7 @@ import "server-only";
 import type { AioHandle } from "../../../schemas/rows";
 import { anyReading, type AioReading } from "../../../window/derive";
 import { FreshRuns } from "../../../window/fresh-runs";
-import { AIOS_FLOOR_MS, AIOS_PROBE_MS } from "../budget";
+import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, nextProbeMs } from "../budget";
 import { isStatementError } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -29,6 +29,8 @@ export class SamplingStep implements Step {
   private aiosReadAt = 0;
   /** pg_aios was due at its floor and put off all the same: a read does not fit beside the wait events */
   private aiosStarved = false;
+  /** how long after the last read one that does not fit is tried all the same (nextProbeMs) */
+  private probeMs = AIOS_PROBE_FIRST_MS;
   /** the last sample showed a run that the one before did not (a new statement started) */
   sawNewRun = false;
   /** what a burst of samples between the slots is for */
@@ -47,6 +49,7 @@ export class SamplingStep implements Step {
 
   reset(): void {
     this.fresh.clear();
+    this.probeMs = AIOS_PROBE_FIRST_MS;
     this.namesAt = 0;
     this.confLoadMs = null;
   }
@@ -95,18 +98,21 @@ export class SamplingStep implements Step {
     // Put off before it runs, at what it will be charged: the window is held, not repaid after.
     // At least one read every AIOS_FLOOR_MS while backends run, past the bucket, and within the
     // window where it is costly (the wait events leave it room, Budget.samplingShare); one that
-    // never fits is tried every AIOS_PROBE_MS, to see whether it still costs that much. The cost
-    // note names both.
+    // never fits is tried all the same after 30 s, then less often (nextProbeMs), to see whether it
+    // still costs that much: one slow first read must not keep it unread for minutes. The cost note
+    // names both.
     const since = now - this.aiosReadAt;
     const ms = cost.latest("aios", now);
     const floor = since >= AIOS_FLOOR_MS;
-    if (since < AIOS_PROBE_MS && !(floor ? budget.affordsFloor(ms, now) : budget.affords(ms, now))) {
+    const fits = floor ? budget.affordsFloor(ms, now) : budget.affords(ms, now);
+    if (!fits && since < this.probeMs) {
       if (!this.extra) this.aiosSkips.push(now);
       this.aiosStarved = floor;
       this.trim(now);
       return { reading: "unknown", handles: null };
     }
     this.aiosStarved = false;
+    this.probeMs = nextProbeMs(this.probeMs, !fits);
     try {
       const rows = await session.run("aios");
       health.ok("aios", now);
@@ -130,11 +136,11 @@ export class SamplingStep implements Step {
 
   /** pg_aios over the last 10 s, in the slots: the median interval between reads while a backend was
    * active, reads put off, and whether it is overdue at its floor because no read fits. */
-  aiosCadence(now: number): { intervalMs: number | null; skipped: number; starved: boolean } {
+  aiosCadence(now: number): { intervalMs: number | null; skipped: number; starved: boolean; retryMs: number } {
     this.trim(now);
     // The median gap between reads: pauses with no backend active are not reads put off.
     const gaps = this.aiosReads.slice(1).map((t, i) => t - this.aiosReads[i]).sort((a, b) => a - b);
     const intervalMs = gaps.length ? gaps[Math.floor(gaps.length / 2)] : null;
-    return { intervalMs, skipped: this.aiosSkips.length, starved: this.aiosStarved && now - this.aiosReadAt >= AIOS_FLOOR_MS };
+    return { intervalMs, skipped: this.aiosSkips.length, starved: this.aiosStarved && now - this.aiosReadAt >= AIOS_FLOOR_MS, retryMs: this.probeMs };
   }
 }
