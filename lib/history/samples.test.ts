@@ -56,6 +56,15 @@ describe("SampleRecorder", () => {
     expect(closed).toEqual([expect.objectContaining({ from: 4_000, to: 9_000, text: "1 of 1 busy, 3 waiting" })]);
     expect(r.next(10_000, viewOf(w)).findings).toEqual([]);
   });
+
+  it("keeps a finding that held for less than a second, between two looks at the runs", () => {
+    const r = new SampleRecorder();
+    const w = new TargetWindow(60_000);
+    expect(r.next(5_000, viewOf(w)).findings).toEqual([]);
+    expect(r.next(5_100, viewOf(w, [finding(5_100, "1 of 1 busy")])).findings).toEqual([expect.objectContaining({ from: 5_100, to: null })]);
+    expect(r.next(5_400, viewOf(w)).findings).toEqual([expect.objectContaining({ from: 5_100, to: 5_400 })]);
+    expect(r.next(6_000, viewOf(w)).findings).toEqual([]);
+  });
 });
 
 describe("worstFinding", () => {

@@ -50,11 +50,15 @@ export class SampleRecorder {
   private holding = new Map<string, { finding: PastFinding; writtenAt: number; text: string }>();
   private lookedAt = 0;
 
-  /** The rows due after a tick at `now`: the ticks and io deltas as they come, runs and findings once a second. */
+  /**
+   * The rows due after a tick at `now`: the ticks, io deltas and findings as they come (a finding
+   * about a short scan may hold for less than a second), the runs once a second.
+   */
   next(now: number, view: WindowView): SampleRows {
     const rows: SampleRows = { ticks: [], runs: [], findings: [] };
     this.take(view, rows);
     if (now - this.lookedAt >= SECOND) this.look(now, view, rows);
+    else this.findings(now, view.findings.findings, rows.findings);
     return rows;
   }
 
