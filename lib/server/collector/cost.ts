@@ -165,10 +165,18 @@ export class CostMeter {
     return e && now - e.at < CALIBRATION_TTL_MS ? e.msPerCall : null;
   }
 
-  /** ms of server time one call costs, as best known now. */
+  /**
+   * ms of server time one call costs, as best known now: pg_stat_statements' figure while
+   * recent, else the round trips, scaled by the server's share of one at the last calibration
+   * (a round trip on a loaded machine is mostly our own wait: unscaled, a pg_aios of 1 ms read
+   * as 28 ms, was put off for it, and so was never calibrated again).
+   */
   estimate(name: QueryName, now: number): number {
     const e = this.entries.get(name);
-    return this.exact(name, now) ?? (e?.roundTrips.length ? Math.min(...e.roundTrips) : e?.firstRoundTrip) ?? UNMEASURED_MS;
+    const exact = this.exact(name, now);
+    if (exact !== null) return exact;
+    if (!e?.roundTrips.length) return e?.firstRoundTrip ?? UNMEASURED_MS;
+    return (e.serverShare ?? 1) * Math.min(...e.roundTrips);
   }
 
   /** The span the figures are over: the last 10 s, less right after the start. */
