@@ -4,7 +4,7 @@ import { PLOT_INSET } from "@/components/charts/theme";
 import { LINE_MAX_POINTS, STACK_MAX_POINTS, waitsChart, workersChart } from "./activity";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart } from "./inflight";
 import { RUN_LINE_MAX_POINTS, runLine, runSamples } from "./runs";
-import { pixelBudget } from "./series";
+import { pixelBudget, redrawMs, REDRAW_POINTS } from "./series";
 import { IO_MAX_POINTS, throughputChart } from "./throughput";
 
 // Issue 21: a full 15-minute window at 10 samples a second is 9,000 ticks;
@@ -45,5 +45,12 @@ describe("the points a chart is handed for a full window", () => {
   it("are the chart's own budget until its box is measured", () => {
     expect(pixelBudget(null, IN_FLIGHT_MAX_POINTS, PLOT_INSET)).toBe(IN_FLIGHT_MAX_POINTS);
     expect(pixelBudget(4000, IN_FLIGHT_MAX_POINTS, PLOT_INSET)).toBe(IN_FLIGHT_MAX_POINTS);
+  });
+
+  it("are redrawn when the view has moved by two of them, not every pixel column", () => {
+    const points = pixelBudget(640, LINE_MAX_POINTS, PLOT_INSET);
+    expect(REDRAW_POINTS).toBe(2);
+    expect(redrawMs(WINDOW_MS, points)).toBeCloseTo((2 * WINDOW_MS) / points, 6);
+    expect(redrawMs(WINDOW_MS, 0)).toBe(2 * WINDOW_MS); // an unmeasured, empty plot: no division by zero
   });
 });

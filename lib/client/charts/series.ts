@@ -150,7 +150,16 @@ export function pixelBudget(boxWidth: number | null, cap: number, insetPx: numbe
   return Math.max(16, Math.min(cap, Math.floor(boxWidth - insetPx)));
 }
 
-/** The time one pixel column of a plot stands for: the least worth redrawing for. */
-export function pixelMs(spanMs: number, points: number): number {
-  return spanMs / Math.max(1, points);
+/** The points a live chart's view moves by between two redraws. */
+export const REDRAW_POINTS = 2;
+
+/**
+ * How long a live chart waits between redraws: the time its view takes to move
+ * by REDRAW_POINTS of its points (a 15-minute window in 560 points: 3.2 s, the
+ * whole chart shifted by two pixel columns). Each redraw of a full window is
+ * recharts' render and the browser's paint of every point, the page's largest
+ * cost (BENCHMARKS.md, "Light where it runs").
+ */
+export function redrawMs(spanMs: number, points: number): number {
+  return (REDRAW_POINTS * spanMs) / Math.max(1, points);
 }
