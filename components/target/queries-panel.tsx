@@ -28,6 +28,8 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
   const shown = all ? rows : rows.slice(0, PAGE);
   const blockSize = blockSizeOf(settings);
   const down = downText(target);
+  // An ended run's elapsed time is its own: its row keeps its props while the clock moves.
+  const rowNow = (run: (typeof queries)[number]) => (isRunning(run) ? now : 0);
   const toggle = (key: string) => setOpen((s) => (s.has(key) ? new Set([...s].filter((k) => k !== key)) : new Set([...s, key])));
 
   return (
@@ -86,13 +88,13 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
             </thead>
             <tbody>
               {shown.map((row) => {
-                if (row.kind === "run") return <RunRow key={row.run.id} run={row.run} now={now} selected={selected === row.run.id} onSelect={onSelect} statements={statements} blockSize={blockSize} />;
+                if (row.kind === "run") return <RunRow key={row.run.id} run={row.run} now={rowNow(row.run)} selected={selected === row.run.id} onSelect={onSelect} statements={statements} blockSize={blockSize} />;
                 const g = row.group;
                 const isOpen = open.has(g.key) || g.runs.some((r) => r.id === selected);
                 return (
                   <Fragment key={`g:${g.key}`}>
                     <GroupRow group={g} open={isOpen} onToggle={() => toggle(g.key)} />
-                    {isOpen ? g.runs.map((r) => <RunRow key={r.id} run={r} now={now} selected={selected === r.id} onSelect={onSelect} statements={statements} blockSize={blockSize} nested />) : null}
+                    {isOpen ? g.runs.map((r) => <RunRow key={r.id} run={r} now={rowNow(r)} selected={selected === r.id} onSelect={onSelect} statements={statements} blockSize={blockSize} nested />) : null}
                   </Fragment>
                 );
               })}

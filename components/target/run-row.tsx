@@ -1,4 +1,5 @@
 "use client";
+import { memo } from "react";
 import type { QueryRun, StatementStat, Verdict } from "@/lib/schemas/runs";
 import { useChannel } from "@/lib/client/live/hooks";
 import { formatBytes, formatClock, formatDuration } from "@/lib/format";
@@ -13,6 +14,7 @@ export const VERDICT_TONES = { async: "info", sync: "warn", cpu: "muted" } as co
 
 interface RowProps {
   run: QueryRun;
+  /** the stream's clock, for a running run's elapsed time; an ended run's is its own (pass 0, and it stays memoised) */
   now: number;
   selected: boolean;
   onSelect: (id: string | null) => void;
@@ -22,7 +24,8 @@ interface RowProps {
   nested?: boolean;
 }
 
-export function RunRow({ run, now, selected, onSelect, statements, blockSize, nested }: RowProps) {
+/** Memoised: a run whose object, selection and clock did not change is not re-rendered (see `now`). */
+export const RunRow = memo(function RunRow({ run, now, selected, onSelect, statements, blockSize, nested }: RowProps) {
   const running = isRunning(run);
   const wait = readWaitCell(run);
   const exact = statementShare(run, statements);
@@ -96,7 +99,7 @@ export function RunRow({ run, now, selected, onSelect, statements, blockSize, ne
       </td>
     </tr>
   );
-}
+});
 
 /** A running run's reads in flight follow every tick (plain text, CHARTS.md rule 2). */
 function LiveInFlight({ run }: { run: QueryRun }) {
