@@ -5,6 +5,7 @@
 // scans, one per build; once their windows are full, Chromium measures the
 // target page (every chart on screen) of each in turn, BENCH_AB_ROUNDS
 // rounds of cfg.browserSeconds, the order swapped each round.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { snapshotApp } from "../lib/app";
 import { measureBrowser } from "../lib/browser";
@@ -16,6 +17,9 @@ export async function pageAB(ctx: PhaseContext): Promise<void> {
   const { cfg, paths, roles, target, running, results, log } = ctx;
   const other = process.env.BENCH_AB_NEXT;
   if (!other) throw new Error("BENCH_AB_NEXT: the .next directory of the build to compare with");
+  const executablePath = process.env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  // Before the windows fill, not after: scripts/bench.mjs installs it, a phase run alone does not.
+  if (executablePath && !existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH`);
   const dirB = path.join(paths.tmp, "app-b");
   const buildB = snapshotApp(paths.root, dirB, other);
   // A (this build) is the rig's; B is the other build, same settings, own role
@@ -35,7 +39,7 @@ export async function pageAB(ctx: PhaseContext): Promise<void> {
         targetId: "bench",
         seconds: cfg.browserSeconds,
         settleSeconds: cfg.browserSettleSeconds,
-        executablePath: process.env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"),
+        executablePath,
         variant: "page",
         screenshot: path.join(paths.tmp, `ab-${name}-${i}.png`),
         log,
