@@ -22,6 +22,9 @@ export const Tick = z.object({
   seq: z.number(),
   /** ms since the epoch, when the sample was taken */
   t: z.number(),
+  /** a sample between the slots (a burst when a statement starts): not in
+   * the Prometheus totals, whose averages assume samples evenly spaced */
+  extra: z.literal(true).optional(),
   /** pg_aios in this sample; null when it was not read (the budget spaced it
    * out, or this server or role has no pg_aios). With no backend active it is
    * not read either, and known to be empty. */

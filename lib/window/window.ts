@@ -169,7 +169,7 @@ export class TargetWindow {
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
     const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids, t) };
-    const tick: Tick = { seq: ++this.seq, ...derived.tick, workers };
+    const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
     this.runs.observe(t, derived.runs);
