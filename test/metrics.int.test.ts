@@ -111,7 +111,7 @@ describe("a real Prometheus scraping inflight for 35 s of cold scans", () => {
     await prom?.stop();
   });
 
-  it("rate() of the wait-event counters is the window's own average active sessions, within 10%", async () => {
+  it("the wait-event counters over the samples counter, as Prometheus scraped them, are the slots' own average active sessions, within 10%", async () => {
     const at = Math.floor(until / 1000);
     // The scraped values themselves (what rate() divides), both figures over the same span, from
     // the range's first scrape to its last: in CI the window's own average over the whole range,

@@ -99,7 +99,7 @@ export function rows(r: Json): Row[] {
     out.push({
       fig: "2",
       what: `achieved sampling rate at ${rate}/s during cold scans (collector's samples over slots)${x?.budgetMsPerSecond && rate > 10 ? `, INFLIGHT_BUDGET ${x.budgetMsPerSecond} ms/s so that the budget does not decide it` : ""}`,
-      measured: x ? `${pct(x.achievedShare, 2)} (${x.samples} of ${x.expected}; ${x.missed} missed; SSE ${pct(x.sseShare, 2)}${known(x.burstSamples) ? `, less ${x.burstSamples} burst samples` : ""})` : "?",
+      measured: x ? `${pct(x.achievedShare, 2)} (${x.samples} of ${x.expected}; ${x.missed} missed; SSE ${pct(x.sseShare, 2)}${known(x.sseBurstTicks) ? ` of the slots' ticks, beside ${x.sseBurstTicks} burst ticks (${x.burstSamples} burst samples)` : known(x.burstSamples) ? `, less ${x.burstSamples} burst samples` : ""})` : "?",
       goal: goal === null ? "(none)" : `>= ${goal * 100}%`,
       verdict: !x ? "not measured" : goal === null ? "n/a" : verdict(x.achievedShare >= goal),
     });

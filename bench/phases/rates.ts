@@ -69,6 +69,8 @@ async function measureRate(srv: Inflight, seconds: number) {
   const samples = i1.samples - i0.samples;
   const missed = i1.missed - i0.missed;
   const ticks = srv.viewer.ticks.filter((k) => k.t >= t0 && k.t < t1);
+  // The slots' ticks (a burst's say so, tick.extra), against the slots due.
+  const slotTicks = ticks.filter((k) => !k.extra).length;
   const gaps: number[] = [];
   for (let i = 1; i < ticks.length; i++) gaps.push(ticks[i].t - ticks[i - 1].t);
   const fresh = ticks.map((k) => k.at - k.t);
@@ -80,9 +82,10 @@ async function measureRate(srv: Inflight, seconds: number) {
     samples,
     missed,
     achievedShare: samples / expected,
-    sseTicks: ticks.length,
+    sseTicks: slotTicks,
+    sseBurstTicks: ticks.length - slotTicks,
     burstSamples: burst,
-    sseShare: (ticks.length - (burst ?? 0)) / expected,
+    sseShare: slotTicks / expected,
     gapP50: quantile(gaps, 0.5),
     gapP99: quantile(gaps, 0.99),
     gapMax: gaps.length ? Math.max(...gaps) : null,

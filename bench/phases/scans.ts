@@ -12,6 +12,7 @@ import { meanMs, perStatement, pgssDelta, type PgssSnapshot, type RoleDelta } fr
 import { cpuSeconds } from "../lib/proc";
 import { PGBENCH_MARKERS, PGBENCH_NAMES, pgbenchScripts } from "../lib/sampling-sql";
 import { quantile, r3, r5, sleep } from "../lib/stats";
+import type { TickArrival } from "../lib/sse";
 import { cpuOfRole, pgssSnapshot } from "../lib/target";
 import type { Json, PhaseContext } from "./context";
 import { shortScansFigures } from "./short-scans";
@@ -28,7 +29,7 @@ export async function scansBesidePeers(ctx: PhaseContext): Promise<void> {
   results.fig1 = figure1(ctx, run, before, dA, quiet);
   const ticksA = ctx.A.viewer.ticks.filter((k) => k.t >= run.from && k.t < run.to);
   const burstA = run.extraA0 !== null && run.extraA1 !== null ? run.extraA1 - run.extraA0 : null;
-  results.fig2 = figure2(run, ticksA.length, burstA);
+  results.fig2 = figure2(run, ticksA, burstA);
   // figure 4 at 10/s: the bench's own SSE client on A
   const fresh = ticksA.map((k) => k.at - k.t);
   results.fig4 = { oneViewer: { ticks: fresh.length, p50: r3(quantile(fresh, 0.5)), p95: r3(quantile(fresh, 0.95)), max: fresh.length ? Math.max(...fresh) : null } };
@@ -198,11 +199,12 @@ function figure1(ctx: PhaseContext, run: ScanRun, before: PgssSnapshot, dA: Role
 
 /**
  * Figure 2 at 10/s, over the scans: A's samples and SSE ticks against the
- * slots it had; D's at 1/s. The stream also carries the burst samples taken
- * between the slots, which /api/targets does not count: the SSE share is of
- * the ticks less those.
+ * slots it had; D's at 1/s. The burst samples taken between the slots, which
+ * /api/targets does not count, say so on the stream (tick.extra): the SSE
+ * share is of the slots' ticks; the bursts the stream carried beside it.
  */
-function figure2(run: ScanRun, ticksA: number, burstA: number | null): Json {
+function figure2(run: ScanRun, ticksA: readonly TickArrival[], burstA: number | null): Json {
+  const slotTicks = ticksA.filter((k) => !k.extra).length;
   const { from, to, seconds, iA0, iA1, iD0, iD1 } = run;
   const expectedA = (to - from) / 100;
   return {
@@ -215,9 +217,10 @@ function figure2(run: ScanRun, ticksA: number, burstA: number | null): Json {
         samples: iA1.samples - iA0.samples,
         missed: iA1.missed - iA0.missed,
         achievedShare: (iA1.samples - iA0.samples) / expectedA,
-        sseTicks: ticksA,
+        sseTicks: slotTicks,
+        sseBurstTicks: ticksA.length - slotTicks,
         burstSamples: burstA,
-        sseShare: (ticksA - (burstA ?? 0)) / expectedA,
+        sseShare: slotTicks / expectedA,
         during: "cold scans, beside D (1/s), pg_activity and pgbench",
       },
     ],

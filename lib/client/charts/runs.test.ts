@@ -29,6 +29,8 @@ describe("verdictEvidence", () => {
     // Reads in flight are counted in the samples that read pg_aios, and said so (issue 11: three shares for one run).
     { r: run({ verdict: "async", samples: 136, aioReadSamples: 120, aioSamples: 85, maxInFlight: 5 }), text: "reads in flight in 85 of 120 samples that read pg_aios; peak 5 of its own in flight" },
     { r: run({ verdict: "async", samples: 10, aioReadSamples: 0, aioSamples: 0, aioWaitSamples: 4 }), text: "waiting on async reads in 4 of 10 samples (pg_aios not read)" },
+    // pg_aios read, no handle of its own caught: the async verdict is its waits, said as such (not "in flight in 0 of 1" under an async badge)
+    { r: run({ verdict: "async", samples: 1, aioReadSamples: 1, aioSamples: 0, aioWaitSamples: 1 }), text: "waiting on async reads in 1 of 1 sample; none of its own in flight in the 1 sample that read pg_aios" },
     { r: run({ verdict: "sync", samples: 64, syncSamples: 63 }), text: "reading synchronously (IO:DataFileRead or an f_sync handle) in 63 of 64 samples" },
     { r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 1, maxInFlight: 3 }), text: "reads in flight in 7 of 15 samples that read pg_aios; reading synchronously (IO:DataFileRead or an f_sync handle) in 1 of 15 samples; peak 3 of its own in flight" },
     // issue 19: one async handle among index lookups' synchronous reads is the minority it is, not the verdict

@@ -75,10 +75,14 @@ export function verdictEvidence(run: QueryRun): string {
     if (rest > 0) parts.push(`other waits in ${rest}`);
     return parts.join("; ");
   }
+  const thatRead = `${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`;
+  // An async verdict with no handle seen is its IO:Aio* waits: say them, not "in flight in 0".
   const asyncPart =
-    run.aioReadSamples > 0
-      ? `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`
-      : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`;
+    run.aioSamples > 0
+      ? `reads in flight in ${run.aioSamples} of ${thatRead}`
+      : run.aioReadSamples > 0
+        ? `waiting on async reads in ${of(run.aioWaitSamples, run.samples)}; none of its own in flight in the ${thatRead}`
+        : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`;
   // Not the read-wait count: a sample with an f_sync handle in flight reads synchronously without (yet) waiting on IO:DataFileRead.
   const syncPart = `reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`;
   if (run.verdict === "async") parts.push(asyncPart);

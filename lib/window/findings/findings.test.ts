@@ -40,6 +40,8 @@ const runFinding = (i: FindingsInput) => computeFindings(i).findings.find((f) =>
 describe("per running query, one rule a case", () => {
   it.each<[string, Partial<FindingsInput>, string, RegExp]>([
     ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Slowest running: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% scanned \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers never all busy \(at most 1 of 3\), so changing io_method or io_workers is unlikely to help\./],
+    // async from its IO:Aio* waits alone, no handle of its own caught in flight: said as the waits, as the row says it
+    ["async reads seen only as waits", { runs: [asyncScan({ aioSamples: 0, maxInFlight: 0, sumInFlight: 0 })] }, "async_reads", /its reads are asynchronous \(waiting on async reads in 160 of 400 samples, none of its own in flight in the 400 that read pg_aios\)/],
     ["reads not the bottleneck", { runs: [scan({ aioWaitSamples: 20, aioSamples: 100, verdict: "async" })] }, "reads_not_bottleneck", /reads are not its bottleneck \(on CPU in 60% of samples.*no I\/O setting will help much/],
     ["index lookups read synchronously", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples.*io_method and io_workers are not its levers; look at the plan, the index, shared_buffers/],
     // issue 19: one sample with an async handle among index lookups' synchronous ones: still synchronous, the sample named

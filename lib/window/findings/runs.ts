@@ -124,6 +124,13 @@ const smallReads: RunRule = (run, f, ctx) => {
   };
 };
 
+/** What made it async: handles seen in flight, or (none seen) its IO:Aio* waits, as the row says it. */
+function asyncEvidence(run: QueryRun, f: RunFigures): string {
+  if (f.inFlight) return `reads in flight in ${pct(f.inFlight)} of the samples that read pg_aios`;
+  const waits = `waiting on async reads in ${run.aioWaitSamples} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`;
+  return run.aioReadSamples ? `${waits}, none of its own in flight in the ${run.aioReadSamples} that read pg_aios` : `${waits}, pg_aios not read`;
+}
+
 /** Async reads and none of the above: say why io_method and io_workers are not the lever either. */
 const asyncReads: RunRule = (run, f, ctx) => {
   if (!f.async) return null;
@@ -132,7 +139,7 @@ const asyncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "async_reads",
     severity: "info",
-    clause: `its reads are asynchronous (reads in flight in ${f.inFlight === null ? "?" : pct(f.inFlight)} of the samples that read pg_aios${also(run)}); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
+    clause: `its reads are asynchronous (${asyncEvidence(run, f)}${also(run)}); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };
