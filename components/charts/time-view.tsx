@@ -4,7 +4,7 @@
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
 import { FRAME_MS, useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
-import { pixelBudget, redrawMs } from "@/lib/client/charts/series";
+import { pixelBudget, PX_PER_POINT, redrawMs } from "@/lib/client/charts/series";
 import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
 import type { Frame, Outages } from "@/lib/client/live/store";
@@ -52,7 +52,7 @@ export interface TimeView {
  * `slot`: this chart's place in the staggered redraw of a frame (see
  * useStaggeredFrame); `box`: where the chart is (useChartBox). A chart off
  * screen is not redrawn, and one on screen no more often than its view moves
- * by REDRAW_POINTS of its points (FRAME_MS at the least). `cap`: its own
+ * by REDRAW_PX pixel columns (FRAME_MS at the least). `cap`: its own
  * point budget.
  */
 export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView {
@@ -60,7 +60,8 @@ export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView 
   const target = useChannel("target");
   const maxPoints = pixelBudget(box.width, cap, PLOT_INSET);
   const liveSpan = Math.min(spanMs ?? Infinity, target?.windowMs ?? DEFAULT_WINDOW_MS);
-  const everyMs = Math.max(FRAME_MS, Math.round(redrawMs(liveSpan, maxPoints)));
+  const plotPx = box.width === null ? maxPoints * PX_PER_POINT : box.width - PLOT_INSET;
+  const everyMs = Math.max(FRAME_MS, Math.round(redrawMs(liveSpan, plotPx)));
   const liveFrame = useStaggeredFrame(slot, frozen !== null || !box.visible, everyMs);
   const liveOutages = useChannel("outages");
   const { restarts: liveRestarts } = useChannel("settings");

@@ -22,7 +22,7 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
   const now = usePageNow();
   const { lines, more } = findingList(payload, targetId, now);
   return (
-    <section aria-label="Findings" data-testid="findings" className="space-y-1">
+    <section aria-label="Findings" data-testid="findings" className="space-y-1 [contain:content]">
       {lines.length === 0 ? <p className="text-sm text-slate-500">No finding yet: a query running for a second or more gets a line here, and so does anything the settings or collection need.</p> : null}
       <ul className="space-y-1">
         {lines.map((line) => (

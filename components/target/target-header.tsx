@@ -36,7 +36,7 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
   const badge = demoBadge(target);
   const started = serverStarted(target, now);
   return (
-    <header className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+    <header className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm [contain:content]">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <Link href="/" className="text-sm text-slate-500 hover:text-slate-800">
           ← targets

@@ -4,11 +4,11 @@ import { PLOT_INSET } from "@/components/charts/theme";
 import { LINE_MAX_POINTS, STACK_MAX_POINTS, waitsChart, workersChart } from "./activity";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart } from "./inflight";
 import { RUN_LINE_MAX_POINTS, runLine, runSamples } from "./runs";
-import { pixelBudget, redrawMs, REDRAW_POINTS } from "./series";
+import { pixelBudget, PX_PER_POINT, redrawMs, REDRAW_PX } from "./series";
 import { IO_MAX_POINTS, throughputChart } from "./throughput";
 
 // Issue 21: a full 15-minute window at 10 samples a second is 9,000 ticks;
-// a chart draws no more points than its plot has pixel columns.
+// a chart draws no more points than one per PX_PER_POINT pixel columns of its plot.
 const WINDOW_MS = 15 * 60_000;
 const SPIKE_AT = 9_000 * 37; // one sample with far more in flight than any other
 const ticks = Array.from({ length: WINDOW_MS / 100 }, (_, i) => {
@@ -27,8 +27,8 @@ const domain = { from: 0, to: WINDOW_MS - 100 };
 
 describe("the points a chart is handed for a full window", () => {
   for (const box of [320, 640, 960, 1500]) {
-    const plot = box - PLOT_INSET;
-    it(`stay within the plot's ${plot} pixel columns in a box of ${box} px`, () => {
+    const plot = Math.floor((box - PLOT_INSET) / PX_PER_POINT);
+    it(`stay within one point per ${PX_PER_POINT} of the plot's ${box - PLOT_INSET} pixel columns in a box of ${box} px`, () => {
       const inflight = inFlightChart(ticks, domain, 100, [], pixelBudget(box, IN_FLIGHT_MAX_POINTS, PLOT_INSET));
       expect(inflight.rows.length).toBeLessThanOrEqual(plot);
       expect(inflight.max).toBe(64); // the spike is kept
@@ -47,10 +47,13 @@ describe("the points a chart is handed for a full window", () => {
     expect(pixelBudget(4000, IN_FLIGHT_MAX_POINTS, PLOT_INSET)).toBe(IN_FLIGHT_MAX_POINTS);
   });
 
-  it("are redrawn when the view has moved by two of them, not every pixel column", () => {
-    const points = pixelBudget(640, LINE_MAX_POINTS, PLOT_INSET);
-    expect(REDRAW_POINTS).toBe(2);
-    expect(redrawMs(WINDOW_MS, points)).toBeCloseTo((2 * WINDOW_MS) / points, 6);
-    expect(redrawMs(WINDOW_MS, 0)).toBe(2 * WINDOW_MS); // an unmeasured, empty plot: no division by zero
+  it("are redrawn when the view has moved by REDRAW_PX pixel columns, not every column", () => {
+    const plotPx = 640 - PLOT_INSET;
+    expect(PX_PER_POINT).toBe(2);
+    expect(REDRAW_PX).toBe(4);
+    expect(redrawMs(WINDOW_MS, plotPx)).toBeCloseTo((4 * WINDOW_MS) / plotPx, 6);
+    // a 15-minute window in an 860 px plot: a redraw every 4.2 s
+    expect(redrawMs(WINDOW_MS, 860)).toBeCloseTo(4186, 0);
+    expect(redrawMs(WINDOW_MS, 0)).toBe(WINDOW_MS); // an unmeasured, empty plot: no division by zero
   });
 });

@@ -141,25 +141,35 @@ export function shapeSeries<T, R>(items: readonly T[], opts: SeriesOptions<T>, t
 }
 
 /**
- * Most points a series may hand its chart: one per pixel column of the plot
- * (the box less its axes, `insetPx`), never more than the chart's own cap;
- * the cap alone until the box is measured.
+ * Pixel columns of the plot for each point a series may hand its chart. One
+ * point a column was the first budget; two columns a point halves what
+ * recharts computes and draws at every redraw (a line of 430 points in an
+ * 860 px plot reads the same, and each bucket still keeps its min and max),
+ * the largest share of the page's main thread (BENCHMARKS.md, "Light where
+ * it runs").
+ */
+export const PX_PER_POINT = 2;
+
+/**
+ * Most points a series may hand its chart: one per PX_PER_POINT pixel
+ * columns of the plot (the box less its axes, `insetPx`), never more than
+ * the chart's own cap; the cap alone until the box is measured.
  */
 export function pixelBudget(boxWidth: number | null, cap: number, insetPx: number): number {
   if (boxWidth === null || !(boxWidth > 0)) return cap;
-  return Math.max(16, Math.min(cap, Math.floor(boxWidth - insetPx)));
+  return Math.max(16, Math.min(cap, Math.floor((boxWidth - insetPx) / PX_PER_POINT)));
 }
 
-/** The points a live chart's view moves by between two redraws. */
-export const REDRAW_POINTS = 2;
+/** The pixel columns a live chart's view moves by between two redraws. */
+export const REDRAW_PX = 4;
 
 /**
- * How long a live chart waits between redraws: the time its view takes to move
- * by REDRAW_POINTS of its points (a 15-minute window in 560 points: 3.2 s, the
- * whole chart shifted by two pixel columns). Each redraw of a full window is
- * recharts' render and the browser's paint of every point, the page's largest
- * cost (BENCHMARKS.md, "Light where it runs").
+ * How long a live chart waits between redraws: the time its view takes to
+ * move by REDRAW_PX pixel columns of its plot (a 15-minute window in an
+ * 860 px plot: 4.2 s). Each redraw of a full window is recharts' render and
+ * the browser's paint of every point, the page's largest cost (BENCHMARKS.md,
+ * "Light where it runs"). An unmeasured plot (0 px) waits a whole span.
  */
-export function redrawMs(spanMs: number, points: number): number {
-  return (REDRAW_POINTS * spanMs) / Math.max(1, points);
+export function redrawMs(spanMs: number, plotPx: number): number {
+  return plotPx > 0 ? (REDRAW_PX * spanMs) / plotPx : spanMs;
 }
