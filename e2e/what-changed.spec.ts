@@ -51,7 +51,8 @@ test("the A/B lab shows its progress, then a table for sync and worker, and expo
   const rows = lab.getByTestId("lab-row");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toHaveAttribute("data-method", "sync");
-  await expect(rows.nth(1)).toContainText(/than sync \((outside|within) the spread\)/);
+  // Medians within half a percent read "as fast as sync" (CI: worker 1.85 s, within a percent of sync).
+  await expect(rows.nth(1)).toContainText(/(\d+% (faster|slower) than|as fast as) sync \((outside|within) the spread\)/);
   await expect(lab.getByTestId("lab-chart")).toBeVisible();
   // The demo's 18 has no EXPLAIN (IO): the panel and its result say it comes with 19.
   await expect(lab.locator("header p")).toContainText(NO_EXPLAIN_IO);

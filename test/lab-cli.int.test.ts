@@ -43,7 +43,7 @@ describe("npm run lab (own PostgreSQL 18)", () => {
     expect(out).toMatch(/^the demo's sequential scan: SELECT count\(\*\)/);
     expect(out).toMatch(/^io_method\s+runs\s+median\s+spread \(min–max\)\s+read wait\s+read share\s+blocks read\s+against the first$/m);
     expect(out).toMatch(/^sync\s+2\s+\S+ ms/m);
-    expect(out).toMatch(/^worker\s+2\s+\S+ ms .* than sync \((outside|within) the spread\)$/m);
+    expect(out).toMatch(/^worker\s+2\s+\S+ ms .* (\d+% (faster|slower) than|as fast as) sync \((outside|within) the spread\)$/m);
     // 18's EXPLAIN has no IO option: the table (its header above ends at "against the first") says its columns come with 19.
     expect(out).toContain(`\n${NO_EXPLAIN_IO}\n`);
     expect(lab.stderr()).toMatch(/io_method is back to worker/);
