@@ -123,7 +123,7 @@ describe("Budget", () => {
 
   it("names the budget that affords the wait events and pg_aios's floor", () => {
     expect(budgetAffording(3.6, 30)).toBe(8); // (3.6 + 3) / 0.9 = 7.3
-    expect(budgetAffording(4.5, 0)).toBe(6); // 4.5 / 0.8 = 5.6
+    expect(budgetAffording(4.5, 0)).toBe(6); // 4.5 / 0.75 = 6
   });
 
   // CI, a loaded machine: on the 1000 x 64 server the sample took 0.36 ms and pg_aios 30 ms a
