@@ -4,7 +4,7 @@
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
 import { FRAME_MS, useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
-import { pixelBudget, PX_PER_POINT, redrawMs } from "@/lib/client/charts/series";
+import { pixelBudget, plotPixels, redrawMs } from "@/lib/client/charts/series";
 import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
 import type { Frame, Outages } from "@/lib/client/live/store";
@@ -60,8 +60,7 @@ export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView 
   const target = useChannel("target");
   const maxPoints = pixelBudget(box.width, cap, PLOT_INSET);
   const liveSpan = Math.min(spanMs ?? Infinity, target?.windowMs ?? DEFAULT_WINDOW_MS);
-  const plotPx = box.width === null ? maxPoints * PX_PER_POINT : box.width - PLOT_INSET;
-  const everyMs = Math.max(FRAME_MS, Math.round(redrawMs(liveSpan, plotPx)));
+  const everyMs = Math.max(FRAME_MS, Math.round(redrawMs(liveSpan, plotPixels(box.width, cap, PLOT_INSET))));
   const liveFrame = useStaggeredFrame(slot, frozen !== null || !box.visible, everyMs);
   const liveOutages = useChannel("outages");
   const { restarts: liveRestarts } = useChannel("settings");

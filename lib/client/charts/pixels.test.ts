@@ -4,7 +4,7 @@ import { PLOT_INSET } from "@/components/charts/theme";
 import { LINE_MAX_POINTS, STACK_MAX_POINTS, waitsChart, workersChart } from "./activity";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart } from "./inflight";
 import { RUN_LINE_MAX_POINTS, runLine, runSamples } from "./runs";
-import { pixelBudget, PX_PER_POINT, redrawMs, REDRAW_PX } from "./series";
+import { MIN_POINTS, pixelBudget, plotPixels, PX_PER_POINT, redrawMs, REDRAW_PX } from "./series";
 import { IO_MAX_POINTS, throughputChart } from "./throughput";
 
 // Issue 21: a full 15-minute window at 10 samples a second is 9,000 ticks;
@@ -54,6 +54,17 @@ describe("the points a chart is handed for a full window", () => {
     expect(redrawMs(WINDOW_MS, plotPx)).toBeCloseTo((4 * WINDOW_MS) / plotPx, 6);
     // a 15-minute window in an 860 px plot: a redraw every 4.2 s
     expect(redrawMs(WINDOW_MS, 860)).toBeCloseTo(4186, 0);
-    expect(redrawMs(WINDOW_MS, 0)).toBe(WINDOW_MS); // an unmeasured, empty plot: no division by zero
+    expect(redrawMs(WINDOW_MS, 0)).toBe(WINDOW_MS); // no plot at all: no division by zero
+  });
+
+  it("pace a box narrower than its axes by the same floor as its points, not by a whole span", () => {
+    for (const box of [0, 40, PLOT_INSET, PLOT_INSET + 10]) {
+      const px = plotPixels(box, IN_FLIGHT_MAX_POINTS, PLOT_INSET);
+      expect(px).toBe(box > 0 ? MIN_POINTS * PX_PER_POINT : IN_FLIGHT_MAX_POINTS * PX_PER_POINT);
+      expect(redrawMs(WINDOW_MS, px)).toBeLessThan(WINDOW_MS / 4);
+    }
+    expect(pixelBudget(PLOT_INSET + 10, IN_FLIGHT_MAX_POINTS, PLOT_INSET)).toBe(MIN_POINTS);
+    // measured and wide: the plot itself, and the points one per PX_PER_POINT of it
+    expect(plotPixels(900, IN_FLIGHT_MAX_POINTS, PLOT_INSET)).toBe(900 - PLOT_INSET);
   });
 });

@@ -150,14 +150,26 @@ export function shapeSeries<T, R>(items: readonly T[], opts: SeriesOptions<T>, t
  */
 export const PX_PER_POINT = 2;
 
+/** The fewest points a measured chart is handed, however narrow its box. */
+export const MIN_POINTS = 16;
+
+/**
+ * The pixel columns a chart's points and redraws are paced by: its plot (the
+ * box less its axes, `insetPx`), never fewer than MIN_POINTS points' worth;
+ * the cap's worth until the box is measured. pixelBudget and the redraw pace
+ * (redrawMs) both read it, so they cannot disagree about a plot.
+ */
+export function plotPixels(boxWidth: number | null, cap: number, insetPx: number): number {
+  if (boxWidth === null || !(boxWidth > 0)) return cap * PX_PER_POINT;
+  return Math.max(MIN_POINTS * PX_PER_POINT, boxWidth - insetPx);
+}
+
 /**
  * Most points a series may hand its chart: one per PX_PER_POINT pixel
- * columns of the plot (the box less its axes, `insetPx`), never more than
- * the chart's own cap; the cap alone until the box is measured.
+ * columns of its plot (plotPixels), never more than the chart's own cap.
  */
 export function pixelBudget(boxWidth: number | null, cap: number, insetPx: number): number {
-  if (boxWidth === null || !(boxWidth > 0)) return cap;
-  return Math.max(16, Math.min(cap, Math.floor((boxWidth - insetPx) / PX_PER_POINT)));
+  return Math.min(cap, Math.floor(plotPixels(boxWidth, cap, insetPx) / PX_PER_POINT));
 }
 
 /** The pixel columns a live chart's view moves by between two redraws. */
@@ -168,7 +180,8 @@ export const REDRAW_PX = 4;
  * move by REDRAW_PX pixel columns of its plot (a 15-minute window in an
  * 860 px plot: 4.2 s). Each redraw of a full window is recharts' render and
  * the browser's paint of every point, the page's largest cost (BENCHMARKS.md,
- * "Light where it runs"). An unmeasured plot (0 px) waits a whole span.
+ * "Light where it runs"). `plotPx`: plotPixels, never under MIN_POINTS
+ * points' worth; 0 px (no plot at all) waits a whole span.
  */
 export function redrawMs(spanMs: number, plotPx: number): number {
   return plotPx > 0 ? (REDRAW_PX * spanMs) / plotPx : spanMs;
