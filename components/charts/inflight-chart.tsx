@@ -2,7 +2,7 @@
 import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { formatBytes } from "@/lib/format";
 import { inFlightEmpty } from "@/lib/client/charts/empty";
 import { Glossed } from "@/components/ui/term";
@@ -63,7 +63,7 @@ function useDragZoom(minMs: number) {
   return { selection, handlers };
 }
 
-export const InFlightPanel = memo(function InFlightPanel({ target }: { target: TargetInfo }) {
+export const InFlightPanel = memo(function InFlightPanel({ target }: { target: PanelTarget }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, IN_FLIGHT_MAX_POINTS);
   const { selection, handlers } = useDragZoom(2 * view.cadenceMs);

@@ -2,7 +2,7 @@
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { RUN_STATES } from "@/lib/schemas/enums";
-import { useChannel, useStable, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { useChannel, useChannelSelect, useStable, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
 import { RUN_LINE_MAX_POINTS, runLine, runLineEmpty, runSamples, sameSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/client/charts/runs";
 import { timeTicks } from "@/lib/client/charts/time";
@@ -27,8 +27,7 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
   const frame = frozen?.frame ?? liveFrame;
   const outages = frozen?.outages ?? liveOutages;
   const { all } = useViewQueries();
-  const target = useChannel("target");
-  const cadenceMs = target?.sampleMs ?? 100;
+  const cadenceMs = useChannelSelect("target", (t) => t?.sampleMs ?? 100);
   const run = all.find((r) => r.id === runId) ?? null;
   // An ended run's samples stay as they are: its charts are not redrawn for every frame.
   const samples = useStable(

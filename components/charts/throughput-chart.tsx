@@ -1,7 +1,7 @@
 "use client";
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { useChannel } from "@/lib/client/live/hooks";
 import { IO_MAX_POINTS, liveReadRate, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
 import { blockSizeOf } from "@/lib/client/charts/settings";
@@ -30,7 +30,7 @@ const COUNTED_DOT = { r: 2.5, fill: COLORS.counted, stroke: "none" } as const;
 const SLOT = 2;
 
 /** limitKb: io_combine_limit in force (combineLimitKb), null when unknown. */
-export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: TargetInfo; limitKb: number | null }) {
+export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: PanelTarget; limitKb: number | null }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, IO_MAX_POINTS);
   const { queries } = useChannel("queries");

@@ -3,7 +3,7 @@
 // newest sample, or frozen), its ticks, restart marks and outage spans.
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
-import { FRAME_MS, useChannel, useStaggeredFrame } from "@/lib/client/live/hooks";
+import { FRAME_MS, useChannel, useChannelSelect, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { pixelBudget, plotPixels, redrawMs } from "@/lib/client/charts/series";
 import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
@@ -57,9 +57,12 @@ export interface TimeView {
  */
 export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView {
   const { spanMs, frozen } = useView();
-  const target = useChannel("target");
+  // Only what the view is made of: the header's counters in each `target` event do not redraw a chart.
+  const windowMs = useChannelSelect("target", (t) => t?.windowMs ?? DEFAULT_WINDOW_MS);
+  const cadenceMs = useChannelSelect("target", (t) => t?.sampleMs ?? DEFAULT_SAMPLE_MS);
+  const statusSince = useChannelSelect("target", (t) => t?.statusSince ?? 0);
   const maxPoints = pixelBudget(box.width, cap, PLOT_INSET);
-  const liveSpan = Math.min(spanMs ?? Infinity, target?.windowMs ?? DEFAULT_WINDOW_MS);
+  const liveSpan = Math.min(spanMs ?? Infinity, windowMs);
   const everyMs = Math.max(FRAME_MS, Math.round(redrawMs(liveSpan, plotPixels(box.width, cap, PLOT_INSET))));
   const liveFrame = useStaggeredFrame(slot, frozen !== null || !box.visible, everyMs);
   const liveOutages = useChannel("outages");
@@ -67,9 +70,7 @@ export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView 
   const frame = frozen?.frame ?? liveFrame;
   const outages = frozen?.outages ?? liveOutages;
   const restarts = frozen?.restarts ?? liveRestarts;
-  const windowMs = target?.windowMs ?? DEFAULT_WINDOW_MS;
-  const cadenceMs = target?.sampleMs ?? DEFAULT_SAMPLE_MS;
-  const newest = Math.max(frame.ticks.at(-1)?.t ?? 0, frame.io.at(-1)?.t ?? 0) || (target?.statusSince ?? 0);
+  const newest = Math.max(frame.ticks.at(-1)?.t ?? 0, frame.io.at(-1)?.t ?? 0) || statusSince;
   const from = frozen ? frozen.from : null;
   const to = frozen ? frozen.to : null;
 

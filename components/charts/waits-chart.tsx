@@ -2,7 +2,7 @@
 import { memo, useMemo } from "react";
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { noSamples } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
@@ -14,7 +14,7 @@ import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STR
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 4;
 
-export const WaitsPanel = memo(function WaitsPanel({ target }: { target: TargetInfo }) {
+export const WaitsPanel = memo(function WaitsPanel({ target }: { target: PanelTarget }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, STACK_MAX_POINTS);
   const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);

@@ -1,7 +1,7 @@
 "use client";
 import { memo, useMemo } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
 import { noSamples } from "@/lib/client/charts/empty";
@@ -30,7 +30,7 @@ const LEGEND_19 = [
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 1;
 
-export const WorkersPanel = memo(function WorkersPanel({ target }: { target: TargetInfo }) {
+export const WorkersPanel = memo(function WorkersPanel({ target }: { target: PanelTarget }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, LINE_MAX_POINTS);
   const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);

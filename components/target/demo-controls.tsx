@@ -1,7 +1,7 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { postJson, targetPath } from "@/lib/client/live/api";
 import { useChannel } from "@/lib/client/live/hooks";
 import { IO_METHODS, IO_WORKERS_RANGE, type IoMethod } from "@/lib/schemas/enums";
@@ -17,7 +17,7 @@ function offered(enumvals: string[] | null | undefined): IoMethod[] {
 }
 
 /** Restart the embedded demo server with other io settings (demo target only). */
-export function DemoControls({ target }: { target: TargetInfo }) {
+export function DemoControls({ target }: { target: PanelTarget }) {
   const { settings } = useChannel("settings");
   const current = settings.io_method?.setting;
   // 18 sizes its io workers with io_workers; 19 a pool between io_min_workers and io_max_workers.

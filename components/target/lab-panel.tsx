@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { NO_EXPLAIN_IO } from "@/lib/lab/explain-io";
 import { hasExplainIo, majorOf } from "@/lib/window/major";
 import { LabState } from "@/lib/schemas/lab";
@@ -17,7 +17,7 @@ const POLL_MS = 700;
 const QUERY_LABELS = { seq: "the demo's sequential scan", bitmap: "the demo's bitmap heap scan", custom: "my own SELECT" } as const satisfies Record<LabQuery, string>;
 
 /** The labs' A/B as a button (demo target only): one query, cold, N runs per io_method. */
-export function LabPanel({ target }: { target: TargetInfo }) {
+export function LabPanel({ target }: { target: PanelTarget }) {
   const key = ["lab", target.id];
   const explainIo = hasExplainIo(majorOf(target.serverVersionNum));
   const client = useQueryClient();

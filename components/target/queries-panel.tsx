@@ -1,6 +1,6 @@
 "use client";
 import { Fragment, memo, useMemo, useState } from "react";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { useChannel } from "@/lib/client/live/hooks";
 import { formatClock } from "@/lib/format";
 import { RUN_SORT_LABELS, RUN_SORTS, isRunning, sortRuns, type RunSort } from "@/lib/client/charts/runs";
@@ -15,7 +15,7 @@ import { GroupRow, RunRow } from "./run-row";
 export { VERDICT_TONES } from "./run-row";
 const PAGE = 15;
 
-export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSelect }: { target: TargetInfo; selected: string | null; onSelect: (id: string | null) => void }) {
+export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSelect }: { target: PanelTarget; selected: string | null; onSelect: (id: string | null) => void }) {
   const { queries, statements, range } = useViewQueries();
   const { settings } = useChannel("settings");
   const [sort, setSort] = useState<RunSort>("readWait");

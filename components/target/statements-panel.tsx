@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import type { TargetInfo } from "@/lib/schemas/target";
+import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { useChannel } from "@/lib/client/live/hooks";
 import { formatDuration, formatNumber, formatShare } from "@/lib/format";
 import { readTimeUnknown, statementTable } from "@/lib/client/charts/statements";
@@ -11,7 +11,7 @@ import { Glossed } from "@/components/ui/term";
 
 const UNKNOWN = "unknown (track_io_timing off)";
 
-export const StatementsPanel = memo(function StatementsPanel({ target }: { target: TargetInfo }) {
+export const StatementsPanel = memo(function StatementsPanel({ target }: { target: PanelTarget }) {
   const { statements, statementsNote, queries } = useChannel("queries");
   const table = useMemo(() => statementTable(statements, queries), [statements, queries]);
   const unknown = readTimeUnknown(statements);

@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { LiveContext, useLive, useTargetLive } from "@/lib/client/live/hooks";
+import { LiveContext, useLive, useStable, useTargetLive } from "@/lib/client/live/hooks";
+import { samePanelTarget, type PanelTarget } from "@/lib/client/live/panel-target";
 import { banners } from "@/lib/client/charts/settings";
 import { combineLimitKb } from "@/lib/client/charts/throughput";
 import { VIEW_SPANS, type TimeDomain, type ViewSpanId } from "@/lib/client/charts/time";
@@ -90,6 +91,8 @@ function useViewSelection(id: string, store: LiveStore, loaded: boolean, initial
 export function TargetView({ id, initial }: { id: string; initial: ViewParams }) {
   const live = useTargetLive(id);
   const target = useLive(live.store, "target");
+  // The panels' view of it: the same object while only the header's per-second counters change.
+  const steady = useStable<PanelTarget | null>(target, (a, b) => a !== null && b !== null && samePanelTarget(a, b));
   const { settings } = useLive(live.store, "settings");
   const { span, frozen, past, view, actions, selected, setSelected } = useViewSelection(id, live.store, target !== null, initial);
 
@@ -110,6 +113,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
     );
   }
 
+  const panel: PanelTarget = steady ?? target;
   return (
     <LiveContext value={live.store}>
       <MajorContext value={majorOf(target.serverVersionNum)}>
@@ -120,18 +124,18 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
               {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
               {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
               <Banners items={banners(target, settings)} />
-              {target.demo ? <DemoControls target={target} /> : null}
+              {target.demo ? <DemoControls target={panel} /> : null}
               <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-                <InFlightPanel target={target} />
-                <WorkersPanel target={target} />
-                <ThroughputPanel target={target} limitKb={combineLimitKb(settings)} />
-                <WaitsPanel target={target} />
-                <QueriesPanel target={target} selected={selected} onSelect={setSelected} />
+                <InFlightPanel target={panel} />
+                <WorkersPanel target={panel} />
+                <ThroughputPanel target={panel} limitKb={combineLimitKb(settings)} />
+                <WaitsPanel target={panel} />
+                <QueriesPanel target={panel} selected={selected} onSelect={setSelected} />
                 {selected ? <RunTimelinePanel runId={selected} onClose={() => setSelected(null)} /> : null}
-                <StatementsPanel target={target} />
+                <StatementsPanel target={panel} />
                 <SettingsPanel />
                 <ComparePanel id={id} />
-                {target.demo ? <LabPanel target={target} /> : null}
+                {target.demo ? <LabPanel target={panel} /> : null}
               </div>
             </main>
           </PageClock>

@@ -90,6 +90,19 @@ export function useChannel<C extends Channel>(channel: C): ChannelValue<C> {
   return useLive(useLiveStore(), channel);
 }
 
+/**
+ * One figure of a channel (`select` returns a primitive, or something that
+ * keeps its identity): the component re-renders when that figure changes, not
+ * on every event of the channel. A `target` event comes every second; a chart
+ * that reads only its window and cadence from it is not redrawn by it.
+ */
+export function useChannelSelect<C extends Channel, T>(channel: C, select: (value: ChannelValue<C>) => T): T {
+  const store = useLiveStore();
+  const subscribe = useCallback((cb: () => void) => store.subscribe(channel, cb), [store, channel]);
+  const get = () => select(store.get(channel));
+  return useSyncExternalStore(subscribe, get, get);
+}
+
 /** Between the redraws of two charts of one frame, ms (5 slots fit in FRAME_MS). */
 export const STAGGER_MS = 80;
 
