@@ -3,7 +3,7 @@ import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { useChannel } from "@/lib/client/live/hooks";
-import { IO_MAX_POINTS, liveReadRate, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
+import { IO_MAX_POINTS, liveReadRate, readRateNowText, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
 import { blockSizeOf } from "@/lib/client/charts/settings";
 import { noSamples } from "@/lib/client/charts/empty";
 import { formatBytes, formatClock, formatNumber } from "@/lib/format";
@@ -56,7 +56,7 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
       }
       actions={
         <span className="text-slate-600" data-testid="read-rate-now" data-bytes-per-sec={now.bytesPerSec}>
-          now {now.scans ? `≈ ${formatBytes(now.bytesPerSec)}/s (${now.scans} scan${now.scans === 1 ? "" : "s"})` : "no scan reading"}
+          now {readRateNowText(queries, blockSizeOf(settings), (b) => `${formatBytes(b)}/s`)}
           {chart.avgReadKb !== null ? ` · avg read ${formatNumber(chart.avgReadKb)} kB in view` : ""}
         </span>
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Settings } from "@/lib/schemas/settings";
 import { ioSample, run } from "../../../test/support/fixtures";
-import { combineLimitKb, liveReadRate, throughputChart, throughputRow } from "./throughput";
+import { combineLimitKb, liveReadRate, readRateNowText, throughputChart, throughputRow } from "./throughput";
 
 // pg_stat_io lands a statement's reads when it ends: drawn as an amount counted, never as a rate (issue 11: 2,600 MB/s spikes).
 describe("throughputRow", () => {
@@ -29,6 +29,18 @@ describe("liveReadRate", () => {
     ];
     expect(liveReadRate(runs, 8192)).toEqual({ bytesPerSec: 42_000 * 8192, scans: 2 });
     expect(liveReadRate([], 8192)).toEqual({ bytesPerSec: 0, scans: 0 });
+  });
+
+  it("says a running run with reads in flight but no rate yet is reading, not that nothing is", () => {
+    const fmt = (b: number) => `${b / 8192} blocks/s`;
+    const starting = run({ id: "s", endedAt: null, readBlocksPerSec: null, inFlightNow: 1 });
+    const idle = run({ id: "i", endedAt: null, readBlocksPerSec: null, inFlightNow: 0 });
+    const rated = run({ id: "r", endedAt: null, readBlocksPerSec: 100 });
+    expect(readRateNowText([], 8192, fmt)).toBe("no scan reading");
+    expect(readRateNowText([idle, run({ id: "e", endedAt: 5, readBlocksPerSec: null, inFlightNow: 3 })], 8192, fmt)).toBe("no scan reading");
+    expect(readRateNowText([starting, idle], 8192, fmt)).toBe("1 scan with reads in flight, no rate yet");
+    expect(readRateNowText([rated, starting], 8192, fmt)).toBe("≈ 100 blocks/s (1 scan); 1 scan with reads in flight, no rate yet");
+    expect(readRateNowText([rated], 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
   });
 
   it("draws the estimate as the rate line", () => {

@@ -33,6 +33,22 @@ export function liveReadRate(runs: readonly QueryRun[], blockSize: number): { by
   return { bytesPerSec, scans };
 }
 
+/**
+ * The panel's "now": the live rate of the running scans, and beside it the
+ * running runs with async reads in flight whose rate is not known (fewer than
+ * two block positions so far, or reads that give none). Without them a scan's
+ * first second read "no scan reading" under a header counting its reads in
+ * flight.
+ */
+export function readRateNowText(runs: readonly QueryRun[], blockSize: number, formatRate: (bytesPerSec: number) => string): string {
+  const { bytesPerSec, scans } = liveReadRate(runs, blockSize);
+  const starting = runs.filter((r) => r.endedAt === null && r.readBlocksPerSec === null && r.inFlightNow > 0).length;
+  const plural = (n: number) => `${n} scan${n === 1 ? "" : "s"}`;
+  const rate = scans ? `≈ ${formatRate(bytesPerSec)} (${plural(scans)})` : null;
+  const early = starting ? `${plural(starting)} with reads in flight, no rate yet` : null;
+  return [rate, early].filter(Boolean).join("; ") || "no scan reading";
+}
+
 export interface ThroughputRow {
   t: number;
   /** MB pg_stat_io counted in the interval; null where none landed (nothing to draw) */
