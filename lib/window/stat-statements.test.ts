@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { countersStatement, isOwn, OWN_MARKER, ownCallCosts, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
+import { countersStatement, isOwn, OWN_MARKER, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
 
 const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
   own: false,
@@ -92,5 +92,20 @@ describe("ownCallCosts", () => {
 
   it("learns nothing across a reset (calls went down)", () => {
     expect(ownCallCosts(new Map([["a", own("a", 500, 100)]]), [own("a", 3, 9)], nameOf)).toEqual([]);
+  });
+});
+
+describe("ownSpent", () => {
+  it("is our calls' share of an entry that others' calls of the same statement are in too", () => {
+    // 100 targets on one database: 1,000 calls in the delta at 0.2 ms, 10 of them ours.
+    expect(ownSpent({ ms: 200, msPerCall: 0.2 }, 10)).toBeCloseTo(2, 9);
+    // alone on the server: the whole delta
+    expect(ownSpent({ ms: 20, msPerCall: 0.2 }, 100)).toBeCloseTo(20, 9);
+  });
+
+  it("is never more than the delta (our calls that pg_stat_statements did not count: an error, an evicted entry), nor under zero", () => {
+    expect(ownSpent({ ms: 20, msPerCall: 0.2 }, 150)).toBe(20);
+    expect(ownSpent({ ms: 20, msPerCall: 0.2 }, 0)).toBe(0);
+    expect(ownSpent({ ms: 20, msPerCall: 0.2 }, -3)).toBe(0);
   });
 });

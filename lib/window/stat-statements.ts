@@ -59,6 +59,19 @@ export function ownCallCosts(
   return costs;
 }
 
+/**
+ * The server time of this collector's own `calls` of a statement, from its
+ * pg_stat_statements delta. The delta is not all ours: the entry (summed over
+ * roles by stat_statements.sql) counts every session of this database that
+ * runs the same statement: another inflight watching the server, another
+ * target of this process naming the same database, the bench's bare runs of
+ * the file. Charged the whole delta, each of 100 targets on one database paid
+ * for all of them. So: the delta's mean over our calls, never more than the delta.
+ */
+export function ownSpent(cost: Pick<OwnCallCost, "ms" | "msPerCall">, calls: number): number {
+  return Math.min(cost.ms, cost.msPerCall * Math.max(0, calls));
+}
+
 /** "1.10" < "1.11": versions compared as numbers, part by part. */
 export function versionAtLeast(version: string, min: string): boolean {
   const a = version.split(".").map(Number);

@@ -44,16 +44,16 @@ describe("CostMeter", () => {
     expect(c.estimate("aios", 70_000)).toBeLessThan(2);
   });
 
-  it("hands over what each statement was charged since the last hand-over, then starts again from zero", () => {
+  it("hands over what each statement was charged since the last hand-over, and for how many calls, then starts again from zero", () => {
     const c = new CostMeter();
     c.observe("aios", 2, 1000);
     c.observe("aios", 2, 1100);
     c.observe("activity", 0.3, 1100);
-    expect(c.takeCharges()).toEqual(new Map([["aios", 4], ["activity", 0.3]]));
+    expect(c.takeCharges()).toEqual(new Map([["aios", { ms: 4, calls: 2 }], ["activity", { ms: 0.3, calls: 1 }]]));
     expect(c.takeCharges()).toEqual(new Map());
     c.calibrate("aios", 1.5, 1200);
     c.observe("aios", 9, 1200);
-    expect(c.takeCharges()).toEqual(new Map([["aios", 1.5]]));
+    expect(c.takeCharges()).toEqual(new Map([["aios", { ms: 1.5, calls: 1 }]]));
   });
 
   it("counts what pg_stat_statements says calls took beyond their charge: in ms/s and the totals, not as calls", () => {

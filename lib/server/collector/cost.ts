@@ -39,8 +39,14 @@ interface Entry {
    * a round trip at that calibration: pg_stat_statements' figure over their mean */
   sinceExact: { sum: number; n: number };
   serverShare: number | null;
-  /** estimated ms charged to the budget since takeCharges() last ran */
-  charged: number;
+  /** estimated ms charged to the budget since takeCharges() last ran, and the calls they were for */
+  charged: Charge;
+}
+
+/** What this collector's calls of one statement were charged: their estimated server ms, and how many. */
+export interface Charge {
+  ms: number;
+  calls: number;
 }
 
 /**
@@ -68,7 +74,7 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, sinceExact: { sum: 0, n: 0 }, serverShare: null, charged: 0 };
+      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, sinceExact: { sum: 0, n: 0 }, serverShare: null, charged: { ms: 0, calls: 0 } };
       this.entries.set(name, e);
     }
     return e;
@@ -95,7 +101,8 @@ export class CostMeter {
     const ms = this.latest(name, now);
     e.calls++;
     e.serverMs += ms;
-    e.charged += ms;
+    e.charged.ms += ms;
+    e.charged.calls++;
     this.charge(name, ms, 1, now);
     return ms;
   }
@@ -147,14 +154,15 @@ export class CostMeter {
 
   /**
    * What was charged to the budget, per statement, since the last call (and
-   * zero from here): taken just before each read of pg_stat_statements, so
-   * that what the server says those calls took can be set against it.
+   * zero from here), with the number of calls: taken just before each read of
+   * pg_stat_statements, so that what the server says those calls took can be
+   * set against it.
    */
-  takeCharges(): Map<QueryName, number> {
-    const charges = new Map<QueryName, number>();
+  takeCharges(): Map<QueryName, Charge> {
+    const charges = new Map<QueryName, Charge>();
     for (const [name, e] of this.entries) {
-      if (e.charged > 0) charges.set(name, e.charged);
-      e.charged = 0;
+      if (e.charged.calls > 0) charges.set(name, e.charged);
+      e.charged = { ms: 0, calls: 0 };
     }
     return charges;
   }

@@ -2,7 +2,8 @@ import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
 import { QUERY_NAMES, type QueryName } from "../../pg/queries";
 import { intervalDeltas } from "../../../history/deltas";
-import { countersStatement, isOwn, ownCallCosts, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import { countersStatement, isOwn, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import type { Charge } from "../cost";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
@@ -42,8 +43,8 @@ export class StatStatementsStep implements Step {
   private systemId: string | null = null;
   /** reads in this session (the first is the baseline) */
   private reads = 0;
-  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom) */
-  private charged = new Map<QueryName, number>();
+  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom), and for how many calls */
+  private charged = new Map<QueryName, Charge>();
   private chargedFrom = 0;
 
   constructor(private readonly ctx: StepContext) {}
@@ -83,7 +84,10 @@ export class StatStatementsStep implements Step {
     const extSchema = session.caps.stat_statements_schema!;
     let rows: StatStatementsRow[];
     // What was charged up to this read, the calls it will count; a failed read leaves it to the next.
-    for (const [name, ms] of this.ctx.cost.takeCharges()) this.charged.set(name, (this.charged.get(name) ?? 0) + ms);
+    for (const [name, c] of this.ctx.cost.takeCharges()) {
+      const sum = this.charged.get(name) ?? { ms: 0, calls: 0 };
+      this.charged.set(name, { ms: sum.ms + c.ms, calls: sum.calls + c.calls });
+    }
     try {
       rows = await session.run(countersStatement(this.version!)!, { extSchema });
       await this.loadTexts(session, rows, extSchema);
@@ -153,14 +157,16 @@ export class StatStatementsStep implements Step {
     this.chargedFrom = now;
     if (!this.previous) return;
     let owed = 0;
-    for (const { name, ms, msPerCall } of ownCallCosts(this.previous, rows, nameOf)) {
-      if (!names.has(name)) continue;
-      const statement = name as QueryName;
-      this.ctx.cost.calibrate(statement, msPerCall, now);
+    for (const cost of ownCallCosts(this.previous, rows, nameOf)) {
+      if (!names.has(cost.name)) continue;
+      const statement = cost.name as QueryName;
+      this.ctx.cost.calibrate(statement, cost.msPerCall, now);
       // Charged more than it took (a round trip is network and our own wait too): the page's
       // figures and /metrics keep the charge (a counter never goes back), the budget's window
-      // gives it back, so that what is put off follows what the server spent.
-      const over = ms - (charged.get(statement) ?? 0);
+      // gives it back, so that what is put off follows what the server spent. Only our own
+      // calls' share of the entry: others may run the same statement (ownSpent).
+      const mine = charged.get(statement) ?? { ms: 0, calls: 0 };
+      const over = ownSpent(cost, mine.calls) - mine.ms;
       if (over > 0) this.ctx.cost.owe(statement, over, now, from);
       owed += over;
     }
