@@ -10,6 +10,7 @@
 //   time (Performance.getMetrics).
 import { chromium, type Browser, type CDPSession } from "@playwright/test";
 import { quantile } from "./stats";
+import { traceLongTasks, type TaskAnatomy } from "./trace";
 
 const PROBE = `(() => {
   const B = (window.__bench = { arrivals: [], longtasks: [], others: [] });
@@ -81,6 +82,8 @@ export interface BrowserResult {
   eventBytesPerSecond: Record<string, number>;
   /** self time by function over a few seconds after measuring (minified names) */
   profile?: ProfileEntry[];
+  /** after the profile: what the long tasks of a trace were made of */
+  anatomy?: TaskAnatomy;
   notes: string[];
 }
 
@@ -103,6 +106,8 @@ export async function measureBrowser(opts: {
   screenshot: string;
   /** after measuring: a CPU profile of this many seconds (0: none) */
   profileSeconds?: number;
+  /** after the profile: a trace of this many seconds, its long tasks taken apart (0: none) */
+  traceSeconds?: number;
   log: (l: string) => void;
 }): Promise<BrowserResult> {
   const viewport = { width: 1920, height: 1080 };
@@ -196,6 +201,8 @@ export async function measureBrowser(opts: {
     if (data.error) notes.push(`longtask observer: ${data.error}`);
     let profile: ProfileEntry[] | undefined;
     if (opts.profileSeconds) profile = await cpuProfile(cdp, opts.profileSeconds);
+    let anatomy: TaskAnatomy | undefined;
+    if (opts.traceSeconds) anatomy = await traceLongTasks(browser, page, opts.traceSeconds).catch((err) => (notes.push(`trace: ${String(err).slice(0, 200)}`), undefined));
     const done = data.arrivals.filter((a) => Number.isFinite(a[2]));
     const paints = done.map((a) => a[2]);
     const fresh = data.arrivals.map((a) => a[1]).filter(Number.isFinite);
@@ -241,6 +248,7 @@ export async function measureBrowser(opts: {
       longTaskCauses,
       eventBytesPerSecond,
       profile,
+      anatomy,
       notes,
     };
   } finally {

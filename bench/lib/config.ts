@@ -28,6 +28,8 @@ export function benchConfig(env: NodeJS.ProcessEnv) {
     browserSettleSeconds: 10,
     desktopSeconds: num("BENCH_DESKTOP_S", quick ? 10 : 30),
     profileSeconds: num("BENCH_PROFILE_S", quick ? 5 : 10),
+    /** after the profile: a trace whose long tasks are taken apart by kind of work (bench/lib/trace.ts) */
+    traceSeconds: num("BENCH_TRACE_S", quick ? 5 : 15),
     shortScanMs: 1000,
     pgActivityRefreshS: 0.5,
     /** figure 9, per server size: inflight's start settles (its first 10 s hold the start's own reads and a first

@@ -1,0 +1,116 @@
+// What the page's long tasks are made of: a Chromium trace (the DevTools
+// timeline's events) of a few seconds, and for every task of the renderer's
+// main thread over 50 ms, the self time of each kind of work inside it (the
+// script, style, layout, paint, layerize, commit, garbage collection), so a
+// long task is named by what it did, not only by which stream event it held.
+import type { Browser, Page } from "@playwright/test";
+
+const CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink.user_timing"].join(",");
+const LONG_MS = 50;
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { frame?: string; type?: string; functionName?: string; url?: string } };
+}
+
+export interface TaskAnatomy {
+  seconds: number;
+  /** tasks of the main thread over 50 ms in the trace */
+  longTasks: number;
+  longestMs: number | null;
+  /** ms of self time inside those tasks, by kind of work, largest first */
+  inLongTasks: { work: string; ms: number }[];
+  /** the same over every task of the main thread, for scale */
+  allTasks: { work: string; ms: number }[];
+  /** every long task: its length and its two largest kinds of work */
+  tasks: { ms: number; top: string }[];
+}
+
+/** Groups trace event names into the kinds of work the figure names. */
+export function workOf(name: string): string {
+  if (/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|XHRReadyStateChange|HandlePostMessage)/.test(name)) return "script";
+  if (/^(UpdateLayoutTree|RecalculateStyles|ScheduleStyleRecalculation|ParseAuthorStyleSheet)/.test(name)) return "style";
+  if (/^(Layout|UpdateLayerTree|LayoutShift|IntersectionObserverController|ResizeObserverController)/.test(name)) return "layout";
+  if (/^(PrePaint|Paint|PaintImage|RasterTask|Decode)/.test(name)) return "paint";
+  if (/^(Layerize|UpdateLayer|CompositeLayers)/.test(name)) return "layerize";
+  if (/^(Commit|ScrollLayer)/.test(name)) return "commit";
+  if (/GC|Scavenge|MarkCompact|BlinkGC/.test(name)) return "gc";
+  if (name === "RunTask" || name === "ThreadControllerImpl::RunTask") return "task (other)";
+  return "other";
+}
+
+/**
+ * Self time per kind of work of each task on `tid`: complete events (ph X)
+ * nested by time, each event's own time less its children's.
+ */
+export function anatomy(events: readonly TraceEvent[], tid: number, pid: number): { ms: number; work: Map<string, number> }[] {
+  const mine = events
+    .filter((e) => e.ph === "X" && e.tid === tid && e.pid === pid && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const tasks: { ms: number; work: Map<string, number> }[] = [];
+  let stack: { end: number; work: string; childUs: number; dur: number }[] = [];
+  let current: { ms: number; work: Map<string, number> } | null = null;
+  const close = (upTo: number) => {
+    while (stack.length && stack.at(-1)!.end <= upTo) {
+      const top = stack.pop()!;
+      current?.work.set(top.work, (current.work.get(top.work) ?? 0) + (top.dur - top.childUs) / 1000);
+      if (stack.length) stack.at(-1)!.childUs += top.dur;
+    }
+  };
+  for (const e of mine) {
+    close(e.ts);
+    const isTask = e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask";
+    if (!stack.length) {
+      if (!isTask) continue; // work outside a task: not a task of the thread
+      current = { ms: e.dur! / 1000, work: new Map() };
+      tasks.push(current);
+      stack = [];
+    }
+    stack.push({ end: e.ts + e.dur!, work: workOf(e.name), childUs: 0, dur: e.dur! });
+  }
+  close(Infinity);
+  return tasks;
+}
+
+const sorted = (m: Map<string, number>) =>
+  [...m]
+    .map(([work, ms]) => ({ work, ms: Math.round(ms) }))
+    .filter((w) => w.ms > 0)
+    .sort((a, b) => b.ms - a.ms);
+
+/** A trace of `seconds` of the page as it runs, and what its long tasks were made of. */
+export async function traceLongTasks(browser: Browser, page: Page, seconds: number): Promise<TaskAnatomy> {
+  await browser.startTracing(page, { categories: CATEGORIES.split(",") });
+  await page.waitForTimeout(seconds * 1000);
+  const buffer = await browser.stopTracing();
+  const parsed = JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) throw new Error("trace: no CrRendererMain thread");
+  const tasks = anatomy(events, main.tid, main.pid);
+  const long = tasks.filter((t) => t.ms > LONG_MS);
+  const sum = (list: typeof tasks) => {
+    const m = new Map<string, number>();
+    for (const t of list) for (const [w, ms] of t.work) m.set(w, (m.get(w) ?? 0) + ms);
+    return m;
+  };
+  return {
+    seconds,
+    longTasks: long.length,
+    longestMs: long.length ? Math.round(Math.max(...long.map((t) => t.ms))) : null,
+    inLongTasks: sorted(sum(long)),
+    allTasks: sorted(sum(tasks)),
+    tasks: long.map((t) => ({
+      ms: Math.round(t.ms),
+      top: sorted(t.work)
+        .slice(0, 2)
+        .map((w) => `${w.work} ${w.ms}`)
+        .join(", "),
+    })),
+  };
+}
