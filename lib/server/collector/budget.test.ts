@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, AIOS_PROBE_MS, BUDGET_WINDOW_MS, Budget, SAMPLING_SHARE, budgetAffording, nextProbeMs } from "./budget";
+import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, AIOS_PROBE_MS, BUDGET_WINDOW_MS, Budget, OTHERS_SHARE_ASSUMED, SAMPLING_SHARE, budgetAffording, nextProbeMs } from "./budget";
 
 describe("Budget", () => {
   it("affords reads while it holds their cost and refills at (a tenth under) its rate", () => {
@@ -112,13 +112,17 @@ describe("Budget", () => {
     expect(b.affordsFloor(30, 21_001)).toBe(true); // once the round trips have left the window
   });
 
-  it("gives the wait events less of the budget where pg_aios's floor needs the room, never under 0.3", () => {
+  it("gives the wait events what the other reads and pg_aios's floor leave, a tenth under the budget, from 0.3 to four fifths", () => {
     const b = new Budget(5, 0);
-    expect(b.samplingShare(0)).toBe(SAMPLING_SHARE);
-    expect(b.samplingShare(2)).toBe(SAMPLING_SHARE); // 0.2 ms/s of 5: room enough
-    expect(b.samplingShare(20)).toBeCloseTo(0.5, 5); // 2 ms/s of 5, a tenth under
-    expect(b.samplingShare(40)).toBe(0.3);
-    expect(new Budget(50, 0).samplingShare(20)).toBe(SAMPLING_SHARE);
+    expect(b.samplingShare(0, 0)).toBe(SAMPLING_SHARE);
+    expect(b.samplingShare(2, 0.3)).toBe(SAMPLING_SHARE); // 0.2 + 0.3 ms/s of 5: room enough
+    expect(b.samplingShare(1, 0.45)).toBeCloseTo(0.79, 5); // the 1000 x 64 server in the bench
+    expect(b.samplingShare(0, 1)).toBeCloseTo(0.7, 5); // CI, a loaded machine: the other reads took 1 ms/s
+    expect(b.samplingShare(20, 0)).toBeCloseTo(0.5, 5); // 2 ms/s of 5 for the floor
+    expect(b.samplingShare(0, null)).toBeCloseTo(0.9 - OTHERS_SHARE_ASSUMED, 5); // not measured yet
+    expect(b.samplingShare(20, null)).toBeCloseTo(0.5 - OTHERS_SHARE_ASSUMED, 5);
+    expect(b.samplingShare(40, 0)).toBe(0.3);
+    expect(new Budget(50, 0).samplingShare(20, 1)).toBe(SAMPLING_SHARE);
   });
 
   it("names the budget that affords the wait events and pg_aios's floor", () => {
@@ -128,21 +132,28 @@ describe("Budget", () => {
 
   // CI, a loaded machine: on the 1000 x 64 server the sample took 0.36 ms and pg_aios 30 ms a
   // read; at 10 samples a second and the floor every 10 s that is 6.66 ms/s against 5.
-  it("holds over every 20 s window where pg_aios's floor alone would take most of the budget", () => {
-    for (const [sampleMs, aiosMs] of [
-      [0.36, 30],
-      [0.36, 45],
-      [0.1, 8],
-      [0.45, 2],
+  it("holds over every 20 s window where pg_aios's floor alone would take most of the budget, or the other reads a fifth of it", () => {
+    // [sample ms, pg_aios ms a read, the other reads' ms each second]
+    for (const [sampleMs, aiosMs, otherMs] of [
+      [0.36, 30, 0],
+      [0.36, 45, 0],
+      [0.1, 8, 0],
+      [0.45, 2, 0],
+      [0.4, 1, 0.45],
+      [0.36, 3, 1],
+      [0.42, 1, 1.5],
     ]) {
       const b = new Budget(5, 0);
-      const interval = b.interval(100, sampleMs, b.samplingShare(aiosMs));
       const charges: { t: number; ms: number }[] = [];
+      const others: { t: number; ms: number }[] = [];
       let readAt = -Infinity;
+      let otherAt = -Infinity;
       let reads = 0;
-      for (let t = 0; t < 300_000; t += interval) {
+      let samples = 0;
+      for (let t = 0; t < 300_000; ) {
         b.spend(sampleMs, t);
         charges.push({ t, ms: sampleMs });
+        samples++;
         // steps/sampling.ts: past the bucket at the floor, never past the window
         const floor = t - readAt >= AIOS_FLOOR_MS;
         if (floor ? b.affordsFloor(aiosMs, t) : b.affords(aiosMs, t)) {
@@ -151,11 +162,26 @@ describe("Budget", () => {
           readAt = t;
           reads++;
         }
+        if (otherMs > 0 && t - otherAt >= 1000) {
+          b.spend(otherMs, t);
+          charges.push({ t, ms: otherMs });
+          others.push({ t, ms: otherMs });
+          otherAt = t;
+        }
+        // the collector: the other reads' ms/s over the last 10 s, once a session is a window old
+        const measured = t < BUDGET_WINDOW_MS ? null : others.filter((o) => o.t > t - 10_000).reduce((n, o) => n + o.ms, 0) / 10;
+        t += b.interval(100, sampleMs, b.samplingShare(aiosMs, measured));
       }
-      expect(worstWindow(charges), `${sampleMs} ms a sample, ${aiosMs} ms a read`).toBeLessThanOrEqual((5 * BUDGET_WINDOW_MS) / 1000);
+      const what = `${sampleMs} ms a sample, ${aiosMs} ms a read, ${otherMs} ms/s of other reads`;
+      // Other reads costlier than assumed (OTHERS_SHARE_ASSUMED) are an estimate that fell short
+      // until the session's first window has measured them: from then on, every window holds.
+      const from = otherMs > OTHERS_SHARE_ASSUMED * 5 ? BUDGET_WINDOW_MS : 0;
+      expect(worstWindow(charges.filter((c) => c.t >= from)), what).toBeLessThanOrEqual((5 * BUDGET_WINDOW_MS) / 1000);
       // pg_aios is read, at its floor at least, where a read fits beside the slowed samples
-      if (aiosMs <= 30) expect(reads, `${aiosMs} ms a read`).toBeGreaterThanOrEqual(300_000 / AIOS_FLOOR_MS - 1);
+      if (aiosMs <= 30) expect(reads, what).toBeGreaterThanOrEqual(300_000 / AIOS_FLOOR_MS - 1);
       else expect(reads).toBeGreaterThan(0);
+      // the bench's 1000 x 64 server (0.4 ms a sample, the other reads 0.45 ms/s): 10 a second within 5%
+      if (sampleMs === 0.4 && otherMs === 0.45) expect(samples / 300, what).toBeGreaterThanOrEqual(9.5);
     }
   });
 });

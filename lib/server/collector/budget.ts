@@ -22,11 +22,16 @@ export function nextProbeMs(currentMs: number, probedUnfit: boolean): number {
   return probedUnfit ? Math.min(AIOS_PROBE_MS, currentMs * 2) : AIOS_PROBE_FIRST_MS;
 }
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched:
- * it comes first; pg_aios is what the rest of the budget spaces out. Three quarters, not four
- * fifths: its cost is an estimate up to 10 s old, and in CI (a loaded machine, the 1000 x 64
- * server) the sample at four fifths, the floor reads and the other statements, charged 4.985 ms/s,
- * took 5.01 ms/s of server time over 20 s. */
-export const SAMPLING_SHARE = 0.75;
+ * it comes first; pg_aios is what the rest of the budget spaces out. Less where the other reads
+ * (pg_stat_io, pg_stat_statements, the settings: measured over the last 10 s) and pg_aios's floor
+ * need more than the rest, a tenth under the budget (samplingShare). A fixed three quarters left
+ * 0.75 ms/s of the default 5 to reads that took 0.45 on the 1000 x 64 server and held the sample
+ * at 9.3 a second (npm run bench, 12-02); a fixed four fifths, where they took about 1 ms/s (CI,
+ * a loaded machine), put the whole at 5.01 ms/s over 20 s. */
+export const SAMPLING_SHARE = 0.8;
+/** What the other reads are taken to cost, as a share of the budget, until their cost is measured
+ * over a whole window of a session (its first reads are charged at their round trips). */
+export const OTHERS_SHARE_ASSUMED = 0.15;
 /** A floor read costing at most this share of the window is never put off: two a window (one every
  * AIOS_FLOOR_MS) fit in the tenth of headroom the reads that can wait leave. */
 const FLOOR_FREE = (1 - HEADROOM) / (BUDGET_WINDOW_MS / AIOS_FLOOR_MS);
@@ -108,15 +113,18 @@ export class Budget {
   }
 
   /**
-   * The share of the budget the wait-event sample may take: SAMPLING_SHARE,
-   * less where pg_aios's floor (a read of `aiosMs` every AIOS_FLOOR_MS) would
-   * not fit in the rest (a tenth under the budget): on a loaded 1000 x 64
-   * server a read took 30 ms, and the floor alone 3 of 5 ms/s. Never under
-   * MIN_SAMPLING_SHARE: past that, pg_aios is read only where it fits.
+   * The share of the budget the wait-event sample may take: what is left, a
+   * tenth under the budget, by the other reads (`othersMsPerSecond`, measured
+   * over the last 10 s; null: not yet measured, OTHERS_SHARE_ASSUMED) and
+   * pg_aios's floor (a read of `aiosMs` every AIOS_FLOOR_MS), at most
+   * SAMPLING_SHARE: on a loaded 1000 x 64 server a pg_aios read took 30 ms,
+   * and the floor alone 3 of 5 ms/s. Never under MIN_SAMPLING_SHARE: past
+   * that, pg_aios is read only where it fits.
    */
-  samplingShare(aiosMs: number): number {
+  samplingShare(aiosMs: number, othersMsPerSecond: number | null): number {
     const floor = aiosMs / ((AIOS_FLOOR_MS / 1000) * this.msPerSecond);
-    return Math.max(MIN_SAMPLING_SHARE, Math.min(SAMPLING_SHARE, HEADROOM - floor));
+    const others = othersMsPerSecond === null ? OTHERS_SHARE_ASSUMED : othersMsPerSecond / this.msPerSecond;
+    return Math.max(MIN_SAMPLING_SHARE, Math.min(SAMPLING_SHARE, HEADROOM - floor - others));
   }
 
   /** The bucket runs into a debt of at most a second of budget: it spaces reads out, and the

@@ -7,6 +7,7 @@ import { NO_HISTORY } from "../history/sink";
 import { serverAddress } from "../../history/identity";
 import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
+import type { QueryName } from "../pg/queries";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
 import { isStatementError } from "./errors";
@@ -15,7 +16,7 @@ import { ThrottledLog } from "./log";
 import { Publisher } from "./publisher";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
-import { Budget } from "./budget";
+import { BUDGET_WINDOW_MS, Budget } from "./budget";
 import { CostMeter, watchCost } from "./cost";
 import { CollectorStats } from "./stats";
 import { RelationsStep } from "./steps/relations";
@@ -27,6 +28,9 @@ import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./optio
 import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
+
+/** The reads the budget's share for the sample leaves out of "the other reads". */
+const SAMPLE_AND_AIOS: ReadonlySet<QueryName> = new Set(["activity", "aios"]);
 
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
@@ -124,9 +128,16 @@ export class Collector implements PayloadSource {
     return this.budget.interval(this.askedMs, this.cost.exact("activity", now), this.samplingShare(now));
   }
 
-  /** The wait-event sample's share of the budget: less where pg_aios's floor needs the room (Budget). */
+  /** The wait-event sample's share of the budget: less where the other reads and pg_aios's floor need the room (Budget). */
   samplingShare(now = Date.now()): number {
-    return this.budget.samplingShare(this.stats.statements.has("aios") ? this.cost.latest("aios", now) : 0);
+    return this.budget.samplingShare(this.stats.statements.has("aios") ? this.cost.latest("aios", now) : 0, this.othersMsPerSecond(now));
+  }
+
+  /** What the reads other than the sample and pg_aios took over the last 10 s, once a session has
+   * been up for a whole budget window (before that, its first reads at their round trips): null. */
+  private othersMsPerSecond(now: number): number | null {
+    if (this.status !== "up" || now - this.statusSince < BUDGET_WINDOW_MS) return null;
+    return this.cost.msPerSecond(now, this.startedAt, SAMPLE_AND_AIOS);
   }
 
   /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
@@ -175,7 +186,7 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.samplingShare(now) }),
+      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.samplingShare(now), othersMsPerSecond: this.othersMsPerSecond(now) }),
       ...(this.recording ? { past: this.recording.status() } : {}),
     };
   }

@@ -101,7 +101,8 @@ describe("watchCost: the cost line's note", () => {
     interval: 100,
     aios: { intervalMs: null, skipped: 0, starved: false, retryMs: 30_000 },
     aiosRead: true,
-    samplingShare: budget.samplingShare(cost.estimate("aios", now)),
+    samplingShare: budget.samplingShare(cost.estimate("aios", now), 0),
+    othersMsPerSecond: 0,
     ...over,
   });
   /** Ten samples a second at `sampleMs` over the last 10 s, and pg_aios at `aiosMs` a read, exact. */

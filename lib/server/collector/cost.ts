@@ -192,11 +192,11 @@ export class CostMeter {
     return Math.min(RATE_SPAN_MS, Math.max(1000, now - since));
   }
 
-  /** Server ms per second over the last 10 s (over less right after the start). */
-  msPerSecond(now: number, since: number): number {
+  /** Server ms per second over the last 10 s (over less right after the start); `except`: leaving these statements out. */
+  msPerSecond(now: number, since: number, except?: ReadonlySet<QueryName>): number {
     const span = this.span(now, since);
     let ms = 0;
-    for (const r of this.recent) if (r.t > now - span) ms += r.ms;
+    for (const r of this.recent) if (r.t > now - span && !except?.has(r.statement)) ms += r.ms;
     return (ms / span) * 1000;
   }
 
@@ -247,8 +247,9 @@ export interface CostFacts {
   aios: { intervalMs: number | null; skipped: number; starved: boolean; retryMs: number };
   /** pg_aios has been read at least once */
   aiosRead: boolean;
-  /** the wait-event sample's share of the budget (Budget.samplingShare) */
+  /** the wait-event sample's share of the budget (Budget.samplingShare), and what the other reads took of it */
   samplingShare: number;
+  othersMsPerSecond: number | null;
 }
 
 const FIRST_READS = "inflight's first reads of this server";
@@ -264,7 +265,8 @@ export function watchCost(f: CostFacts): WatchCost {
   const starting = f.now - f.since < BUDGET_WINDOW_MS;
   const notes: string[] = [];
   if (f.interval > f.asked) {
-    const why = f.samplingShare < SAMPLING_SHARE ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}` : `the sample alone costs ${fmt(sampleMs)} ms here`;
+    const others = f.othersMsPerSecond !== null && f.othersMsPerSecond >= 0.01 ? `, and the other reads ${fmt(f.othersMsPerSecond)} ms/s` : "";
+    const why = f.samplingShare < SAMPLING_SHARE ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}${others}` : `the sample alone costs ${fmt(sampleMs)} ms here`;
     notes.push(`wait events every ${f.interval} ms, not ${f.asked}: ${why}`);
   }
   if (f.aios.starved) {
