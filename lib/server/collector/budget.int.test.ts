@@ -112,7 +112,7 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     // more than its share of the budget (less where pg_aios's floor needs the room), and
     // then the page says so.
     const activityMs = collector.cost.exact("activity", Date.now()) ?? 0;
-    if (activityMs <= (collector.samplingShare() * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
+    if (activityMs <= (collector.pace.samplingShare(Date.now()) * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
     else expect(cost.note).toMatch(/wait events every \d+ ms, not 100/);
     // Every slot of the schedule was sampled or counted as missed (the page shows both).
     expect(samples + missed, `${samples} sampled and ${missed} missed of ${slots.toFixed(1)} slots`).toBeGreaterThanOrEqual(Math.floor(slots * 0.98) - 2);

@@ -7,7 +7,6 @@ import { NO_HISTORY } from "../history/sink";
 import { serverAddress } from "../../history/identity";
 import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
-import type { QueryName } from "../pg/queries";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
 import { isStatementError } from "./errors";
@@ -16,8 +15,10 @@ import { ThrottledLog } from "./log";
 import { Publisher } from "./publisher";
 import { Schedule } from "./schedule";
 import { Session } from "./session";
-import { BUDGET_WINDOW_MS, Budget } from "./budget";
-import { CostMeter, watchCost } from "./cost";
+import { Budget } from "./budget";
+import { Pace } from "./pace";
+import { CostMeter } from "./cost";
+import { watchCost } from "./watch-cost";
 import { CollectorStats } from "./stats";
 import { RelationsStep } from "./steps/relations";
 import { SamplingStep } from "./steps/sampling";
@@ -28,9 +29,6 @@ import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./optio
 import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
-
-/** The reads the budget's share for the sample leaves out of "the other reads". */
-const SAMPLE_AND_AIOS: ReadonlySet<QueryName> = new Set(["activity", "aios"]);
 
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
@@ -45,6 +43,7 @@ export class Collector implements PayloadSource {
   readonly health: HealthBoard;
   readonly cost = new CostMeter();
   readonly budget: Budget;
+  readonly pace: Pace;
   private readonly startedAt = Date.now();
   private readonly connection: Connection;
   private readonly schedule: Schedule;
@@ -68,6 +67,7 @@ export class Collector implements PayloadSource {
     this.window = new TargetWindow(options.windowMs);
     this.budget = new Budget(options.budgetMsPerSecond ?? DEFAULT_BUDGET_MS, Date.now());
     this.health = new HealthBoard(Date.now());
+    this.pace = new Pace(this.budget, this.cost, this.stats, () => (this.status === "up" ? this.statusSince : null), this.startedAt);
     this.log = new ThrottledLog((line) => options.log?.(line));
     const ctx: StepContext = {
       target: options.name,
@@ -121,23 +121,9 @@ export class Collector implements PayloadSource {
     return this.feed.viewers > 0 ? this.options.sampleMs : this.options.idleSampleMs;
   }
 
-  /** The interval in force: the one asked for, stretched when the wait-event
-   * sample would take more than its share of the budget (a very large server). */
+  /** The interval in force: the one asked for, stretched where the budget says (Pace). */
   get intervalMs(): number {
-    const now = Date.now();
-    return this.budget.interval(this.askedMs, this.cost.exact("activity", now), this.samplingShare(now));
-  }
-
-  /** The wait-event sample's share of the budget: less where the other reads and pg_aios's floor need the room (Budget). */
-  samplingShare(now = Date.now()): number {
-    return this.budget.samplingShare(this.stats.statements.has("aios") ? this.cost.latest("aios", now) : 0, this.othersMsPerSecond(now));
-  }
-
-  /** What the reads other than the sample and pg_aios took over the last 10 s, once a session has
-   * been up for a whole budget window (before that, its first reads at their round trips): null. */
-  private othersMsPerSecond(now: number): number | null {
-    if (this.status !== "up" || now - this.statusSince < BUDGET_WINDOW_MS) return null;
-    return this.cost.msPerSecond(now, this.startedAt, SAMPLE_AND_AIOS);
+    return this.pace.intervalMs(this.askedMs, Date.now());
   }
 
   /** `address`: what tells its server apart in the history (default host:port/database of the URL). */
@@ -186,12 +172,10 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.samplingShare(now), othersMsPerSecond: this.othersMsPerSecond(now) }),
+      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.pace.samplingShare(now), othersMsPerSecond: this.pace.othersMsPerSecond(now) }),
       ...(this.recording ? { past: this.recording.status() } : {}),
     };
   }
-
-  // ---- connection ----------------------------------------------------------
 
   /** A new session: what the server offers, then its settings and start time,
    * before anything samples on it (a sample would use the old settings). */
@@ -239,8 +223,6 @@ export class Collector implements PayloadSource {
     this.publisher.target();
     this.publisher.findings(Date.now());
   }
-
-  // ---- one tick --------------------------------------------------------------
 
   /** Sampling, then every step that is due; false when no sample was taken (a miss). */
   private async tick(now: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Budget } from "./budget";
-import { CostMeter, watchCost, type CostFacts } from "./cost";
+import { CostMeter } from "./cost";
+import { watchCost, type CostFacts } from "./watch-cost";
 
 describe("CostMeter", () => {
   it("estimates a statement's server time as its round trip less a ping's", () => {
