@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SITE_HEADERS } from "./lib/site-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -19,14 +20,7 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "X-Frame-Options", value: "DENY" },
-          // Same-origin requests keep their Origin (a "no-referrer" policy
-          // makes the browser send "Origin: null" on the page's own POSTs);
-          // nothing is sent to other sites.
-          { key: "Referrer-Policy", value: "same-origin" },
-        ],
+        headers: Object.entries(SITE_HEADERS).map(([key, value]) => ({ key, value })),
       },
     ];
   },

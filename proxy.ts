@@ -1,37 +1,25 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AUTH_COOKIE, checkCredentials, isOpenPath } from "@/lib/server/http/auth";
+import { checkAccess, isApiPath } from "@/lib/server/http/access";
+import { AUTH_COOKIE } from "@/lib/server/http/auth";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/http/csp";
-import { checkHost, checkPath, checkWrite, clientOf, type Refusal } from "@/lib/server/http/gate";
+import type { Refusal } from "@/lib/server/http/gate";
 import { errorResponse } from "@/lib/server/http/route";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 import type { Config } from "@/lib/server/runtime/config";
 
-// The gate in front of every route: the Host it was sent to, a path that
-// decodes, a state-changing request from this dashboard's own page, the
-// token when INFLIGHT_AUTH_TOKEN is set; then the page's CSP with a fresh
-// nonce for its scripts.
+// The gate in front of every route (lib/server/http/access.ts: the Host it
+// was sent to, a path that decodes, a state-changing request from this
+// dashboard's own page, the token when INFLIGHT_AUTH_TOKEN is set); then the
+// page's CSP with a fresh nonce for its scripts.
 export async function proxy(request: NextRequest) {
   const runtime = getRuntime();
   if (!runtime) return refuse(null, { code: "not_ready", message: "inflight is starting" });
   const { config } = runtime;
   const { pathname, search } = request.nextUrl;
-  const refusal = checkHost(request.headers, config) ?? checkPath(pathname) ?? checkWrite(request.method, pathname, request.headers);
-  if (refusal) return refuse(config, refusal);
-
-  const token = config.authToken;
-  if (token && !isOpenPath(pathname)) {
-    const credentials = { authorization: request.headers.get("authorization"), cookie: request.cookies.get(AUTH_COOKIE)?.value };
-    const outcome = await checkCredentials(credentials, token, runtime.tokenChecks, clientOf(request.headers));
-    if ("busy" in outcome) {
-      return refuse(config, { code: "too_many_requests", message: "too many wrong tokens from this address; wait and try again", headers: { "Retry-After": String(outcome.retryAfterS) } });
-    }
-    if (!outcome.ok) return isApi(pathname) ? unauthorized(config) : toSignIn(config, request.url, `${pathname}${search}`);
-  }
+  const access = await checkAccess(runtime, { method: request.method, pathname, headers: request.headers, cookie: request.cookies.get(AUTH_COOKIE)?.value });
+  if (access === "sign-in") return toSignIn(config, request.url, `${pathname}${search}`);
+  if (access) return refuse(config, access);
   return pass(request, config, pathname);
-}
-
-function isApi(pathname: string): boolean {
-  return pathname.startsWith("/api/") || pathname === "/metrics";
 }
 
 function secured<R extends NextResponse>(response: R, config: Config | null, nonce: string | null = null): R {
@@ -43,11 +31,6 @@ function refuse(config: Config | null, { code, message, field, headers }: Refusa
   return secured(errorResponse(code, message, field, headers), config);
 }
 
-function unauthorized(config: Config): NextResponse {
-  const response = errorResponse("unauthorized", "sign in or send Authorization: Bearer <INFLIGHT_AUTH_TOKEN>", undefined, { "WWW-Authenticate": 'Bearer realm="inflight"' });
-  return secured(response, config);
-}
-
 /** Same host: Next turns this into a relative Location (the browser stays on the host it used, the cookie's host). */
 function toSignIn(config: Config, requestUrl: string, next: string): NextResponse {
   const url = new URL("/signin", requestUrl);
@@ -57,7 +40,7 @@ function toSignIn(config: Config, requestUrl: string, next: string): NextRespons
 
 /** Pages render with a nonce: Next reads it from the request's CSP header and puts it on its scripts. */
 function pass(request: NextRequest, config: Config, pathname: string): NextResponse {
-  if (isApi(pathname)) return secured(NextResponse.next(), config);
+  if (isApiPath(pathname)) return secured(NextResponse.next(), config);
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce, config.dev);
   const headers = new Headers(request.headers);

@@ -137,13 +137,9 @@ const server = http.createServer(async (req, res) => {
   // CLIENT_HEADER): always the socket's, whatever the client sent as that header.
   const client = req.socket.remoteAddress ?? "unknown";
   req.headers["x-inflight-client"] = client;
-  // A stream past the caps is refused here, before Next's pipeline (lib/server/http/early.ts).
-  const early = inflight.refuseEarly?.(req, client);
-  if (early) {
-    res.writeHead(early.status, early.headers).end(early.body);
-    return;
-  }
   try {
+    // The SSE streams are served here, before Next's pipeline (lib/server/http/direct-stream.ts).
+    if (await inflight.serveStream(req, res, client)) return;
     await handle(req, res);
   } catch (err) {
     console.error(`inflight: failed to handle ${req.method} ${req.url}: ${err?.stack ?? err}`);

@@ -204,7 +204,6 @@ describe("a crowd of viewers during cold scans", () => {
       scans: scans.scans.length,
     };
     console.log(`[crowd] ${JSON.stringify(figures)}`);
-    console.log(server.output().split("\n").filter((l) => l.includes("debug-miss")).join("\n"));
 
     // The caps' arithmetic: more loops than the 200 streams allowed in all (and 10 an
     // address, under its cap of 20), so some are refused, and never more than 200 open.

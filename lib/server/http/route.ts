@@ -22,9 +22,13 @@ export class HttpError extends Error {
   }
 }
 
+/** The one JSON error envelope. */
+export function errorBody(code: ErrorCode, message: string, field?: string): ErrorBody {
+  return { error: { code, message, ...(field ? { field } : {}) } };
+}
+
 export function errorResponse(code: ErrorCode, message: string, field?: string, headers: Record<string, string> = {}): NextResponse<ErrorBody> {
-  const body: ErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
-  return NextResponse.json(body, { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store", ...headers } });
+  return NextResponse.json(errorBody(code, message, field), { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /** Parses input with zod; a failure is a 400 naming the field. */
@@ -44,7 +48,7 @@ export function runtimeOr503(): Runtime {
   return runtime;
 }
 
-export function collectorOr404(runtime: Runtime, id: string): Collector {
+export function collectorOr404(runtime: Pick<Runtime, "collectors">, id: string): Collector {
   const collector = runtime.collectors.get(id);
   if (!collector) throw new HttpError("not_found", `no target with id "${id}"`, "id");
   return collector;

@@ -21,61 +21,83 @@ export interface StreamSource {
   readonly window: Pick<TargetWindow, "lastSeq" | "ticksSince" | "ioSince">;
 }
 
+/** Where one viewer's events go: a web stream's controller, or a Node response (lib/server/http/direct-stream.ts). */
+export interface StreamSink {
+  write(chunk: Uint8Array): void;
+  /** bytes written and not yet taken by the viewer's socket */
+  queuedBytes(): number;
+  end(): void;
+}
+
 /**
- * The SSE body for one viewer: the latest state events, then what it missed
- * after `since` (from the window), then every new event. Sending the state,
- * replaying and subscribing happen in one synchronous step, so nothing is
- * missed or sent twice. A replay longer than MAX_QUEUED_BYTES is sent up to
- * there and the stream ends: the browser reconnects from the last id it
- * got and is sent the rest. `release` runs once when the stream ends, however
- * it ends.
+ * One viewer's events into `sink`: the latest state events, then what it
+ * missed after `since` (from the window), then every new event. Sending the
+ * state, replaying and subscribing happen in one synchronous step, so nothing
+ * is missed or sent twice. A replay longer than MAX_QUEUED_BYTES is sent up to
+ * there and the stream ends: the browser reconnects from the last id it got
+ * and is sent the rest; so does a viewer that falls that far behind. Returns
+ * the stream's end, which the caller runs when the viewer goes away; it runs
+ * `release` once, however the stream ends.
  */
+export function openStream(source: StreamSource, since: number | null, sink: StreamSink, release: () => void = () => undefined): () => void {
+  let closed = false;
+  let unsubscribe: () => void = () => undefined;
+  let heartbeat: NodeJS.Timeout | null = null;
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    if (heartbeat) clearInterval(heartbeat);
+    unsubscribe();
+    release();
+    sink.end();
+  };
+  const send = (chunk: Uint8Array) => {
+    if (closed) return;
+    if (sink.queuedBytes() > MAX_QUEUED_BYTES) return finish();
+    sink.write(chunk);
+  };
+
+  const { feed, window: w } = source;
+  send(RETRY);
+  for (const frame of feed.stateFrames()) send(frame);
+  if (since !== null) {
+    if (since > w.lastSeq) {
+      // The client's seq is from an earlier inflight process: start over.
+      send(encoder.encode(formatEvent({ event: "reset", data: { lastSeq: w.lastSeq } })));
+    } else {
+      const replay = [...w.ticksSince(since).map((t) => ["tick", t] as const), ...w.ioSince(since).map((s) => ["io", s] as const)];
+      replay.sort((a, b) => a[1].seq - b[1].seq);
+      for (const [event, payload] of replay) send(feed.replayFrame(event, payload));
+    }
+  }
+  if (closed) return finish;
+  unsubscribe = feed.subscribe(send);
+  heartbeat = setInterval(() => send(encoder.encode(formatComment("ping"))), HEARTBEAT_MS);
+  return finish;
+}
+
+/** The SSE body for one viewer as a web stream (a route handler's Response): openStream into its controller. */
 export function streamFor(source: StreamSource, since: number | null, signal: AbortSignal, release: () => void = () => undefined): ReadableStream<Uint8Array> {
   let finish: () => void = () => undefined;
-
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        let closed = false;
-        let unsubscribe: () => void = () => undefined;
-        let heartbeat: NodeJS.Timeout | null = null;
-        finish = () => {
-          if (closed) return;
-          closed = true;
-          if (heartbeat) clearInterval(heartbeat);
-          unsubscribe();
-          signal.removeEventListener("abort", finish);
-          release();
-          try {
-            controller.close();
-          } catch {
-            // already closed by the client going away
-          }
-        };
-        const send = (chunk: Uint8Array) => {
-          if (closed) return;
+        const sink: StreamSink = {
+          write: (chunk) => controller.enqueue(chunk),
           // desiredSize is the high-water mark less the bytes queued (the strategy counts bytes).
-          if (-(controller.desiredSize ?? 0) > MAX_QUEUED_BYTES) return finish();
-          controller.enqueue(chunk);
+          queuedBytes: () => -(controller.desiredSize ?? 0),
+          end: () => {
+            signal.removeEventListener("abort", finish);
+            try {
+              controller.close();
+            } catch {
+              // already closed by the client going away
+            }
+          },
         };
-        signal.addEventListener("abort", finish);
-
-        const { feed, window: w } = source;
-        send(RETRY);
-        for (const frame of feed.stateFrames()) send(frame);
-        if (since !== null) {
-          if (since > w.lastSeq) {
-            // The client's seq is from an earlier inflight process: start over.
-            send(encoder.encode(formatEvent({ event: "reset", data: { lastSeq: w.lastSeq } })));
-          } else {
-            const replay = [...w.ticksSince(since).map((t) => ["tick", t] as const), ...w.ioSince(since).map((s) => ["io", s] as const)];
-            replay.sort((a, b) => a[1].seq - b[1].seq);
-            for (const [event, payload] of replay) send(feed.replayFrame(event, payload));
-          }
-        }
-        if (closed || signal.aborted) return finish();
-        unsubscribe = feed.subscribe(send);
-        heartbeat = setInterval(() => send(encoder.encode(formatComment("ping"))), HEARTBEAT_MS);
+        finish = openStream(source, since, sink, release);
+        if (signal.aborted) finish();
+        else signal.addEventListener("abort", finish);
       },
       cancel() {
         finish();

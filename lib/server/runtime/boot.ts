@@ -4,7 +4,7 @@ import { HistoryStore } from "../history/store";
 import { SampleStore } from "../history/samples";
 import { samplesFile } from "../history/samples-db.mjs";
 import { formatDuration } from "../../format";
-import { earlyRefusal } from "../http/early";
+import { serveStream } from "../http/direct-stream";
 import { StreamLimits } from "../http/streams";
 import { FailureThrottle } from "../http/throttle";
 import { isLoopback } from "./addresses";
@@ -64,8 +64,7 @@ export function boot(): Runtime {
         }),
       );
     }
-    const streams = new StreamLimits(config.maxStreams, config.maxStreamsPerClient);
-    return {
+    const made: Runtime = {
       config,
       collectors,
       history,
@@ -75,11 +74,12 @@ export function boot(): Runtime {
       demoStarting: null,
       stopDemo: null,
       startedAt: Date.now(),
-      streams,
+      streams: new StreamLimits(config.maxStreams, config.maxStreamsPerClient),
       tokenChecks: new FailureThrottle(),
       loopLag,
-      refuseEarly: (req, client) => earlyRefusal(config, streams, req, client),
+      serveStream: (req, res, client) => serveStream(made, req, res, client),
     };
+    return made;
   });
   if (!created) return runtime;
 

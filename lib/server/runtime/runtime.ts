@@ -1,12 +1,11 @@
 import type { DemoRestartBody } from "../../schemas/params";
 import "server-only";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "./config";
 import type { Collector } from "../collector/collector";
 import type { HistoryStore } from "../history/store";
 import type { SampleStore } from "../history/samples";
 import type { DemoLab } from "../lab/demo-lab";
-import type { EarlyAnswer } from "../http/early";
 import type { FailureThrottle } from "../http/throttle";
 import type { StreamLimits } from "../http/streams";
 import type { LoopLag } from "./loop-lag";
@@ -38,8 +37,8 @@ export interface Runtime {
   /** the pause after wrong tokens, per client */
   tokenChecks: FailureThrottle;
   loopLag: LoopLag;
-  /** scripts/start.mjs asks before Next sees a request: a stream past the caps is answered at once */
-  refuseEarly(req: { method?: string; url?: string; headers: IncomingHttpHeaders }, client: string): EarlyAnswer | null;
+  /** scripts/start.mjs asks before Next sees a request: a stream is served here (lib/server/http/direct-stream.ts), true; false for anything else */
+  serveStream(req: IncomingMessage, res: ServerResponse, client: string): Promise<boolean>;
 }
 
 // Next builds instrumentation and route handlers as separate module graphs:
