@@ -11,15 +11,24 @@ const folderSpecs = ["**/iouring.spec.ts", "**/pg19.spec.ts", "**/two-histories.
 const leftOut = process.env.IOURING_TESTS === "skip" ? folderSpecs : [];
 if (leftOut.length) console.log(`[inflight test] IOURING_TESTS=skip: ${folderSpecs.map((s) => s.replace("**/", "")).join(", ")} not run, as asked`);
 
+// Specs that change the demo server (restart it, its io settings, the lab's
+// runs) or start clusters of their own with several cold scans (a second
+// Chromium beside them starved on two cores): one at a time, after the
+// specs that only read the demo, which run two at a time.
+const alone = ["**/restart.spec.ts", "**/settings-fresh.spec.ts", "**/what-changed.spec.ts", "**/what-leads.spec.ts", "**/workers.spec.ts", ...folderSpecs];
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
-  testIgnore: leftOut,
   timeout: 180_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
+  projects: [
+    { name: "reads the demo", testIgnore: [...alone, ...leftOut] },
+    { name: "alone", testMatch: alone, testIgnore: leftOut, dependencies: ["reads the demo"], workers: 1 },
+  ],
   reporter: [["list"]],
   outputDir: "test-results",
   use: {
