@@ -22,6 +22,45 @@ test("the header and the io workers panel say the same workers figure, from the 
   for (const [header, panel] of pairs) expect(header).toBe(panel);
 });
 
+test("the read throughput panel's now and the header's async in flight are of the same sample", async ({ page }) => {
+  await openTarget(page);
+  // Looks taken in one task each while the demo's scans read: at least a few with reads in flight.
+  const looks: { header: string; panel: string }[] = [];
+  await expect
+    .poll(
+      async () => {
+        looks.push(
+          ...(await page.evaluate(async () => {
+            const out: { header: string; panel: string }[] = [];
+            for (let i = 0; i < 20; i++) {
+              out.push({
+                header: document.querySelector('[data-testid="now-inflight"]')?.textContent ?? "",
+                panel: document.querySelector('[data-testid="read-rate-now"]')?.textContent ?? "",
+              });
+              await new Promise((r) => setTimeout(r, 70));
+            }
+            return out;
+          })),
+        );
+        return looks.filter((l) => Number(l.header) > 0).length;
+      },
+      { timeout: 90_000, intervals: [0] },
+    )
+    .toBeGreaterThanOrEqual(5);
+  for (const { header, panel } of looks) {
+    const inFlight = /^\d+$/.test(header) ? Number(header) : null;
+    const unrated = Number(/(\d+) reads? in flight, no rate yet/.exec(panel)?.[1] ?? 0);
+    if (inFlight === null) {
+      // pg_aios not read in that sample: neither says what is in flight.
+      expect(panel).not.toMatch(/in flight|no read in flight/);
+      continue;
+    }
+    if (inFlight === 0) expect(panel, header).not.toMatch(/reads? in flight, no rate yet/);
+    else expect(panel, header).not.toMatch(/no read in flight/);
+    expect(unrated, `${header} | ${panel}`).toBeLessThanOrEqual(inFlight);
+  }
+});
+
 test("the header says when inflight connected apart from the server's start, and names the demo once", async ({ page }) => {
   await openTarget(page);
   await expect(page.getByTestId("target-status")).toContainText(/^up · connected since \d\d:\d\d:\d\d/);

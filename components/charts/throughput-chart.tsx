@@ -29,15 +29,25 @@ const COUNTED_DOT = { r: 2.5, fill: COLORS.counted, stroke: "none" } as const;
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 2;
 
+/** The "now" of the header's sample, redrawn on every tick: text only, so that the chart is not. */
+function ReadRateNow() {
+  const latest = useChannel("latest");
+  const { queries } = useChannel("queries");
+  const { settings } = useChannel("settings");
+  const blockSize = blockSizeOf(settings);
+  return (
+    <span data-testid="read-rate-now" data-bytes-per-sec={liveReadRate(queries, blockSize).bytesPerSec}>
+      now {readRateNowText(queries, latest, blockSize, (b) => `${formatBytes(b)}/s`)}
+    </span>
+  );
+}
+
 /** limitKb: io_combine_limit in force (combineLimitKb), null when unknown. */
 export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: PanelTarget; limitKb: number | null }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, IO_MAX_POINTS);
-  const { queries } = useChannel("queries");
-  const { settings } = useChannel("settings");
   const chart = useMemo(() => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints), [view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints]);
   const kbAxis = useMemo(() => sizeAxis(Math.max(chart.maxReadKb, limitKb ?? 0, 16)), [chart.maxReadKb, limitKb]);
-  const now = liveReadRate(queries, blockSizeOf(settings));
   const statIo = target.capabilities?.statIo ?? true;
   const empty = !statIo
     ? "This server has no pg_stat_io (PostgreSQL 16+)"
@@ -55,8 +65,8 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
         />
       }
       actions={
-        <span className="text-slate-600" data-testid="read-rate-now" data-bytes-per-sec={now.bytesPerSec}>
-          now {readRateNowText(queries, blockSizeOf(settings), (b) => `${formatBytes(b)}/s`)}
+        <span className="text-slate-600">
+          <ReadRateNow />
           {chart.avgReadKb !== null ? ` · avg read ${formatNumber(chart.avgReadKb)} kB in view` : ""}
         </span>
       }

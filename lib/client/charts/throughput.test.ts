@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Settings } from "@/lib/schemas/settings";
-import { ioSample, run } from "../../../test/support/fixtures";
+import { ioSample, run, runSample, tick } from "../../../test/support/fixtures";
 import { combineLimitKb, liveReadRate, readRateNowText, throughputChart, throughputRow } from "./throughput";
 
 // pg_stat_io lands a statement's reads when it ends: drawn as an amount counted, never as a rate (issue 11: 2,600 MB/s spikes).
@@ -31,16 +31,23 @@ describe("liveReadRate", () => {
     expect(liveReadRate([], 8192)).toEqual({ bytesPerSec: 0, scans: 0 });
   });
 
-  it("says a running run with reads in flight but no rate yet is reading, not that nothing is", () => {
+  it("says the reads in flight of the header's sample that no rate covers, not that nothing reads", () => {
     const fmt = (b: number) => `${b / 8192} blocks/s`;
-    const starting = run({ id: "s", endedAt: null, readBlocksPerSec: null, inFlightNow: 1 });
-    const idle = run({ id: "i", endedAt: null, readBlocksPerSec: null, inFlightNow: 0 });
     const rated = run({ id: "r", endedAt: null, readBlocksPerSec: 100 });
-    expect(readRateNowText([], 8192, fmt)).toBe("no scan reading");
-    expect(readRateNowText([idle, run({ id: "e", endedAt: 5, readBlocksPerSec: null, inFlightNow: 3 })], 8192, fmt)).toBe("no scan reading");
-    expect(readRateNowText([starting, idle], 8192, fmt)).toBe("1 scan with reads in flight, no rate yet");
-    expect(readRateNowText([rated, starting], 8192, fmt)).toBe("≈ 100 blocks/s (1 scan); 1 scan with reads in flight, no rate yet");
-    expect(readRateNowText([rated], 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
+    const starting = run({ id: "s", endedAt: null, readBlocksPerSec: null });
+    const sample = (inFlight: number, runs: [string, number][]) => tick(9, 9000, { aio: { inFlight }, runs: runs.map(([id, n]) => runSample(id, "aio", n)) });
+    expect(readRateNowText([], null, 8192, fmt)).toBe("no sample yet");
+    expect(readRateNowText([], sample(0, []), 8192, fmt)).toBe("no read in flight");
+    expect(readRateNowText([rated], sample(0, [["r", 0]]), 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
+    // The rated scan's own reads are in its rate; the others are said apart.
+    expect(readRateNowText([rated, starting], sample(3, [["r", 2], ["s", 1]]), 8192, fmt)).toBe("≈ 100 blocks/s (1 scan); 1 read in flight, no rate yet");
+    // A run the runs' state has not named yet (it is sent twice a second): its reads still count.
+    expect(readRateNowText([], sample(2, [["new", 2]]), 8192, fmt)).toBe("2 reads in flight, no rate yet");
+    // An ended run's rate is not live.
+    expect(readRateNowText([run({ id: "e", endedAt: 5, readBlocksPerSec: 100 })], sample(1, [["x", 1]]), 8192, fmt)).toBe("1 read in flight, no rate yet");
+    // pg_aios not read in this sample: nothing is said of reads in flight.
+    expect(readRateNowText([], { ...tick(9, 9000), aio: null }, 8192, fmt)).toBe("no rate (pg_aios not read this sample)");
+    expect(readRateNowText([rated], { ...tick(9, 9000), aio: null }, 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
   });
 
   it("draws the estimate as the rate line", () => {

@@ -6,7 +6,7 @@
 // pg_stat_io) shows how well reads are combined (128 kB = 16 blocks at
 // io_combine_limit's default).
 import type { QueryRun } from "@/lib/schemas/runs";
-import type { IoSample } from "@/lib/schemas/tick";
+import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { Settings } from "@/lib/schemas/settings";
 import { settingBytes } from "@/lib/window/settings";
 import { shapeSeries, type Outage } from "./series";
@@ -34,19 +34,23 @@ export function liveReadRate(runs: readonly QueryRun[], blockSize: number): { by
 }
 
 /**
- * The panel's "now": the live rate of the running scans, and beside it the
- * running runs with async reads in flight whose rate is not known (fewer than
- * two block positions so far, or reads that give none). Without them a scan's
- * first second read "no scan reading" under a header counting its reads in
- * flight.
+ * The panel's "now", of the header's sample: the live rate of the running
+ * scans (their block positions, from the runs), and beside it the async reads
+ * in flight in the newest sample that no rate covers (a scan with fewer than
+ * two block positions so far, or a run that gives none). From the runs alone
+ * (sent twice a second, a sample older than the header's at times) it said
+ * "no scan reading" in 8 of 300 looks at the demo while the header counted a
+ * read in flight.
  */
-export function readRateNowText(runs: readonly QueryRun[], blockSize: number, formatRate: (bytesPerSec: number) => string): string {
+export function readRateNowText(runs: readonly QueryRun[], latest: Pick<Tick, "aio" | "runs"> | null, blockSize: number, formatRate: (bytesPerSec: number) => string): string {
   const { bytesPerSec, scans } = liveReadRate(runs, blockSize);
-  const starting = runs.filter((r) => r.endedAt === null && r.readBlocksPerSec === null && r.inFlightNow > 0).length;
-  const plural = (n: number) => `${n} scan${n === 1 ? "" : "s"}`;
-  const rate = scans ? `≈ ${formatRate(bytesPerSec)} (${plural(scans)})` : null;
-  const early = starting ? `${plural(starting)} with reads in flight, no rate yet` : null;
-  return [rate, early].filter(Boolean).join("; ") || "no scan reading";
+  const rate = scans ? `≈ ${formatRate(bytesPerSec)} (${scans} scan${scans === 1 ? "" : "s"})` : null;
+  if (!latest?.aio) return rate ?? (latest ? "no rate (pg_aios not read this sample)" : "no sample yet");
+  const rated = new Set(runs.filter((r) => r.endedAt === null && r.readBlocksPerSec !== null).map((r) => r.id));
+  const covered = latest.runs.reduce((n, s) => n + (rated.has(s.id) ? (s.inFlight ?? 0) : 0), 0);
+  const unrated = Math.max(0, latest.aio.inFlight - covered);
+  const early = unrated ? `${unrated} read${unrated === 1 ? "" : "s"} in flight, no rate yet` : null;
+  return [rate, early].filter(Boolean).join("; ") || "no read in flight";
 }
 
 export interface ThroughputRow {
