@@ -98,3 +98,11 @@ export const cannotPin: string | null =
     : spawnSync("taskset", ["-V"]).status !== 0
       ? "no taskset (util-linux) to pin the processes with"
       : null;
+
+/** The collector's own session: its client, and the backend pid a server gave it. Other test
+ * files watch the same server at the same time, each with sessions named 'inflight' too. */
+export function ownSession(collector: Collector): { client: pg.Client; pid: number } {
+  const client = (collector as unknown as { connection: { current: pg.Client | null } }).connection.current;
+  if (!client) throw new Error("the collector has no session");
+  return { client, pid: (client as unknown as { processID: number }).processID };
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { connect, evictFromPageCache, sizes, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
+import { ownSession } from "../../../test/support/watch";
 import { verdictText, VERDICT_MINORITY_SHARE } from "../../window/verdict";
 
 const PG = testPg();
@@ -151,9 +152,9 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
   it("runs read-only, and never shows its own session", async () => {
     const w = await watching();
     try {
-      const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'inflight'");
-      expect(rows.length).toBe(1);
-      const own = rows[0].pid;
+      const { client, pid: own } = ownSession(w.collector);
+      const { rows } = await admin.query<{ name: string }>("SELECT application_name AS name FROM pg_stat_activity WHERE pid = $1", [own]);
+      expect(rows).toEqual([{ name: "inflight" }]);
       await new Promise((r) => setTimeout(r, 300));
       for (const t of w.collector.window.allTicks()) expect(t.runs.some((r) => r.id.startsWith(`${own}:`))).toBe(false);
       const settings = await admin.query<{ ro: string }>(
@@ -161,7 +162,6 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       );
       expect(settings.rows[0].ro).toBe("off");
       // the collector's own session: a write through it fails
-      const client = (w.collector as unknown as { connection: { current: pg.Client } }).connection.current;
       await expect(client.query("CREATE TABLE inflight_should_not_exist (x int)")).rejects.toThrow(/read-only transaction/);
     } finally {
       await w.stop();

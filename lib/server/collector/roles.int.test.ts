@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withCredentials } from "../../../test/support/own-pg";
 import { connect, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
+import { ownSession } from "../../../test/support/watch";
 
 const PG = testPg();
 const ROLE = "inflight_plain";
@@ -42,8 +43,7 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
     try {
       await waitFor("up", () => c.info().status === "up" && c.window.allTicks().length > 2, 10_000);
       expect(c.info().capabilities).toEqual({ aios: true, aiosDenied: true, statIo: true, statStatements: expect.any(String), readAllStats: false, role: expect.any(String) });
-      const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'inflight'");
-      const session = rows[0].pid;
+      const session = ownSession(c).pid;
 
       const minePid = (await mine.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
       const theirPid = (await theirs.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
@@ -76,8 +76,10 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
       // Nothing failed, nothing reconnected.
       expect(lines.filter((l) => !/ is up /.test(l))).toEqual([]);
       expect(c.window.outages).toEqual([]);
-      const after = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'inflight'");
-      expect(after.rows.map((r) => r.pid)).toEqual([session]);
+      // The same session throughout (other test files watch this server too: not counted by name).
+      expect(ownSession(c).pid).toBe(session);
+      const after = await admin.query<{ name: string }>("SELECT application_name AS name FROM pg_stat_activity WHERE pid = $1", [session]);
+      expect(after.rows).toEqual([{ name: "inflight" }]);
       expect(c.info().status).toBe("up");
     } finally {
       unsubscribe();
