@@ -44,6 +44,11 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
+          // The unit tests restore what they change (fake timers, spies) and
+          // hold no server: one module graph per worker, not one per file.
+          // Here 38 s -> 9 s for the 91 files, the same 901 tests passing in
+          // any order (--sequence.shuffle).
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
