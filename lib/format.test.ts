@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAgo, formatBytes, formatClock, formatDuration, formatNumber, formatShare, majorVersion } from "./format";
+import { formatAgo, formatBytes, formatClock, formatDuration, formatNumber, formatShare, majorVersion, byCodePoint } from "./format";
 
 describe("formatBytes", () => {
   it.each([
@@ -72,4 +72,14 @@ describe("majorVersion", () => {
     ["17beta1", null, 17],
     [null, null, null],
   ] as const)("%s / %s -> %s", (v, num, major) => expect(majorVersion(v, num)).toBe(major));
+});
+
+describe("byCodePoint", () => {
+  it("orders identifiers as localeCompare did for these names, equal ones as equal", () => {
+    const names = ["io_workers", "effective_io_concurrency", "io_method", "io_max_concurrency", "stat_io", "statements", "-42", "100", "12"];
+    expect([...names].sort(byCodePoint)).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(byCodePoint("aios", "aios")).toBe(0);
+    expect(byCodePoint("aios", "activity")).toBe(1);
+    expect(byCodePoint("activity", "aios")).toBe(-1);
+  });
 });

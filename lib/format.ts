@@ -84,3 +84,14 @@ export function majorVersion(serverVersion: string | null, serverVersionNum: num
   const m = serverVersion ? /^(\d+)/.exec(serverVersion) : null;
   return m ? Number(m[1]) : null;
 }
+
+/**
+ * Code-point order of two identifiers (setting, statement and query-id
+ * names), for a sort's tie-break. Not localeCompare: in Chromium here each
+ * call made a collator, 44.6 µs against 0.6 µs for a reused Intl.Collator,
+ * and a 20 s profile of the demo's page (source-mapped) put 164 ms, 0.8 % of
+ * a core, in a comparator calling it (the sorts run on each target event).
+ */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

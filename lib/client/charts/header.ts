@@ -4,7 +4,7 @@
 import type { AspectHealth, TargetInfo, WatchCost } from "@/lib/schemas/target";
 import type { Tick } from "@/lib/schemas/tick";
 import { ASPECT_NAMES } from "@/lib/window/findings/server";
-import { formatAgo, formatClock, formatDuration, formatNumber } from "@/lib/format";
+import { byCodePoint, formatAgo, formatClock, formatDuration, formatNumber } from "@/lib/format";
 
 const STATUS_WORDS = { up: "connected since", starting: "connecting since", down: "down since" } as const satisfies Record<TargetInfo["status"], string>;
 
@@ -74,7 +74,7 @@ export function costView(cost: WatchCost): CostView {
     over,
     note: cost.note,
     rows: [...cost.statements]
-      .sort((a, b) => b.msPerSecond - a.msPerSecond || a.statement.localeCompare(b.statement))
+      .sort((a, b) => b.msPerSecond - a.msPerSecond || byCodePoint(a.statement, b.statement))
       .map((s) => ({
         statement: s.statement,
         perCall: ms(s.msPerCall),

@@ -3,7 +3,7 @@ import type { Check, Settings, Setting } from "@/lib/schemas/settings";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { grantMonitorSql, TRACK_IO_TIMING_SQL } from "@/lib/window/advice";
 import { IO_SETTINGS } from "@/lib/window/settings";
-import { majorVersion } from "../../format";
+import { byCodePoint, majorVersion } from "../../format";
 
 /** In the order the server reads them (the io settings first); any other by name. */
 const SETTING_ORDER: readonly string[] = IO_SETTINGS;
@@ -32,7 +32,7 @@ export function settingRows(settings: Settings): SettingRow[] {
   const method = settings.io_method?.setting;
   return Object.entries(settings)
     .map(([name, s]) => ({ name, ...s, note: settingNote(name, method) }))
-    .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+    .sort((a, b) => rank(a.name) - rank(b.name) || byCodePoint(a.name, b.name));
 }
 
 const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, info: 3, pass: 4 } as const satisfies Record<Check["status"], number>;

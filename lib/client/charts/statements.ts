@@ -4,7 +4,7 @@
 // that means something.
 import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
 import { isHousekeeping } from "@/lib/window/findings/server";
-import { formatShare } from "@/lib/format";
+import { byCodePoint, formatShare } from "@/lib/format";
 
 export interface ReadShare {
   /** "22%", "≈ 35% a process", "above exec time", "unknown" */
@@ -71,7 +71,7 @@ export function readShare(stat: StatementStat, processes: number | null): ReadSh
 /** Most total exec time first; at most `limit` rows; housekeeping out. */
 export function statementTable(stats: readonly StatementStat[], runs: readonly QueryRun[] = [], limit = 20): StatementTable {
   const kept = stats.filter((s) => !isHousekeeping(s.query));
-  const ranked = [...kept].sort((a, b) => b.totalExecTime - a.totalExecTime || a.queryId.localeCompare(b.queryId)).slice(0, limit);
+  const ranked = [...kept].sort((a, b) => b.totalExecTime - a.totalExecTime || byCodePoint(a.queryId, b.queryId)).slice(0, limit);
   const top = ranked[0]?.totalExecTime ?? 0;
   const rows = ranked.map((stat) => {
     const blocks = stat.sharedBlksRead + stat.sharedBlksHit;
