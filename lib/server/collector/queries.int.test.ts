@@ -41,6 +41,12 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
     return { progress, runs: runsOf(w, pid, from) };
   }
 
+  // Under load the collector may see only part of a scan (pg_aios spaced out by the budget,
+  // slots missed): CI here saw five rising figures spanning 0.14 of the table. A scan seen
+  // over too little of its length is scanned again, at most ATTEMPTS times.
+  const ATTEMPTS = 5;
+  const span = (progress: number[]) => (progress.length > 0 ? progress.at(-1)! - progress[0] : 0);
+
   function expectRising(progress: number[]): void {
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
   }
@@ -52,14 +58,14 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
       const pid = await backendPid(scanner);
       let seen = { progress: [] as number[], runs: [] as QueryRun[] };
-      for (let attempt = 0; attempt < 3 && seen.progress.length < 5; attempt++) {
+      for (let attempt = 0; attempt < ATTEMPTS && (seen.progress.length < 5 || span(seen.progress) <= 0.3); attempt++) {
         seen = await scanWatchingProgress(scanner, pid);
         expect(seen.runs).toHaveLength(1);
         expect(seen.runs[0].verdict).toBe("async");
       }
       expect(seen.progress.length).toBeGreaterThanOrEqual(5);
       expectRising(seen.progress);
-      expect(seen.progress.at(-1)! - seen.progress[0]).toBeGreaterThan(0.3);
+      expect(span(seen.progress)).toBeGreaterThan(0.3);
 
       const run = seen.runs[0];
       expect(run).toMatchObject({ verdict: "async", progressRelation: PG.table, workerPids: [] });
@@ -80,7 +86,8 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = on; SET enable_indexscan = off; SET enable_bitmapscan = off");
       const pid = await backendPid(scanner);
       let seen = { progress: [] as number[], runs: [] as QueryRun[] };
-      for (let attempt = 0; attempt < 3 && seen.progress.length < 5; attempt++) {
+      const seenEnough = (p: number[]) => p.length >= 5 && p[0] < 0.3 && p.at(-1)! > 0.5;
+      for (let attempt = 0; attempt < ATTEMPTS && !seenEnough(seen.progress); attempt++) {
         // A scan that stops past the middle leaves the table's scan position there.
         await scanner.query(`SELECT id FROM ${PG.table} WHERE id > 300000 LIMIT 1`);
         seen = await scanWatchingProgress(scanner, pid);
