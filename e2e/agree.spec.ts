@@ -61,6 +61,30 @@ test("the read throughput panel's now and the header's async in flight are of th
   }
 });
 
+test("the in-flight chart and the cost line name one pg_aios interval, read at the same moment", async ({ page }) => {
+  await openTarget(page);
+  const every = (text: string, re: RegExp) => re.exec(text)?.[1] ?? null;
+  const COST = /pg_aios every (\d[\d.]* m?s)\b/;
+  const CHART = /pg_aios handles, read every (\d[\d.]* m?s) while backends run/;
+  // While the demo's scans run the cost line names pg_aios's interval; then both, in one task.
+  await expect(page.getByTestId("watch-cost")).toContainText(COST, { timeout: 60_000 });
+  const looks = await page.evaluate(async () => {
+    const out: { cost: string; chart: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      out.push({
+        cost: document.querySelector('[data-testid="watch-cost"] summary')?.textContent ?? "",
+        chart: document.querySelector('[data-testid="inflight-subtitle"]')?.textContent ?? "",
+      });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return out;
+  });
+  for (const { cost, chart } of looks) {
+    if (every(cost, COST) === null) expect(chart, cost).not.toMatch(CHART);
+    else expect(every(chart, CHART), `${cost} | ${chart}`).toBe(every(cost, COST));
+  }
+});
+
 test("the header says when inflight connected apart from the server's start, and names the demo once", async ({ page }) => {
   await openTarget(page);
   await expect(page.getByTestId("target-status")).toContainText(/^up · connected since \d\d:\d\d:\d\d/);

@@ -4,6 +4,8 @@ import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis
 import { IN_FLIGHT_MAX_POINTS, inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { formatBytes } from "@/lib/format";
+import { useChannelSelect } from "@/lib/client/live/hooks";
+import { aiosReadEvery } from "@/lib/client/charts/header";
 import { inFlightEmpty } from "@/lib/client/charts/empty";
 import { Glossed } from "@/components/ui/term";
 import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
@@ -74,14 +76,20 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: P
   // Sizes in powers of two (128 kB reads): ticks that read as whole reads.
   const kbAxis = useMemo(() => sizeAxis(Math.max(128, chart.maxKb)), [chart.maxKb]);
   const empty = inFlightEmpty(target, chart.points);
+  // The same figure as the header's cost line: pg_aios's own interval, not the samples'.
+  const aiosIntervalMs = useChannelSelect("target", (t) => t?.cost.aios.intervalMs ?? null);
+  const aiosSkipped = useChannelSelect("target", (t) => t?.cost.aios.skipped ?? 0);
+  const aiosEvery = aiosReadEvery(view.cadenceMs, { intervalMs: aiosIntervalMs, skipped: aiosSkipped });
 
   return (
     <Panel
       title="In-flight async I/O"
       subtitle={
-        <Glossed
-          text={`pg_aios handles sampled every ${view.cadenceMs} ms (when read: the budget may space it out; a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight at once in view, all backends together (a run's row counts its own).` : ""} Drag across the chart to zoom into a range.`}
-        />
+        <span data-testid="inflight-subtitle">
+          <Glossed
+          text={`pg_aios handles, ${aiosEvery} (a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight at once in view, all backends together (a run's row counts its own).` : ""} Drag across the chart to zoom into a range.`}
+          />
+        </span>
       }
     >
       <div

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AspectHealth } from "@/lib/schemas/target";
 import { target, tick } from "../../../test/support/fixtures";
-import { aspectsView, coreShare, costView, demoBadge, serverStarted, statusText, workersNow } from "./header";
+import { aiosReadEvery, aspectsView, coreShare, costView, demoBadge, serverStarted, statusText, workersNow } from "./header";
 import { formatClock } from "@/lib/format";
 
 const T0 = new Date(2025, 0, 1, 7, 22, 38).getTime();
@@ -63,6 +63,17 @@ describe("costView", () => {
   it("says the budget put pg_aios off, not that no backend was active, when it skipped every read", () => {
     const v = costView({ ...target().cost, aios: { msPerRead: 8, intervalMs: null, skipped: 31 } });
     expect(v.aios).toBe("pg_aios 8 ms a read here: 31 reads put off by the budget in the last 10 s");
+  });
+  it.each([
+    [100, { intervalMs: 294, skipped: 17 }, "read every 294 ms while backends run, not every sample (every 100 ms): the budget spaces it out"],
+    [100, { intervalMs: 110, skipped: 1 }, "read every 110 ms while backends run"],
+    [100, { intervalMs: null, skipped: 0 }, "read with the samples (every 100 ms) while a backend is active"],
+    [100, { intervalMs: null, skipped: 31 }, "not read in the last 10 s: the budget put off its 31 reads"],
+  ])("pg_aios at samples every %i ms and %o: %s", (sampleMs, aios, want) => expect(aiosReadEvery(sampleMs, aios)).toBe(want));
+  it("names the same interval as the cost line", () => {
+    const aios = { msPerRead: 3.3, intervalMs: 294, skipped: 17 };
+    expect(costView({ ...target().cost, aios }).aios).toContain("every 294 ms");
+    expect(aiosReadEvery(100, aios)).toContain("every 294 ms");
   });
   it.each([
     [1.8, "0.2%"],

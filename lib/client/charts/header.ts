@@ -55,6 +55,19 @@ export interface CostView {
   rows: { statement: string; perCall: string; rate: string; perSecond: string; source: string }[];
 }
 
+/**
+ * How often pg_aios is read, in the one phrase the cost line and the
+ * in-flight chart both use: its own interval while backends run (the budget
+ * may space it out past the samples), or, without one in the last 10 s, with
+ * the samples.
+ */
+export function aiosReadEvery(sampleMs: number, aios: Pick<WatchCost["aios"], "intervalMs" | "skipped">): string {
+  if (aios.intervalMs === null && aios.skipped > 0) return `not read in the last 10 s: the budget put off its ${aios.skipped} read${aios.skipped === 1 ? "" : "s"}`;
+  if (aios.intervalMs === null) return `read with the samples (every ${formatDuration(sampleMs)}) while a backend is active`;
+  const spaced = aios.intervalMs > sampleMs * 1.5;
+  return `read every ${formatDuration(aios.intervalMs)} while backends run${spaced ? `, not every sample (every ${formatDuration(sampleMs)}): the budget spaces it out` : ""}`;
+}
+
 export function costView(cost: WatchCost): CostView {
   const { aios } = cost;
   const skipped = aios.skipped ? `${aios.skipped} read${aios.skipped === 1 ? "" : "s"} put off by the budget in the last 10 s` : "";
