@@ -1,9 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_DEMO_ENV, E2E_PORT } from "./e2e/demo-env.mjs";
 
 // Debian's chromium by default (Playwright cannot download its own here);
 // PLAYWRIGHT_CHROMIUM=bundled uses Playwright's on a machine that has it.
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
-const port = Number(process.env.E2E_PORT ?? 3217);
+const port = E2E_PORT;
 // IOURING_TESTS=skip: the specs that need the Debian folder (io_uring, PostgreSQL 19, two servers
 // of Debian's 18) are left out, and the run says so; otherwise a machine that cannot run them
 // fails them with the reason.
@@ -50,19 +51,7 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
-    // A 1 GB demo table: its cold sequential scan reads for a few seconds, long
-    // enough for a finding with its time left (findings.spec.ts); seeded once (~20 s).
-    // INFLIGHT_BUDGET: this machine is shared, and under load a pg_aios read
-    // costs several ms of server time; the default 5 ms/s budget then skips
-    // most of them and the page has no reads in flight to show. The budget is
-    // tested in lib/server/collector/budget.int.test.ts; the page is tested here.
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      INFLIGHT_DEMO_DIR: ".inflight/e2e",
-      INFLIGHT_DEMO_TABLE_MB: "1024",
-      INFLIGHT_BUDGET: "25",
-      INFLIGHT_HISTORY_FILE: ".inflight/e2e/history.db",
-    },
+    // The demo's table size, budget and history file: e2e/demo-env.mjs.
+    env: { PORT: String(port), HOST: "127.0.0.1", ...E2E_DEMO_ENV },
   },
 });

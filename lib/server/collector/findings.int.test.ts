@@ -95,12 +95,21 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   beforeAll(async () => {
     own = await startOwnPg();
     admin = await superuser();
-    // ~400 MB each, many times shared_buffers (32 MB): cold scans read from the OS.
-    for (const t of [TABLE, `${TABLE}_2`, `${TABLE}_3`]) {
-      await admin.query(`CREATE TABLE ${t} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 1300000) AS g`);
-      // What autovacuum would do: its size in pg_class (progress is a share of it).
-      await admin.query(`VACUUM ANALYZE ${t}`);
-    }
+    // ~400 MB each, many times shared_buffers (32 MB): cold scans read from the OS. Unlogged
+    // (no WAL to write: the restarts below are clean, so they keep their rows) and written three
+    // at once: here 1.2 GB in a fraction of the time, read exactly as a logged table is.
+    await Promise.all(
+      [TABLE, `${TABLE}_2`, `${TABLE}_3`].map(async (t) => {
+        const c = await superuser();
+        try {
+          await c.query(`CREATE UNLOGGED TABLE ${t} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 1300000) AS g`);
+          // What autovacuum would do: its size in pg_class (progress is a share of it).
+          await c.query(`VACUUM ANALYZE ${t}`);
+        } finally {
+          await c.end();
+        }
+      }),
+    );
     collector = new Collector({ id: "own", name: "own", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));
