@@ -8,6 +8,11 @@
 -- files before its next statement), so a reload is seen on the next tick
 -- and the settings read again at once. The own row is always there, even
 -- on an idle server; it is not the workload and never counted.
+-- The backend of a run still open (its pid in $2) is returned when it has
+-- gone idle too: the statement ended at its state_change, or, when it has
+-- begun another since, before that one's query_start; the tick that no
+-- longer sees it active comes up to a sampling interval later (a second at
+-- the idle cadence).
 SELECT /* inflight:activity */ s.pid,
        s.leader_pid,
        s.backend_type,
@@ -16,6 +21,7 @@ SELECT /* inflight:activity */ s.pid,
        s.wait_event,
        s.query_id::text AS query_id,
        (extract(epoch FROM s.query_start) * 1000)::float8 AS query_start_ms,
+       (extract(epoch FROM s.state_change) * 1000)::float8 AS state_change_ms,
        s.datid::int8 AS datid,
        s.usesysid::int8 AS usesysid,
        CASE WHEN s.pid = pg_catalog.pg_backend_pid()
@@ -32,4 +38,5 @@ WHERE s.pid = pg_catalog.pg_backend_pid()
        AND coalesce(strpos(s.query, '/* inflight'), 0) = 0
        AND (s.backend_type = 'io worker'
             OR s.state IN ('active', 'fastpath function call')
-            OR (s.state IS NULL AND s.wait_event_type IS DISTINCT FROM 'Activity')))
+            OR (s.state IS NULL AND s.wait_event_type IS DISTINCT FROM 'Activity')
+            OR (s.state LIKE 'idle%' AND s.pid = ANY($2::int4[]))))

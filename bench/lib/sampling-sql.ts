@@ -8,10 +8,10 @@
 // (pg_stat_statements ignores comments when it makes one).
 import { sqlText } from "@/lib/server/pg/run";
 
-/** activity.sql with its one parameter (the runs already held) empty. */
+/** activity.sql with its two parameters (the runs already held, and their pids) empty. */
 function activityStatement(): string {
-  const sql = oneLine(sqlText("activity")).replace("$1::text[]", "'{}'::text[]");
-  if (sql.includes("$1")) throw new Error("sql/activity.sql has another parameter now: bench/lib/sampling-sql.ts must fill it in");
+  const sql = oneLine(sqlText("activity")).replaceAll("$1::text[]", "'{}'::text[]").replace("$2::int4[]", "'{}'::int4[]");
+  if (/\$\d/.test(sql)) throw new Error("sql/activity.sql has another parameter now: bench/lib/sampling-sql.ts must fill it in");
   return sql;
 }
 

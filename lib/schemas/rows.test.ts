@@ -10,6 +10,7 @@ const activity = {
   wait_event: null,
   query_id: null,
   query_start_ms: 1,
+  state_change_ms: 1,
   datid: 5,
   usesysid: 10,
   query: "select 1",

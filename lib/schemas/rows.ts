@@ -25,6 +25,8 @@ export const ActivityRow = z.object({
   wait_event: z.string().nullable(),
   query_id: z.string().nullable(),
   query_start_ms: z.number().nullable(),
+  /** when the backend's state last changed: for a run that has gone idle, when its statement ended */
+  state_change_ms: z.number().nullable(),
   datid: numOrNull,
   usesysid: numOrNull,
   query: z.string().nullable(),

@@ -12,6 +12,7 @@ function row(partial: Partial<SampledBackend>): SampledBackend {
     wait_event: null,
     query_id: "42",
     query_start_ms: 1000,
+    state_change_ms: 1000,
     datname: "db",
     usename: "u",
     query: "select 1",

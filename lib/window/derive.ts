@@ -64,6 +64,8 @@ export interface RunObservation {
 export interface DerivedSample {
   tick: Omit<Tick, "seq">;
   runs: RunObservation[];
+  /** what each run's backend was doing, by pid: where an open run not seen active ended (RunStore.observe) */
+  backends: Map<number, RunBackend>;
   /** the io workers' pids: which were launched or exited since the last sample (lib/window/pool.ts) */
   workerPids: number[];
 }
@@ -169,7 +171,27 @@ export function deriveSample(t: number, rows: SampledBackend[], configuredWorker
   }
 
   const runs = deriveRuns(rows, reading !== "unknown");
-  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs, workerPids };
+  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs, backends: runBackends(rows), workerPids };
+}
+
+/** A backend that runs statements, as a sample saw it: its statement, and since when it is idle. */
+export interface RunBackend {
+  /** the run its statement is (pid:query start) */
+  runId: string;
+  queryStartMs: number;
+  /** its state_change when idle (the statement ended then); null while active */
+  idleSinceMs: number | null;
+}
+
+/** The backends of the sample that run statements, active or gone idle (activity.sql returns those of open runs), by pid. */
+function runBackends(rows: readonly SampledBackend[]): Map<number, RunBackend> {
+  const backends = new Map<number, RunBackend>();
+  for (const row of rows) {
+    if (!RUN_BACKENDS.has(row.backend_type ?? "") || row.query_start_ms === null) continue;
+    const idle = row.state?.startsWith("idle") ?? false;
+    backends.set(row.pid, { runId: runId(row.pid, row.query_start_ms), queryStartMs: row.query_start_ms, idleSinceMs: idle ? row.state_change_ms : null });
+  }
+  return backends;
 }
 
 function deriveRuns(rows: SampledBackend[], aioKnown: boolean): RunObservation[] {

@@ -96,5 +96,5 @@ export class RelationNames {
 
 /** A process with handles in pg_aios but not among the sampled backends (it went idle meanwhile). */
 function strayHandles(pid: number, handles: AioHandle[]): SampledBackend {
-  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, datname: null, usename: null, query: null, handles };
+  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, state_change_ms: null, datname: null, usename: null, query: null, handles };
 }

@@ -4,7 +4,7 @@ import type { AioHandle, SampledBackend } from "../schemas/rows";
 import { advanceSpan, RunStore, spanProgress, type ScanSpan } from "./runs";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): SampledBackend {
-  return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
+  return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
 }
 const asyncHandle = (last: number, file = 100): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/${file}"`];
 const syncHandle = (block: number, file: number): AioHandle => ["SUBMITTED", "readv", 8192, true, `block ${block} in file "base/5/${file}"`];
@@ -76,6 +76,31 @@ describe("RunStore", () => {
     store.observe(1, deriveSample(1, [{ ...scan(10, [null, null], null), query_id: null }], 0).runs);
     store.observe(2, deriveSample(2, [scan(10, [null, null], null)], 0).runs);
     expect(store.list()[0].queryId).toBe("7");
+  });
+
+  it("ends a run when its statement ended, from the idle backend's state_change, not at the next sample", () => {
+    const store = new RunStore(lookup);
+    // Seen once at the idle cadence (1 s), then idle 450 ms after its start: it ran 0.45 s, not 1.4.
+    store.observe(1420, deriveSample(1420, [scan(10, ["IO", "DataFileRead"], null)], 0).runs);
+    const next = deriveSample(2420, [{ ...scan(10, ["Client", "ClientRead"], null), state: "idle", state_change_ms: 1450 }], 0);
+    expect(next.runs).toEqual([]);
+    store.observe(2420, next.runs, next.backends);
+    expect(store.list().map((r) => [r.id, r.samples, r.lastSeen, r.endedAt])).toEqual([["10:1000", 1, 1420, 1450]]);
+  });
+
+  it.each([
+    ["idle in its transaction: when the statement ended", { state: "idle in transaction", state_change_ms: 1700 }, 1700],
+    ["idle after another statement (a COMMIT) begun since: when that one began", { state: "idle in transaction", query_start_ms: 1800, state_change_ms: 1801 }, 1800],
+    ["running the next statement: when that one began", { state: "active", query_start_ms: 1900 }, 1900],
+    ["a state_change before the last sample that saw it active (another clock): that sample", { state: "idle", state_change_ms: 1200 }, 1420],
+    ["a state_change after this sample: this sample", { state: "idle", state_change_ms: 9000 }, 2420],
+    ["its backend gone (disconnected): this sample", null, 2420],
+  ])("%s", (_, row, want) => {
+    const store = new RunStore(lookup);
+    store.observe(1420, deriveSample(1420, [scan(10, [null, null], null)], 0).runs);
+    const next = deriveSample(2420, row === null ? [] : [{ ...scan(10, ["Client", "ClientRead"], null), ...row }], 0);
+    store.observe(2420, next.runs, next.backends);
+    expect(store.list().find((r) => r.id === "10:1000")?.endedAt).toBe(want);
   });
 
   it("keeps a run per pid and query start", () => {

@@ -1,7 +1,7 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation } from "../schemas/runs";
-import { mergeBlocks, type HandleBlocks, type RunObservation } from "./derive";
+import { mergeBlocks, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { verdictOf } from "./verdict";
 
 /** A relation file's name and size as far as they are known (a pure read). */
@@ -86,14 +86,26 @@ interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncR
   coverage: { t: number; blocks: number }[];
 }
 
+/** When `run` ended, by what its backend does now: null when that is not known (the backend is gone). */
+function endedBy(run: Pick<RunAccum, "id" | "startedAt">, backend: RunBackend | undefined): number | null {
+  if (!backend) return null;
+  if (backend.runId === run.id) return backend.idleSinceMs;
+  return backend.queryStartMs > run.startedAt ? backend.queryStartMs : null;
+}
+
 export class RunStore {
   private open = new Map<string, RunAccum>();
   private ended: RunAccum[] = [];
 
   constructor(private readonly lookup: RelationLookup) {}
 
-  /** Applies one successful sample: runs not seen in it have ended. */
-  observe(t: number, observations: RunObservation[]): void {
+  /**
+   * Applies one successful sample: runs not seen in it have ended, at `t`
+   * unless their backend says sooner (`backends`, by pid): idle since the
+   * statement ended (its state_change), or running the next statement, begun
+   * after this one ended. Never before the last sample that saw it active.
+   */
+  observe(t: number, observations: RunObservation[], backends: ReadonlyMap<number, RunBackend> = new Map()): void {
     const seen = new Set<string>();
     for (const obs of observations) {
       seen.add(obs.sample.id);
@@ -102,7 +114,7 @@ export class RunStore {
     }
     for (const [id, run] of this.open) {
       if (seen.has(id)) continue;
-      run.endedAt = t;
+      run.endedAt = Math.min(t, Math.max(run.lastSeen, endedBy(run, backends.get(run.pid)) ?? t));
       run.inFlightNow = 0;
       run.bytesInFlight = 0;
       this.open.delete(id);

@@ -37,7 +37,7 @@ describe("the minority, named", () => {
 
 describe("RunStore's verdict", () => {
   const lookup = (dbOid: number, filenode: number) => ({ name: "public.t", dbOid, filenode, blocks: 1000 });
-  const lookupRow = (wait: string, handles: AioHandle[]): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: wait, query_id: "7", query_start_ms: 1000, datname: "db", usename: "u", query: "select sum(x) from t where id = any($1)", handles });
+  const lookupRow = (wait: string, handles: AioHandle[]): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: wait, query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select sum(x) from t where id = any($1)", handles });
   const syncPage: AioHandle = ["SUBMITTED", "readv", 8192, true, 'block 3 in file "base/5/200"'];
   const asyncPage: AioHandle = ["SUBMITTED", "readv", 8192, false, 'block 9 in file "base/5/100"'];
 

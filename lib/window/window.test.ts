@@ -16,6 +16,7 @@ const scan = (event: string): SampledBackend => ({
   wait_event: event,
   query_id: "7",
   query_start_ms: 1000,
+    state_change_ms: 1000,
   datname: "db",
   usename: "u",
   query: "SELECT count(*) FROM t",
@@ -62,7 +63,7 @@ describe("TargetWindow findings", () => {
 });
 
 describe("the io workers across a restart", () => {
-  const worker = (pid: number): SampledBackend => ({ ...scan("IoWorkerMain"), pid, backend_type: "io worker", state: null, wait_event_type: "Activity", query_id: null, query_start_ms: null, query: null, datname: null, usename: null });
+  const worker = (pid: number): SampledBackend => ({ ...scan("IoWorkerMain"), pid, backend_type: "io worker", state: null, wait_event_type: "Activity", query_id: null, query_start_ms: null, state_change_ms: null, query: null, datname: null, usename: null });
 
   it("marks no launch or exit when the server restarted: the new server's workers are not the pool growing", () => {
     const w = new TargetWindow(600_000);

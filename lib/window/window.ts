@@ -172,7 +172,7 @@ export class TargetWindow {
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
-    this.runs.observe(t, derived.runs);
+    this.runs.observe(t, derived.runs, derived.backends);
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }

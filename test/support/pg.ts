@@ -36,7 +36,7 @@ export async function waitFor<T>(what: string, probe: () => T | null | undefined
 /** The shared_buffers of the server, in bytes, and a relation's size. */
 export async function sizes(client: pg.Client, table: string): Promise<{ sharedBuffers: number; table: number }> {
   const { rows } = await client.query<{ sb: string; t: string }>(
-    `SELECT (SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers') AS sb, pg_relation_size($1::regclass) AS t`,
+    `SELECT /* test support */ (SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers') AS sb, pg_relation_size($1::regclass) AS t`,
     [table],
   );
   return { sharedBuffers: Number(rows[0].sb), table: Number(rows[0].t) };

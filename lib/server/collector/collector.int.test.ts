@@ -158,7 +158,7 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       await new Promise((r) => setTimeout(r, 300));
       for (const t of w.collector.window.allTicks()) expect(t.runs.some((r) => r.id.startsWith(`${own}:`))).toBe(false);
       const settings = await admin.query<{ ro: string }>(
-        `SELECT setting AS ro FROM pg_settings WHERE name = 'default_transaction_read_only'`,
+        `SELECT /* test support */ setting AS ro FROM pg_settings WHERE name = 'default_transaction_read_only'`,
       );
       expect(settings.rows[0].ro).toBe("off");
       // the collector's own session: a write through it fails

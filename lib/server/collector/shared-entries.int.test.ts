@@ -42,7 +42,7 @@ describe("a statement another session runs too", () => {
       const other0 = await roleMs(other);
       let otherMs = 0;
       for (let batch = 0; batch < MAX_BATCHES && otherMs < OTHER_MS; batch++) {
-        for (let i = 0; i < BATCH; i++) await other.query(ACTIVITY, [[]]);
+        for (let i = 0; i < BATCH; i++) await other.query(ACTIVITY, [[], []]);
         otherMs = (await roleMs(other)) - other0;
       }
       const ended = Date.now();

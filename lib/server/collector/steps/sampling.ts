@@ -62,7 +62,7 @@ export class SamplingStep implements Step {
     const { window, feed } = this.ctx;
     if (this.namesAt === 0) await this.readNames(session, now);
     const known = window.openRunIds();
-    const all = await session.run("activity", { values: [known] });
+    const all = await session.run("activity", { values: [known, known.map((id) => Number(id.slice(0, id.indexOf(":"))))] });
     // inflight's own row carries the reload time and nothing of the workload.
     const rows = [];
     for (const { conf_load_ms: confLoadMs, ...row } of all) {
