@@ -34,8 +34,8 @@ async function stageAsync(name, args) {
  * background: the built server started as Playwright starts it, on a port of
  * its own and a throwaway history file, and stopped once its demo workload
  * runs. Seeding takes one core for a minute and more; here it overlaps the
- * lint and the integration tests that wait for conditions, not the browser
- * tests' first minute. Whatever goes wrong, Playwright's server seeds it
+ * integration tests that wait for conditions (it starts after the build),
+ * not the browser tests' first minute. Whatever goes wrong, Playwright's server seeds it
  * itself (the table carries a marker only once it is whole).
  */
 function seedE2eDemo() {

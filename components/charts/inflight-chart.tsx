@@ -87,7 +87,7 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: P
       subtitle={
         <span data-testid="inflight-subtitle">
           <Glossed
-          text={`pg_aios handles, ${aiosEvery} (a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight at once in view, all backends together (a run's row counts its own).` : ""} Drag across the chart to zoom into a range.`}
+            text={`pg_aios handles, ${aiosEvery} (a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight at once in view, all backends together (a run's row counts its own).` : ""} Drag across the chart to zoom into a range.`}
           />
         </span>
       }
