@@ -2,7 +2,7 @@
 import { memo, useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { useChannel } from "@/lib/client/live/hooks";
+import { useChannel, useLater } from "@/lib/client/live/hooks";
 import { IO_MAX_POINTS, liveReadRate, readRateNowText, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
 import { blockSizeOf } from "@/lib/client/charts/settings";
 import { noSamples } from "@/lib/client/charts/empty";
@@ -80,7 +80,7 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
           Average read size (kB, pg_stat_io): how well reads are combined{limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
         </h3>
         <ChartBody empty={empty}>
-          <SizePlot rows={chart.rows} axis={view.axis} limitKb={limitKb} kbAxis={kbAxis} />
+          <LaterSizePlot rows={chart.rows} axis={view.axis} limitKb={limitKb} kbAxis={kbAxis} />
         </ChartBody>
       </div>
     </Panel>
@@ -104,7 +104,16 @@ const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: Thro
 
 const decimalTooltip = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), String(name)] as [string, string];
 
-const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | null; kbAxis: SizeAxis }) {
+type SizePlotProps = { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | null; kbAxis: SizeAxis };
+
+/** The size plot redraws a stagger after the rate plot above it, in a task of its own (useLater). */
+function LaterSizePlot(props: SizePlotProps) {
+  const { rows, axis, limitKb, kbAxis } = props;
+  const now = useMemo(() => ({ rows, axis, limitKb, kbAxis }), [rows, axis, limitKb, kbAxis]);
+  return <SizePlot {...useLater(now)} />;
+}
+
+const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlotProps) {
   return (
     <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />

@@ -4,7 +4,7 @@ import { shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
 
 export const LINE_MAX_POINTS = 600;
-export const STACK_MAX_POINTS = 300;
+export const STACK_MAX_POINTS = 200;
 
 export interface WorkersRow {
   t: number;

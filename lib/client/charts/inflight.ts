@@ -39,7 +39,7 @@ export interface InFlightChart {
 }
 
 /** The stacked area is the costliest chart (docs/CHARTS.md, rule 6): smallest budget. */
-export const IN_FLIGHT_MAX_POINTS = 300;
+export const IN_FLIGHT_MAX_POINTS = 200;
 
 export function stateKey(state: string): AioStateKey {
   return KNOWN.has(state) ? (state as AioStateKey) : OTHER_STATE;

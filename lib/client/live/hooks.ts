@@ -146,6 +146,32 @@ export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_
 }
 
 /**
+ * `value`, handed over `delayMs` later, in a task of its own and as a
+ * transition: the second chart of a panel redraws after the first, not in
+ * the same task (two recharts redraws in one task were one long task). Never
+ * starved: a value that changes again meanwhile goes out with that timer.
+ */
+export function useLater<T>(value: T, delayMs = STAGGER_MS): T {
+  const [later, setLater] = useState(value);
+  const pending = useRef(value);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    pending.current = value;
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      startTransition(() => setLater(pending.current));
+    }, delayMs);
+  }, [value, delayMs]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  return later;
+}
+
+/**
  * `value`, or the earlier one while `same` says nothing changed: a chart
  * handed the same array does not redraw (memo compares by reference).
  */
