@@ -54,3 +54,33 @@ test("a running scan's finding and its row give the same figures, read at the sa
     expect(p.wait.split("\n")[0], p.finding).toBe(waiting ?? "0%");
   }
 });
+
+// The header's "active backends" is of the same moment as the runs listed:
+// a row still running never stands under a header that counts no backend
+// running a statement (the header read the newest tick, the rows the last
+// moment: one look at a scan's end showed "0 active backends" above
+// "Slowest running"). Looked at every 100 ms across several scan ends.
+test("the header never counts fewer active backends than the runs listed as running", async ({ page }) => {
+  test.setTimeout(240_000);
+  await openTarget(page);
+  const looks: { active: number; running: number }[] = [];
+  let ends = 0;
+  await expect
+    .poll(
+      async () => {
+        const look = await page.evaluate(() => ({
+          active: Number(document.querySelector<HTMLElement>('[data-testid="now-active"]')?.innerText ?? NaN),
+          running: document.querySelectorAll('[data-testid="query-row"][data-running="true"]').length,
+        }));
+        if (Number.isNaN(look.active)) return ends;
+        if (looks.length && looks[looks.length - 1].running > 0 && look.running === 0) ends++;
+        looks.push(look);
+        return ends;
+      },
+      { timeout: 180_000, intervals: [100], message: "three runs seen ending" },
+    )
+    .toBeGreaterThanOrEqual(3);
+  const behind = looks.filter((l) => l.running > l.active);
+  expect(behind, `${behind.length} of ${looks.length} looks listed more running runs than the header's active backends`).toEqual([]);
+  expect(looks.some((l) => l.running > 0)).toBe(true);
+});

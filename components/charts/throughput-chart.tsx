@@ -29,7 +29,7 @@ const COUNTED_DOT = { r: 2.5, fill: COLORS.counted, stroke: "none" } as const;
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 2;
 
-/** The "now" of the header's sample, redrawn on every tick: text only, so that the chart is not. */
+/** The "now" of the header's sample, redrawn with it: text only, so that the chart is not. */
 function ReadRateNow() {
   const latest = useChannel("latest");
   const { queries } = useChannel("queries");

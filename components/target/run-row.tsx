@@ -101,7 +101,7 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
   );
 });
 
-/** A running run's reads in flight follow every tick (plain text, CHARTS.md rule 2). */
+/** A running run's reads in flight, from the header's tick (plain text, CHARTS.md rule 2). */
 function LiveInFlight({ run }: { run: QueryRun }) {
   const latest = useChannel("latest");
   return <InFlight run={run} now={latest?.runs.find((s) => s.id === run.id)} />;

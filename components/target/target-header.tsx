@@ -93,7 +93,7 @@ function LastSample() {
   );
 }
 
-/** The newest sample, redrawn on every tick: plain text, no chart. */
+/** The sample of the moment shown (the findings' and the runs', LiveStore.showTickOf): plain text, no chart. */
 function NowFacts({ ioMethod }: { ioMethod: string | null }) {
   const latest = useChannel("latest");
   const workers = workersNow(latest, ioMethod);
@@ -117,7 +117,7 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
         {aio ? aio.sync : <span className="text-slate-500">not read</span>}
       </Fact>
       <Fact label="active backends" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
-        {latest.active}
+        <span data-testid="now-active">{latest.active}</span>
       </Fact>
       <Fact label={<Term term="io_workers">io workers busy</Term>} title={`${workers.text}; sampled at ${formatClock(latest.t)} (the io workers panel says the same)`} testId="header-workers">
         <span data-testid="workers-now" data-busy={workers.busy ?? ""} data-alive={workers.alive ?? ""}>

@@ -82,7 +82,7 @@ function CopyLink() {
 export function FrozenBar({ frozen, past, actions }: { frozen: FrozenView; past: PastLoad; actions: ViewActions }) {
   const now = usePageNow();
   const store = useLiveStore();
-  // Re-rendered by every tick: the count below reads the store's counter.
+  // Re-rendered with the header's tick (1-2 Hz): the count below reads the store's counter.
   useChannel("latest");
   const windowMs = useChannel("target")?.windowMs;
   const newTicks = store.ticksReceived - frozen.ticksAtFreeze;

@@ -1,5 +1,5 @@
 // React bindings of the live store: the snapshot via react-query, the stream,
-// and one subscription per channel so that a 10 Hz figure re-renders alone.
+// and one subscription per channel so that a figure re-renders alone.
 import { useQuery } from "@tanstack/react-query";
 import { createContext, startTransition, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { WindowSnapshot } from "@/lib/schemas/window";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ioSample, run, snapshot, target, tick } from "../../../test/support/fixtures";
-import { LiveStore } from "./store";
+import { LATEST_STALE_MS, LiveStore } from "./store";
 
 describe("LiveStore", () => {
   it("loads a snapshot and continues from the snapshot's lastSeq, not its arrays", () => {
@@ -47,19 +47,44 @@ describe("LiveStore", () => {
     expect(store.get("frame").ticks.map((t) => t.seq)).toEqual([5, 6]);
   });
 
-  it("publishes the newest tick at once but chart frames only on flush", () => {
+  it("publishes chart frames only on flush, once for many ticks", () => {
     const store = new LiveStore();
     store.load(snapshot());
-    const latest = vi.fn();
     const frame = vi.fn();
-    store.subscribe("latest", latest);
     store.subscribe("frame", frame);
     for (let i = 1; i <= 5; i++) store.addTick(tick(i, i * 100));
-    expect(latest).toHaveBeenCalledTimes(5);
     expect(frame).not.toHaveBeenCalled();
     expect(store.flush()).toBe(true);
     expect(frame).toHaveBeenCalledTimes(1);
     expect(store.flush()).toBe(false);
+  });
+
+  // One answer on the page: the header's figures are of the moment of the findings and runs shown.
+  it("shows in the header the tick of the findings' moment, not a newer one", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 1000)] }));
+    const latest = vi.fn();
+    store.subscribe("latest", latest);
+    store.addTick(tick(2, 1100));
+    store.addTick(tick(3, 1200));
+    expect(store.get("latest")?.seq).toBe(1);
+    store.apply("queries", { asOf: 1100, queries: [], statements: [], statementsNote: null });
+    store.addTick(tick(4, 1300));
+    store.apply("findings", { asOf: 1100, findings: [], moreRuns: 0 });
+    expect(store.get("latest")?.seq).toBe(2);
+    expect(latest).toHaveBeenCalledOnce();
+    // The same moment again changes nothing.
+    store.apply("findings", { asOf: 1150, findings: [], moreRuns: 0 });
+    expect(latest).toHaveBeenCalledOnce();
+  });
+
+  it("shows the newest tick when no moment came for LATEST_STALE_MS", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 1000)] }));
+    store.addTick(tick(2, 1000 + LATEST_STALE_MS));
+    expect(store.get("latest")?.seq).toBe(1);
+    store.addTick(tick(3, 1001 + LATEST_STALE_MS));
+    expect(store.get("latest")?.seq).toBe(3);
   });
 
   it("keeps the io array when only ticks changed (stable props)", () => {

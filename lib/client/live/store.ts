@@ -1,7 +1,8 @@
 // The live state of one target, kept outside React: ticks arrive at ~10 Hz,
-// charts read a frame published at ~2 Hz (docs/CHARTS.md, rule 2), plain-text
-// figures read the newest tick on every one. Components subscribe to one
-// channel each with useSyncExternalStore.
+// charts read a frame published at ~2 Hz (docs/CHARTS.md, rule 2), the
+// header's figures the tick of the runs and findings shown (their moment,
+// 1-2 Hz while watched). Components subscribe to one channel each with
+// useSyncExternalStore.
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { FindingsPayload } from "@/lib/schemas/findings";
 import { applyQueryChanges } from "@/lib/window/query-changes";
@@ -47,6 +48,12 @@ export type Channel = keyof Channels;
 export type ChannelValue<C extends Channel> = Channels[C];
 
 const EMPTY_FRAME: Frame = { ticks: [], io: [], rates: [] };
+/**
+ * The header follows the moments of the runs and findings (the server sends
+ * one at least every second while someone watches); when none came for this
+ * long, it shows the newest tick rather than stand still.
+ */
+export const LATEST_STALE_MS = 2000;
 /** Ticks between two evictions when no frame is flushed. */
 const EVICT_EVERY = 200;
 
@@ -142,7 +149,8 @@ export class LiveStore {
     this.dirtyTicks = true;
     // Frames may not be flushed for a while (a hidden tab): stay bounded anyway.
     if (++this.sinceEvict >= EVICT_EVERY) this.evict();
-    this.set("latest", tick);
+    const shown = this.state.latest;
+    if (!shown || tick.t - shown.t > LATEST_STALE_MS) this.set("latest", tick);
     return true;
   }
 
@@ -165,7 +173,9 @@ export class LiveStore {
       this.pendingQueries = payload as QueriesPayload;
     } else if (event === "findings") {
       this.commitQueries();
-      this.set("findings", payload as FindingsPayload);
+      const findings = payload as FindingsPayload;
+      this.set("findings", findings);
+      this.showTickOf(findings.asOf);
     }
     else {
       // Sent with every queries event: keep the reference when nothing changed,
@@ -195,6 +205,19 @@ export class LiveStore {
     this.pendingQueries = null;
     this.set("queries", q);
     this.noteRate();
+  }
+
+  /**
+   * The header's tick: the one the findings and runs just shown were made
+   * after (ticks are sent before the moment that follows them), so that "0
+   * active backends" never stands above "Slowest running". The newest tick
+   * at or before `asOf`.
+   */
+  private showTickOf(asOf: number): void {
+    let i = this.ticks.length - 1;
+    while (i >= 0 && this.ticks[i].t > asOf) i--;
+    const tick = this.ticks[i];
+    if (tick && tick !== this.state.latest) this.set("latest", tick);
   }
 
   /** The live read estimate now, at the newest tick's (server) time. */
