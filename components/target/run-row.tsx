@@ -38,6 +38,7 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
       data-verdict={run.verdict}
       data-progress={run.progress ?? ""}
       data-running={running}
+      data-backend-type={run.backendType}
       aria-selected={selected}
       onClick={toggle}
       onKeyDown={(e) => {
