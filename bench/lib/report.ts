@@ -13,6 +13,12 @@ const sideBySide = (x: Json | undefined) =>
   `${fmt(x?.inflightMeanMs, 3)} vs ${fmt(x?.pgbenchMeanMs, 3)} ms (${x?.inflightCalls ?? "?"} / ${x?.pgbenchCalls ?? "?"} calls): ratio ${fmt(x?.ratio)}`;
 
 /** The costliest statements of a span: "activity 1.10, aios 0.30, stat_io 0.12 ms/s". */
+/** "in-flight 2, (no redraw) 1": the page's long tasks by chart, most first (bench/lib/trace.ts). */
+const redrawCounts = (by: Record<string, number> | undefined) =>
+  Object.entries(by ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .map(([chart, n]) => `${chart} ${n}`)
+    .join(", ");
 const topStatements = (xs: Json[] | undefined, n = 4) => (xs ?? []).slice(0, n).map((x) => `${x.file} ${fmt(x.msPerSecond, 2)}`).join(", ") + " ms/s";
 
 /** `pgActivity`: pg_activity's server time per second in the same run (figure 8), which the goal is set against. */
@@ -157,7 +163,8 @@ export function rows(r: Json): Row[] {
     what: "long tasks (> 50 ms) per 10 s",
     measured: f6ok
       ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s; longest ${fmt(f6.longestTaskMs, 0)} ms)` +
-        (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "")
+        (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "") +
+        (f6.anatomy?.longTasks ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}` : "")
       : "?",
     goal: "0",
     verdict: verdict(f6ok ? f6.longTasks === 0 : null),

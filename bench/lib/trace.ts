@@ -27,9 +27,15 @@ export interface TaskAnatomy {
   inLongTasks: { work: string; ms: number }[];
   /** the same over every task of the main thread, for scale */
   allTasks: { work: string; ms: number }[];
-  /** every long task: its length and its two largest kinds of work */
-  tasks: { ms: number; top: string }[];
+  /** every long task: its length, its two largest kinds of work, and the chart redraw it belongs to */
+  tasks: { ms: number; top: string; redraw: string | null }[];
+  /** long tasks by the chart whose redraw began last before they ended (within REDRAW_REACH_MS), or "(no redraw)" */
+  byRedraw: Record<string, number>;
 }
+
+/** A chart's redraw runs over a few tasks after its mark (the transition, then recharts' own renders). */
+const REDRAW_REACH_MS = 300;
+const REDRAW_MARK = "inflight redraw: ";
 
 /** Groups trace event names into the kinds of work the figure names. */
 export function workOf(name: string): string {
@@ -48,13 +54,13 @@ export function workOf(name: string): string {
  * Self time per kind of work of each task on `tid`: complete events (ph X)
  * nested by time, each event's own time less its children's.
  */
-export function anatomy(events: readonly TraceEvent[], tid: number, pid: number): { ms: number; work: Map<string, number> }[] {
+export function anatomy(events: readonly TraceEvent[], tid: number, pid: number): { ts: number; ms: number; work: Map<string, number> }[] {
   const mine = events
     .filter((e) => e.ph === "X" && e.tid === tid && e.pid === pid && e.dur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const tasks: { ms: number; work: Map<string, number> }[] = [];
+  const tasks: { ts: number; ms: number; work: Map<string, number> }[] = [];
   let stack: { end: number; work: string; childUs: number; dur: number }[] = [];
-  let current: { ms: number; work: Map<string, number> } | null = null;
+  let current: { ts: number; ms: number; work: Map<string, number> } | null = null;
   const close = (upTo: number) => {
     while (stack.length && stack.at(-1)!.end <= upTo) {
       const top = stack.pop()!;
@@ -67,7 +73,7 @@ export function anatomy(events: readonly TraceEvent[], tid: number, pid: number)
     const isTask = e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask";
     if (!stack.length) {
       if (!isTask) continue; // work outside a task: not a task of the thread
-      current = { ms: e.dur! / 1000, work: new Map() };
+      current = { ts: e.ts, ms: e.dur! / 1000, work: new Map() };
       tasks.push(current);
       stack = [];
     }
@@ -94,6 +100,17 @@ export async function traceLongTasks(browser: Browser, page: Page, seconds: numb
   if (!main) throw new Error("trace: no CrRendererMain thread");
   const tasks = anatomy(events, main.tid, main.pid);
   const long = tasks.filter((t) => t.ms > LONG_MS);
+  const marks = events
+    .filter((e) => e.tid === main.tid && e.pid === main.pid && e.ph !== "X" && e.name.startsWith(REDRAW_MARK))
+    .map((e) => ({ ts: e.ts, chart: e.name.slice(REDRAW_MARK.length) }))
+    .sort((a, b) => a.ts - b.ts);
+  const redrawOf = (t: { ts: number; ms: number }) =>
+    marks.findLast((m) => m.ts <= t.ts + t.ms * 1000 && m.ts >= t.ts - REDRAW_REACH_MS * 1000)?.chart ?? null;
+  const byRedraw: Record<string, number> = {};
+  for (const t of long) {
+    const chart = redrawOf(t) ?? "(no redraw)";
+    byRedraw[chart] = (byRedraw[chart] ?? 0) + 1;
+  }
   const sum = (list: typeof tasks) => {
     const m = new Map<string, number>();
     for (const t of list) for (const [w, ms] of t.work) m.set(w, (m.get(w) ?? 0) + ms);
@@ -111,6 +128,8 @@ export async function traceLongTasks(browser: Browser, page: Page, seconds: numb
         .slice(0, 2)
         .map((w) => `${w.work} ${w.ms}`)
         .join(", "),
+      redraw: redrawOf(t),
     })),
+    byRedraw,
   };
 }

@@ -1,6 +1,6 @@
 "use client";
 import { memo, useCallback, useMemo, useRef, useState } from "react";
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
+import { CartesianGrid, ComposedChart, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { formatBytes } from "@/lib/format";
@@ -8,14 +8,15 @@ import { useChannelSelect } from "@/lib/client/live/hooks";
 import { aiosReadEvery } from "@/lib/client/charts/header";
 import { inFlightEmpty } from "@/lib/client/charts/empty";
 import { Glossed } from "@/components/ui/term";
-import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
+import { sizeAxis, type SizeAxis, valueAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { dragRange } from "@/lib/client/charts/view";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend, type LegendEntry } from "./chart-frame";
+import { SeriesLine, StackedAreas, TooltipAnchor, seriesTooltip, type LineSpec, type SeriesSpec } from "./series-layer";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, COUNT_DOMAIN, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
+  AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
   TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick, tooltipTime,
 } from "./theme";
 
@@ -107,7 +108,7 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: P
         <Legend items={legendFor(chart.states)} />
         <ChartBody empty={empty}>
           <div className="cursor-crosshair select-none">
-            <InFlightPlot rows={chart.rows} states={chart.states} axis={view.axis} kbAxis={kbAxis} selection={selection} handlers={handlers} />
+            <InFlightPlot rows={chart.rows} states={chart.states} max={Math.max(chart.max, chart.maxSync)} axis={view.axis} kbAxis={kbAxis} selection={selection} handlers={handlers} />
           </div>
         </ChartBody>
       </div>
@@ -123,44 +124,55 @@ function legendFor(states: readonly AioStateKey[]): LegendEntry[] {
   ];
 }
 
-const sizeTooltip = (value: unknown, name: unknown) => [name === "size in flight" && typeof value === "number" ? formatBytes(value * 1024) : String(value), String(name)] as [string, string];
+const SYNC_LINE: LineSpec<InFlightRow> = {
+  key: "sync",
+  name: "synchronous (f_sync)",
+  color: SYNC_COLOR,
+  value: (r) => r.sync,
+  dash: "4 2",
+  yAxisId: "n",
+};
+const SIZE_LINE: LineSpec<InFlightRow> = {
+  key: "kb",
+  name: "size in flight",
+  color: BYTES_COLOR,
+  value: (r) => r.kb,
+  format: (kb) => formatBytes(kb * 1024),
+  width: 1,
+  yAxisId: "b",
+};
 
 interface PlotProps {
   rows: InFlightRow[];
   states: AioStateKey[];
+  /** the most handles at once, async stacked or synchronous */
+  max: number;
   axis: TimeAxis;
   kbAxis: SizeAxis;
   selection: Selection | null;
   handlers: ReturnType<typeof useDragZoom>["handlers"];
 }
 
-const InFlightPlot = memo(function InFlightPlot({ rows, states, axis, kbAxis, selection, handlers }: PlotProps) {
+const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxis, selection, handlers }: PlotProps) {
+  const stacked = useMemo(
+    () => states.map((st): SeriesSpec<InFlightRow> => ({ key: stateDataKey(st), name: `async ${st.toLowerCase()}`, color: STATE_COLORS[st], value: (r) => r[stateDataKey(st)] })),
+    [states],
+  );
+  // The stack top first, as the areas read, then the two lines.
+  const tooltip = useMemo(() => seriesTooltip(rows, [...[...stacked].reverse(), SYNC_LINE, SIZE_LINE]), [rows, stacked]);
+  const countAxis = useMemo(() => valueAxis(max), [max]);
   return (
     <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS} {...handlers}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis yAxisId="n" domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
-      <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
-      <Tooltip labelFormatter={tooltipTime} formatter={sizeTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <YAxis yAxisId="n" domain={countAxis.domain} ticks={countAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
+      <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis, "n")}
-      {states.map((s) => (
-        <Area
-          key={s}
-          yAxisId="n"
-          dataKey={stateDataKey(s)}
-          name={`async ${s.toLowerCase()}`}
-          stackId="async"
-          type="linear"
-          stroke={STATE_COLORS[s]}
-          fill={STATE_COLORS[s]}
-          fillOpacity={0.85}
-          isAnimationActive={false}
-          dot={false}
-          activeDot={false}
-        />
-      ))}
-      <Line yAxisId="n" dataKey="sync" name="synchronous (f_sync)" type="linear" stroke={SYNC_COLOR} strokeWidth={1.5} strokeDasharray="4 2" dot={false} activeDot={false} isAnimationActive={false} />
-      <Line yAxisId="b" dataKey="kb" name="size in flight" type="linear" stroke={BYTES_COLOR} strokeWidth={1} dot={false} activeDot={false} isAnimationActive={false} />
+      <TooltipAnchor yAxisId="n" />
+      <StackedAreas rows={rows} series={stacked} yAxisId="n" fillOpacity={0.85} />
+      <SeriesLine rows={rows} line={SYNC_LINE} />
+      <SeriesLine rows={rows} line={SIZE_LINE} />
       {selection ? (
         <ReferenceArea yAxisId="n" x1={Math.min(selection.from, selection.to)} x2={Math.max(selection.from, selection.to)} fill={SELECTION_FILL} fillOpacity={0.25} ifOverflow="hidden" data-testid="zoom-selection" />
       ) : null}

@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { RUN_STATES } from "@/lib/schemas/enums";
 import { useChannel, useChannelSelect, useStable, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
@@ -9,10 +9,12 @@ import { timeTicks } from "@/lib/client/charts/time";
 import { pixelBudget } from "@/lib/client/charts/series";
 import { Panel } from "@/components/ui/panel";
 import { QueryText } from "@/components/ui/query-text";
+import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
+import { SeriesLine, TooltipAnchor, seriesTooltip, type LineSpec } from "./series-layer";
 import { useView, useViewQueries } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, COUNT_DOMAIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
 
 const LINE_LEGEND = [
   { label: "async handles in flight", color: "#2563eb", line: true },
@@ -98,19 +100,25 @@ function StateStrip({ segments, from, to }: { segments: readonly StateSegment[];
 
 /** Dots only when there are few samples: one or two samples draw no line. */
 const FEW_SAMPLES = 30;
-const SMALL_DOT = { r: 2 } as const;
+const ASYNC_LINE: LineSpec<RunLineRow> = { key: "inFlight", name: "async in flight", color: "#2563eb", value: (r) => r.inFlight, curve: "stepAfter" };
+const SYNC_LINE: LineSpec<RunLineRow> = { key: "syncInFlight", name: "synchronous (f_sync)", color: SYNC_COLOR, value: (r) => r.syncInFlight, dash: "4 2", curve: "stepAfter" };
+const withDots = (line: LineSpec<RunLineRow>): LineSpec<RunLineRow> => ({ ...line, dot: 2 });
+const LINES = [ASYNC_LINE, SYNC_LINE];
+const DOTTED = LINES.map(withDots);
 
 const RunLinePlot = memo(function RunLinePlot({ rows, axis }: { rows: RunLineRow[]; axis: { xDomain: [number, number]; xTicks: number[] } }) {
-  const dot = rows.length < FEW_SAMPLES ? SMALL_DOT : false;
+  const [async, sync] = rows.length < FEW_SAMPLES ? DOTTED : LINES;
+  const tooltip = useMemo(() => seriesTooltip(rows, LINES), [rows]);
+  const yAxis = useMemo(() => valueAxis(rows.reduce((m, r) => Math.max(m, r.inFlight ?? 0, r.syncInFlight ?? 0), 0)), [rows]);
   return (
     <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
-      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      <Line dataKey="inFlight" name="async in flight" type="stepAfter" stroke="#2563eb" strokeWidth={1.5} dot={dot} activeDot={false} isAnimationActive={false} />
-      <Line dataKey="syncInFlight" name="synchronous (f_sync)" type="stepAfter" stroke={SYNC_COLOR} strokeDasharray="4 2" strokeWidth={1.5} dot={dot} activeDot={false} isAnimationActive={false} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <TooltipAnchor />
+      <SeriesLine rows={rows} line={async} />
+      <SeriesLine rows={rows} line={sync} />
     </LineChart>
   );
 });
-

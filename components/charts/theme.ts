@@ -25,8 +25,6 @@ export const kbTick = (kb: number) => formatBytes(kb * 1024);
 export const decimalTick = (n: number) => formatNumber(n, 1);
 export const tooltipTime = (t: unknown) => (typeof t === "number" ? formatClock(t) : "");
 
-export const COUNT_DOMAIN = [0, (max: number) => Math.max(4, Math.ceil(max))] as [number, (max: number) => number];
-export const ZERO_AUTO_DOMAIN = [0, "auto"] as [number, "auto"];
 
 const yLabel = (value: string) => ({ value, angle: -90, position: "insideLeft", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;
 const yLabelRight = (value: string) => ({ value, angle: 90, position: "insideRight", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;

@@ -1,21 +1,22 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { useChannel, useLater } from "@/lib/client/live/hooks";
+import { STAGGER_MS, useChannel, useLater } from "@/lib/client/live/hooks";
 import { IO_MAX_POINTS, liveReadRate, readRateNowText, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
 import { blockSizeOf } from "@/lib/client/charts/settings";
 import { noSamples } from "@/lib/client/charts/empty";
 import { formatBytes, formatClock, formatNumber } from "@/lib/format";
-import { sizeAxis, type SizeAxis } from "@/lib/client/charts/scale";
+import { sizeAxis, valueAxis, type SizeAxis } from "@/lib/client/charts/scale";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
+import { SeriesLine, TooltipAnchor, seriesTooltip, type LineSpec, type SeriesSpec } from "./series-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
   AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, GRID_STROKE, SMALL_CHART_STYLE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH,
-  ZERO_AUTO_DOMAIN, countTick, decimalTick, timeTick, tooltipTime,
+  countTick, decimalTick, timeTick, tooltipTime,
 } from "./theme";
 
 const COLORS = { live: "#2563eb", counted: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
@@ -24,7 +25,6 @@ const RATE_LEGEND = [
   { label: "MB counted by pg_stat_io, landing when a statement ends (right axis)", color: COLORS.counted },
 ];
 const LIMIT_LABEL = { position: "insideTopLeft", style: { fontSize: 10, fill: "#b45309" } } as const;
-const COUNTED_DOT = { r: 2.5, fill: COLORS.counted, stroke: "none" } as const;
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 2;
@@ -87,22 +87,46 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
   );
 });
 
+const LIVE_LINE: LineSpec<LiveRow> = { key: "mbPerSec", name: "read rate now (MB/s)", color: COLORS.live, value: (r) => r.mbPerSec, yAxisId: "mb" };
+const COUNTED_DOTS: LineSpec<ThroughputRow> = { key: "mbCounted", name: "MB counted by pg_stat_io", color: COLORS.counted, value: (r) => r.mbCounted, yAxisId: "counted", width: 0, dot: 2.5 };
+type RateRow = { t: number; mbPerSec?: number | null; mbCounted?: number | null };
+const decimal = (v: number) => formatNumber(v);
+const RATE_TOOLTIP: SeriesSpec<RateRow>[] = [
+  { key: LIVE_LINE.key, name: LIVE_LINE.name, color: LIVE_LINE.color, value: (r) => r.mbPerSec, format: decimal },
+  { key: COUNTED_DOTS.key, name: COUNTED_DOTS.name, color: COUNTED_DOTS.color, value: (r) => r.mbCounted, format: decimal },
+];
+
+/** Both series' rows by time, for the tooltip (each is drawn from its own). */
+function byTime(live: readonly LiveRow[], counted: readonly ThroughputRow[]): RateRow[] {
+  const rows = new Map<number, RateRow>();
+  for (const r of live) rows.set(r.t, { t: r.t, mbPerSec: r.mbPerSec });
+  for (const r of counted) rows.set(r.t, { ...rows.get(r.t), t: r.t, mbCounted: r.mbCounted });
+  return [...rows.values()].sort((a, b) => a.t - b.t);
+}
+
 const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
+  const rows = useMemo(() => byTime(live, counted), [live, counted]);
+  const tooltip = useMemo(() => seriesTooltip(rows, RATE_TOOLTIP), [rows]);
+  const mbAxis = useMemo(() => valueAxis(live.reduce((m, r) => Math.max(m, r.mbPerSec ?? 0), 0), RATE_AXIS), [live]);
+  const countedAxis = useMemo(() => valueAxis(counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0), RATE_AXIS), [counted]);
   return (
-    <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
+    <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow allowDuplicatedCategory={false} />
-      <YAxis yAxisId="mb" domain={ZERO_AUTO_DOMAIN} tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
-      <YAxis yAxisId="counted" orientation="right" domain={ZERO_AUTO_DOMAIN} tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
-      <Tooltip labelFormatter={tooltipTime} formatter={decimalTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+      <YAxis yAxisId="mb" domain={mbAxis.domain} ticks={mbAxis.ticks} allowDataOverflow tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
+      <YAxis yAxisId="counted" orientation="right" domain={countedAxis.domain} ticks={countedAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis, "mb")}
-      <Line yAxisId="mb" data={live} dataKey="mbPerSec" name="read rate now (MB/s)" type="linear" stroke={COLORS.live} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
-      <Line yAxisId="counted" data={counted} dataKey="mbCounted" name="MB counted by pg_stat_io" type="linear" stroke="none" dot={COUNTED_DOT} activeDot={false} isAnimationActive={false} />
+      <TooltipAnchor yAxisId="mb" />
+      <SeriesLine rows={live} line={LIVE_LINE} />
+      <SeriesLine rows={counted} line={COUNTED_DOTS} />
     </LineChart>
   );
 });
 
-const decimalTooltip = (value: unknown, name: unknown) => [typeof value === "number" ? formatNumber(value) : String(value), String(name)] as [string, string];
+/** MB/s and MB: round steps, not only whole ones, from 1 up. */
+const RATE_AXIS = { least: 1, integer: false } as const;
+
 
 type SizePlotProps = { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | null; kbAxis: SizeAxis };
 
@@ -110,22 +134,24 @@ type SizePlotProps = { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | 
 function LaterSizePlot(props: SizePlotProps) {
   const { rows, axis, limitKb, kbAxis } = props;
   const now = useMemo(() => ({ rows, axis, limitKb, kbAxis }), [rows, axis, limitKb, kbAxis]);
-  return <SizePlot {...useLater(now)} />;
+  return <SizePlot {...useLater(now, STAGGER_MS, SLOT + 1)} />;
 }
 
 const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlotProps) {
+  const tooltip = useMemo(() => seriesTooltip(rows, [SIZE_LINE]), [rows]);
   return (
     <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={kbAxis.domain} ticks={kbAxis.ticks} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.kb} />
-      <Tooltip labelFormatter={tooltipTime} formatter={decimalTooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <YAxis domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.kb} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis)}
       {limitKb !== null ? <ReferenceLine y={limitKb} stroke={COLORS.limit} strokeDasharray="3 3" label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }} /> : null}
-      <Line dataKey="avgReadKb" name="kB per read" type="linear" stroke={COLORS.kb} strokeWidth={1.5} dot={SIZE_DOT} activeDot={false} isAnimationActive={false} connectNulls={false} />
+      <TooltipAnchor />
+      <SeriesLine rows={rows} line={SIZE_LINE} />
     </LineChart>
   );
 });
 
 /** Reads land in few seconds: a dot each, so a lone second still shows. */
-const SIZE_DOT = { r: 1.5, fill: COLORS.kb, stroke: "none" } as const;
+const SIZE_LINE: LineSpec<ThroughputRow> = { key: "avgReadKb", name: "kB per read", color: COLORS.kb, value: (r) => r.avgReadKb, format: decimal, dot: 1.5 };

@@ -1,15 +1,17 @@
 "use client";
 import { memo, useMemo } from "react";
-import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { noSamples } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
+import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
+import { StackedAreas, TooltipAnchor, seriesTooltip, type SeriesSpec } from "./series-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 4;
@@ -31,36 +33,27 @@ export const WaitsPanel = memo(function WaitsPanel({ target }: { target: PanelTa
       <div ref={box.ref} data-testid="waits-chart">
         <Legend items={chart.series.map((s) => ({ label: s.name, color: waitColor(s.name) }))} />
         <ChartBody empty={empty}>
-          <WaitsPlot rows={chart.rows} series={chart.series} axis={view.axis} />
+          <WaitsPlot rows={chart.rows} series={chart.series} max={chart.max} axis={view.axis} />
         </ChartBody>
       </div>
     </Panel>
   );
 });
 
-const WaitsPlot = memo(function WaitsPlot({ rows, series, axis }: { rows: WaitsRow[]; series: WaitSeries[]; axis: TimeAxis }) {
+const WaitsPlot = memo(function WaitsPlot({ rows, series, max, axis }: { rows: WaitsRow[]; series: WaitSeries[]; max: number; axis: TimeAxis }) {
+  // Top of the stack first in the tooltip, as the areas read from top to bottom.
+  const specs = useMemo(() => series.map((s): SeriesSpec<WaitsRow> => ({ key: s.key, name: s.name, color: waitColor(s.name), value: (row) => row[s.key] })), [series]);
+  const tooltip = useMemo(() => seriesTooltip(rows, [...specs].reverse()), [rows, specs]);
+  const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
     <AreaChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
-      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis)}
-      {series.map((s) => (
-        <Area
-          key={s.key}
-          dataKey={s.key}
-          name={s.name}
-          stackId="waits"
-          type="linear"
-          stroke={waitColor(s.name)}
-          fill={waitColor(s.name)}
-          fillOpacity={0.8}
-          dot={false}
-          activeDot={false}
-          isAnimationActive={false}
-        />
-      ))}
+      <TooltipAnchor />
+      <StackedAreas rows={rows} series={specs} fillOpacity={0.8} />
     </AreaChart>
   );
 });

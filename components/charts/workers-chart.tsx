@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, ComposedChart, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
@@ -8,10 +8,12 @@ import { noSamples } from "@/lib/client/charts/empty";
 import { useChannel } from "@/lib/client/live/hooks";
 import { Glossed } from "@/components/ui/term";
 import { Panel } from "@/components/ui/panel";
+import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
+import { SeriesBand, SeriesLine, TooltipAnchor, seriesTooltip, type BandSpec, type LineSpec, type SeriesSpec } from "./series-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, COUNT_DOMAIN, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
 
 const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b", launched: "#16a34a", exited: "#dc2626" } as const;
 const LINES = [
@@ -59,7 +61,7 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Pan
       <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""} data-pool={chart.pool} data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}>
         <Legend items={chart.pool ? LEGEND_19 : LEGEND_18} />
         <ChartBody empty={empty}>
-          <WorkersPlot rows={chart.rows} turnover={chart.turnover} axis={view.axis} />
+          <WorkersPlot rows={chart.rows} turnover={chart.turnover} max={chart.maxConfigured} axis={view.axis} />
         </ChartBody>
       </div>
     </Panel>
@@ -78,18 +80,32 @@ function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean
   );
 }
 
-const WorkersPlot = memo(function WorkersPlot({ rows, turnover, axis }: { rows: WorkersRow[]; turnover: WorkerTurnoverMark[]; axis: TimeAxis }) {
+const POOL_BAND: BandSpec<WorkersRow> = { key: "band", color: COLORS.configured, fillOpacity: 0.25, low: (r) => r.band?.[0], high: (r) => r.band?.[1], curve: "stepAfter" };
+const CONFIGURED: LineSpec<WorkersRow> = { key: "configured", name: "configured", color: COLORS.configured, value: (r) => r.configured, dash: "5 3", curve: "stepAfter" };
+const ALIVE: LineSpec<WorkersRow> = { key: "alive", name: "alive", color: COLORS.alive, value: (r) => r.alive, width: 2, curve: "stepAfter" };
+const BUSY: LineSpec<WorkersRow> = { key: "busy", name: "busy", color: COLORS.busy, value: (r) => r.busy };
+const TOOLTIP_SERIES: SeriesSpec<WorkersRow>[] = [
+  { key: "pool", name: "pool", color: COLORS.configured, value: (r) => r.band?.[1], format: (_, r) => `${r.band?.[0]}..${r.band?.[1]}` },
+  CONFIGURED,
+  ALIVE,
+  BUSY,
+];
+
+const WorkersPlot = memo(function WorkersPlot({ rows, turnover, max, axis }: { rows: WorkersRow[]; turnover: WorkerTurnoverMark[]; max: number; axis: TimeAxis }) {
+  const tooltip = useMemo(() => seriesTooltip(rows, TOOLTIP_SERIES), [rows]);
+  const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
     <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
       <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={COUNT_DOMAIN} allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
-      <Tooltip labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
+      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
       {timeMarks(axis)}
-      <Area dataKey="band" name="pool" type="stepAfter" stroke="none" fill={COLORS.configured} fillOpacity={0.25} activeDot={false} isAnimationActive={false} />
-      <Line dataKey="configured" name="configured" type="stepAfter" stroke={COLORS.configured} strokeDasharray="5 3" strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
-      <Line dataKey="alive" name="alive" type="stepAfter" stroke={COLORS.alive} strokeWidth={2} dot={false} activeDot={false} isAnimationActive={false} />
-      <Line dataKey="busy" name="busy" type="linear" stroke={COLORS.busy} strokeWidth={1.5} dot={false} activeDot={false} isAnimationActive={false} />
+      <TooltipAnchor />
+      <SeriesBand rows={rows} band={POOL_BAND} />
+      <SeriesLine rows={rows} line={CONFIGURED} />
+      <SeriesLine rows={rows} line={ALIVE} />
+      <SeriesLine rows={rows} line={BUSY} />
       {turnover.map((m) => (
         <ReferenceDot key={m.t} x={m.t} y={m.alive} r={3.5} fill={m.launched ? COLORS.launched : COLORS.exited} stroke="none" ifOverflow="hidden" data-testid={m.launched ? "worker-launch" : "worker-exit"} />
       ))}

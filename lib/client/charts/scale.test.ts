@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pow2Ticks } from "./scale";
+import { pow2Ticks, valueAxis } from "./scale";
 
 describe("pow2Ticks", () => {
   it.each([
@@ -10,4 +10,24 @@ describe("pow2Ticks", () => {
     [0, [0, 1]],
     [Number.NaN, [0, 1]],
   ])("max %s -> %j", (max, ticks) => expect(pow2Ticks(max)).toEqual(ticks));
+});
+
+describe("valueAxis", () => {
+  it("counts: whole round steps from 0, at least 0..4", () => {
+    expect(valueAxis(0)).toEqual({ ticks: [0, 1, 2, 3, 4], domain: [0, 4] });
+    expect(valueAxis(3.2)).toEqual({ ticks: [0, 1, 2, 3, 4], domain: [0, 4] });
+    expect(valueAxis(7)).toEqual({ ticks: [0, 2, 4, 6, 8], domain: [0, 8] });
+    expect(valueAxis(130)).toEqual({ ticks: [0, 50, 100, 150], domain: [0, 150] });
+    expect(valueAxis(64)).toEqual({ ticks: [0, 20, 40, 60, 80], domain: [0, 80] });
+  });
+
+  it("rates: decimal steps, never below the value, at most four intervals", () => {
+    expect(valueAxis(0.3, { least: 0.1, integer: false })).toEqual({ ticks: [0, 0.1, 0.2, 0.3], domain: [0, 0.3] });
+    expect(valueAxis(216.4, { least: 1, integer: false })).toEqual({ ticks: [0, 100, 200, 300], domain: [0, 300] });
+    for (const max of [0.7, 3, 9.99, 41, 999, 12345]) {
+      const axis = valueAxis(max, { least: 1, integer: false });
+      expect(axis.domain[1]).toBeGreaterThanOrEqual(max);
+      expect(axis.ticks.length - 1).toBeLessThanOrEqual(4);
+    }
+  });
 });

@@ -71,7 +71,7 @@ export interface LiveRow {
 export interface ThroughputChart {
   /** pg_stat_io: the read size */
   rows: ThroughputRow[];
-  /** pg_stat_io: amounts landing, drawn as dots: thinned harder (a dot is an SVG node, docs/CHARTS.md rule 5) */
+  /** pg_stat_io: amounts landing, drawn as dots: thinned harder (docs/CHARTS.md rule 5; the dots are arcs of one path, rule 11) */
   counted: ThroughputRow[];
   /** the live estimate from pg_aios block positions */
   live: LiveRow[];

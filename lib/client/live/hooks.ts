@@ -106,6 +106,19 @@ export function useChannelSelect<C extends Channel, T>(channel: C, select: (valu
 /** Between the redraws of two charts of one frame, ms (5 slots fit in FRAME_MS). */
 export const STAGGER_MS = 80;
 
+/** What redraws in each slot; slot 3 is the throughput panel's second plot (useLater). */
+const SLOT_NAMES = ["in-flight", "io workers", "read throughput", "read size", "wait events", "run timeline"];
+
+/**
+ * A User Timing mark where a chart's redraw begins: a DevTools trace (and
+ * `npm run bench`'s) names the chart behind each long task by it.
+ */
+export function markRedraw(slot: number): void {
+  const name = `inflight redraw: ${SLOT_NAMES[slot] ?? `slot ${slot}`}`;
+  performance.mark(name);
+  performance.clearMarks(name); // the trace keeps it; the page need not
+}
+
 /**
  * The chart frame, handed over `slot * STAGGER_MS` after it is published, at
  * the next animation frame and as a transition: each chart redraws in a task of its own rather than all in
@@ -129,6 +142,7 @@ export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_
       // At the start of an animation frame: the redraw is painted with that frame, not in between.
       drawAt ??= requestAnimationFrame(() => {
         drawAt = null;
+        markRedraw(slot);
         startTransition(() => setFrame(store.get("frame")));
       });
     };
@@ -150,8 +164,9 @@ export function useStaggeredFrame(slot: number, paused = false, everyMs = FRAME_
  * transition: the second chart of a panel redraws after the first, not in
  * the same task (two recharts redraws in one task were one long task). Never
  * starved: a value that changes again meanwhile goes out with that timer.
+ * `slot`: the redraw's name in a trace (markRedraw).
  */
-export function useLater<T>(value: T, delayMs = STAGGER_MS): T {
+export function useLater<T>(value: T, delayMs = STAGGER_MS, slot?: number): T {
   const [later, setLater] = useState(value);
   const pending = useRef(value);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -159,9 +174,10 @@ export function useLater<T>(value: T, delayMs = STAGGER_MS): T {
     pending.current = value;
     timer.current ??= setTimeout(() => {
       timer.current = null;
+      if (slot !== undefined) markRedraw(slot);
       startTransition(() => setLater(pending.current));
     }, delayMs);
-  }, [value, delayMs]);
+  }, [value, delayMs, slot]);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
