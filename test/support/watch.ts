@@ -47,6 +47,9 @@ export function runsOf(w: Watch, pid: number, from: number): QueryRun[] {
   return w.collector.window.queries().filter((q) => q.pid === pid && q.startedAt >= from - 5);
 }
 
+/** The run's text is `sql` (pg_stat_activity may cut a long one short). */
+const isRunOf = (run: QueryRun, sql: string) => run.query.length > 0 && sql.startsWith(run.query);
+
 /** Runs `sql` on `client` until `done(run)` holds for the run it made (a cold read can be too quick to sample). */
 export async function sampledRun(w: Watch, client: pg.Client, sql: string, done: (run: QueryRun) => boolean, prepare: () => Promise<void>, tries = 4): Promise<QueryRun> {
   const pid = await backendPid(client);
@@ -55,7 +58,8 @@ export async function sampledRun(w: Watch, client: pg.Client, sql: string, done:
     await prepare();
     const from = Date.now();
     await client.query(sql);
-    last = await waitFor("the run ended", () => runsOf(w, pid, from).find((r) => r.endedAt !== null), 3_000).catch(() => undefined);
+    // Its own run: a statement the session ran just before (a SET) can start within runsOf's slack.
+    last = await waitFor("the run ended", () => runsOf(w, pid, from).find((r) => r.endedAt !== null && isRunOf(r, sql)), 3_000).catch(() => undefined);
     if (last && done(last)) return last;
   }
   throw new Error(`no run of ${sql} met the condition in ${tries} tries; last: ${JSON.stringify(last)}`);
