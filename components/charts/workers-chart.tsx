@@ -6,6 +6,7 @@ import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow
 import { workersNow } from "@/lib/client/charts/header";
 import { noSamples } from "@/lib/client/charts/empty";
 import { useChannel } from "@/lib/client/live/hooks";
+import { configuredWorkers } from "@/lib/window/settings";
 import { Glossed } from "@/components/ui/term";
 import { Panel } from "@/components/ui/panel";
 import { valueAxis } from "@/lib/client/charts/scale";
@@ -68,13 +69,18 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Pan
   );
 });
 
-/** The newest sample's io workers: the same figure as the header's, from the same sample. */
+/**
+ * The io workers busy and alive of the sample the header shows (the same
+ * figures, from the same sample), beside io_workers as the settings say now:
+ * a reload is seen here as soon as in the settings table.
+ */
 function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean }) {
   const latest = useChannel("latest");
-  const now = workersNow(latest, ioMethod);
+  const configured = configuredWorkers(useChannel("settings").settings);
+  const now = workersNow(latest, ioMethod, configured);
   if (!up) return <span className="text-slate-500">now: not sampled (the target is down)</span>;
   return (
-    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""} data-configured={latest?.workers.configured ?? ""}>
+    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""} data-configured={configured ?? ""}>
       now: {now.text}
     </span>
   );

@@ -116,6 +116,12 @@ describe("workersNow", () => {
   it("says when alive differs from io_workers", () => {
     expect(workersNow(tick(1, 0, { workers: { configured: 3, alive: 2, busy: 0 } }), "worker").text).toBe("0 of 2 busy (io_workers = 3)");
   });
+  it("takes io_workers as the settings say now when given (a reload before the sample shown)", () => {
+    const t = tick(1, 0, { workers: { configured: 3, alive: 3, busy: 0 } });
+    expect(workersNow(t, "worker", 1).text).toBe("0 of 3 busy (io_workers = 1)");
+    expect(workersNow(t, "worker", 3).text).toBe("0 of 3 busy");
+    expect(workersNow(t, "worker", null).text).toBe("0 of 3 busy");
+  });
   it.each(["sync", "io_uring"])("says there are none by design under io_method = %s", (m) => {
     const w = workersNow(tick(1, 0, { workers: { configured: 0, alive: 0, busy: 0 } }), m);
     expect(w.short).toBe("none, by design");

@@ -156,12 +156,18 @@ const BY_DESIGN = {
  * The io workers in one sample: the header and the io workers panel both
  * say this, from the same newest sample, so they never disagree.
  */
-export function workersNow(tick: Tick | null, ioMethod: string | null): WorkersNow {
+/**
+ * `configuredNow`: io_workers as the settings say now, when it is to be shown
+ * beside the sample (the io workers panel: a reload is on the page at once,
+ * while the sample shown is the findings' moment); else the sample's own.
+ */
+export function workersNow(tick: Tick | null, ioMethod: string | null, configuredNow?: number | null): WorkersNow {
   if (ioMethod === "sync" || ioMethod === "io_uring") {
     return { text: BY_DESIGN[ioMethod], short: "none, by design", busy: tick ? tick.workers.busy : null, alive: tick ? tick.workers.alive : null, byDesign: BY_DESIGN[ioMethod], pool: null };
   }
   if (!tick) return { text: "no sample yet", short: "–", busy: null, alive: null, byDesign: null, pool: null };
-  const { busy, alive, configured, max } = tick.workers;
+  const { busy, alive, max } = tick.workers;
+  const configured = configuredNow === undefined ? tick.workers.configured : configuredNow;
   const text = `${busy} of ${alive} busy`;
   if (max !== undefined) {
     // 19 sizes the pool itself: any count up to io_max_workers is as asked.

@@ -83,7 +83,7 @@ export class Collector implements PayloadSource {
       describe: (err) => this.connection.describe(err),
       address: () => this.address,
     };
-    this.sampling = new SamplingStep(ctx);
+    this.sampling = new SamplingStep(ctx, (session, now) => this.serverState.run(session, now));
     this.serverState = new ServerStateStep(ctx, () => this.sampling.confLoadMs);
     this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
     this.connection = new Connection({

@@ -64,11 +64,21 @@ describe("settings fresh after a reload, pending values, the restart before infl
   it("io_workers = 1 and a reload: the settings, the ticks' configured io workers and the check within a second", async () => {
     const c = await watch(own.server.monitorUrl("postgres"));
     expect(c.window.settings.io_workers.setting).toBe("3");
+    await waitFor("three io workers alive", () => c.window.lastTick()?.workers.alive === 3, 5_000);
+    const before = c.window.lastSeq;
     const at = await reload("ALTER SYSTEM SET io_workers = 1");
     await waitFor("io_workers 1 read", () => c.window.settings.io_workers?.setting === "1" && c.window.lastTick()?.workers.configured === 1, RELOAD_SEEN_MS, 10);
     expect(Date.now() - at).toBeLessThanOrEqual(RELOAD_SEEN_MS);
     // The panel's "(io_workers = N)" and its dashed line read the ticks' configured workers.
     expect(c.window.lastTick()!.workers.configured).toBe(1);
+    // The postmaster stops the extra workers after it signals the reload to every backend, and
+    // the sample that sees the reload reads the settings before its tick is made: no tick carries
+    // fewer workers alive than before beside the io_workers of before, and, once io_workers 1 is
+    // in a tick, never 3 again.
+    await waitFor("one io worker alive", () => c.window.lastTick()?.workers.alive === 1, 5_000);
+    const after = c.window.ticksSince(before).map((t) => t.workers);
+    expect(after.filter((w) => w.alive < 3 && w.configured === 3)).toEqual([]);
+    expect(after.slice(after.findIndex((w) => w.configured === 1)).filter((w) => w.configured !== 1)).toEqual([]);
     await waitFor("the io_workers check on one worker", () => c.window.checks.find((x) => x.id === "io_workers")?.message.includes("io_workers = 1"), 5_000);
   });
 

@@ -40,7 +40,15 @@ export class SamplingStep implements Step {
   /** this session's pg_conf_load_time() at the last sample (ms): it moves at a reload; null before one */
   confLoadMs: number | null = null;
 
-  constructor(private readonly ctx: StepContext) {}
+  /**
+   * `onReload`: the sample saw a reload (this session's pg_conf_load_time()
+   * moved): the settings are read before the tick is made, so that a tick
+   * never carries the workers alive after a reload beside io_workers before it.
+   */
+  constructor(
+    private readonly ctx: StepContext,
+    private readonly onReload: (session: Session, now: number) => Promise<unknown> = async () => undefined,
+  ) {}
 
   /** A run that started lately is still running and not yet seen reading asynchronously twice. */
   get awaitingReads(): boolean {
@@ -65,10 +73,12 @@ export class SamplingStep implements Step {
     const all = await session.run("activity", { values: [known, known.map((id) => Number(id.slice(0, id.indexOf(":"))))] });
     // inflight's own row carries the reload time and nothing of the workload.
     const rows = [];
+    const confLoadBefore = this.confLoadMs;
     for (const { conf_load_ms: confLoadMs, ...row } of all) {
       if (confLoadMs === null) rows.push(row);
       else this.confLoadMs = confLoadMs;
     }
+    if (confLoadBefore !== null && this.confLoadMs !== confLoadBefore) await this.onReload(session, now);
     const { reading, handles } = await this.readAios(session, now, anyReading(rows));
     let named = window.names.nameBackends(rows, handles);
     if (named.unknown && now - this.namesAt >= NAMES_EVERY_MS) {

@@ -17,7 +17,8 @@ const DENIED = "42501";
 
 /**
  * The io settings (with pending_restart) at once after a reload, which the
- * every-tick sample shows (pg_conf_load_time() moves), and after a restart,
+ * every-tick sample shows (pg_conf_load_time() moves: SamplingStep reads them
+ * before that sample's tick is made), and after a restart,
  * which pg_postmaster_start_time() shows every 5 s; every 30 s as a
  * backstop (pg_settings builds every setting's row: ~0.4 ms a read at 100
  * connections, ~1.2 ms at 1000 here). A restart is recorded with the
