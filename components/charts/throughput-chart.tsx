@@ -108,7 +108,7 @@ const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: Thro
   const rows = useMemo(() => byTime(live, counted), [live, counted]);
   const tooltip = useMemo(() => seriesTooltip(rows, RATE_TOOLTIP), [rows]);
   const mbAxis = useMemo(() => valueAxis(live.reduce((m, r) => Math.max(m, r.mbPerSec ?? 0), 0), RATE_AXIS), [live]);
-  const countedAxis = useMemo(() => valueAxis(counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0), RATE_AXIS), [counted]);
+  const countedAxis = useMemo(() => valueAxis(counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0), COUNTED_AXIS), [counted]);
   return (
     <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
       <CartesianGrid stroke={GRID_STROKE} vertical={false} />
@@ -124,8 +124,9 @@ const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: Thro
   );
 });
 
-/** MB/s and MB: round steps, not only whole ones, from 1 up. */
-const RATE_AXIS = { least: 1, integer: false } as const;
+/** MB/s: round steps its one-decimal labels show, from 1 up; MB counted: whole MB (its labels are whole), from 1 up. */
+const RATE_AXIS = { least: 1, decimals: 1 } as const;
+const COUNTED_AXIS = { least: 1 } as const;
 
 
 type SizePlotProps = { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | null; kbAxis: SizeAxis };

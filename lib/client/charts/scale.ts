@@ -21,17 +21,20 @@ export function sizeAxis(max: number, maxTicks = 4): SizeAxis {
 
 /**
  * A value axis from 0 with round ticks (steps of 1, 2, 2.5 or 5 times a
- * power of ten; whole steps for counts), at most `maxTicks` intervals, and
+ * power of ten that labels of `decimals` decimals show as they are: whole
+ * steps for counts, the default), at most `maxTicks` intervals, and
  * at least up to `least`. A chart that draws its own series sets its axis
  * from the rows (recharts does not see their values), and the ticks given
  * spare recharts its own nice-tick search (decimal.js) at every redraw.
  */
-export function valueAxis(max: number, { least = 4, integer = true, maxTicks = 4 }: { least?: number; integer?: boolean; maxTicks?: number } = {}): SizeAxis {
+export function valueAxis(max: number, { least = 4, decimals = 0, maxTicks = 4 }: { least?: number; decimals?: number; maxTicks?: number } = {}): SizeAxis {
   const top = Math.max(least, Number.isFinite(max) ? max : 0);
   const raw = top / maxTicks;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const steps = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).filter((s) => !integer || (Number.isInteger(s) && s >= 1));
-  const step = steps.find((s) => s >= raw - 1e-9) ?? 10 * magnitude;
+  const unit = 10 ** -decimals;
+  // A step its labels can show: 0.25 under one decimal would read "0.3", and 0.5 under none "1".
+  const steps = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).filter((s) => s >= unit - 1e-9 && Math.abs(s / unit - Math.round(s / unit)) < 1e-6);
+  const step = steps.find((s) => s >= raw - 1e-9) ?? Math.max(unit, 10 * magnitude);
   const n = Math.max(1, Math.ceil(top / step - 1e-9));
   const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
   return { ticks, domain: [0, ticks[n]] };
