@@ -23,13 +23,16 @@ test("the target page draws async reads in flight from the demo workload and sho
   await expect.poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 120_000, intervals: [500] }).toBeGreaterThan(0);
   await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThan(0);
   await expect(chart.locator("path.inflight-area").first()).toBeVisible();
-  // inflight draws the series, recharts the tooltip: it lists the row under the pointer.
-  const plot = await chart.locator(".recharts-cartesian-grid").first().boundingBox();
+  // inflight draws the series and the pointer's tooltip: it lists the row nearest the pointer.
+  const plot = await chart.getByTestId("chart-pointer").boundingBox();
   if (!plot) throw new Error("the in-flight chart has no plot area");
   await page.mouse.move(plot.x + plot.width * 0.9, plot.y + plot.height / 2);
-  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("synchronous (f_sync)");
-  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("size in flight");
+  const tooltip = chart.getByTestId("chart-tooltip");
+  await expect(tooltip).toContainText("synchronous (f_sync)");
+  await expect(tooltip).toContainText("size in flight");
+  await expect(tooltip).toContainText(/\d\d:\d\d:\d\d/);
   await page.mouse.move(0, 0);
+  await expect(tooltip).toHaveCount(0);
 
   const settings = page.getByTestId("settings-panel");
   await expect(settings).toBeVisible();

@@ -30,14 +30,14 @@ export async function expandRunGroups(page: Page): Promise<void> {
 /**
  * Drags across the in-flight chart's plot area from time `from` to time `to`
  * (server ms), placed with the chart's own domain (data-from/data-to) and
- * its grid, which spans the plot area exactly.
+ * its pointer surface, which spans the plot area exactly.
  */
 export async function dragOnInflightChart(page: Page, from: number, to: number): Promise<void> {
   const chart = page.getByTestId("inflight-chart");
   await chart.scrollIntoViewIfNeeded();
   const d0 = Number(await chart.getAttribute("data-from"));
   const d1 = Number(await chart.getAttribute("data-to"));
-  const grid = await chart.locator(".recharts-cartesian-grid").first().boundingBox();
+  const grid = await chart.getByTestId("chart-pointer").boundingBox();
   if (!grid) throw new Error("the in-flight chart has no plot area");
   const x = (t: number) => grid.x + Math.min(1, Math.max(0, (t - d0) / (d1 - d0))) * (grid.width - 2) + 1;
   const y = grid.y + grid.height / 2;

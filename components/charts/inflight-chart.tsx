@@ -1,6 +1,6 @@
 "use client";
 import { memo, useCallback, useMemo, useRef, useState } from "react";
-import { CartesianGrid, ComposedChart, ReferenceArea, Tooltip, XAxis, YAxis, type MouseHandlerDataParam } from "recharts";
+import { CartesianGrid, ComposedChart, ReferenceArea, XAxis, YAxis } from "recharts";
 import { IN_FLIGHT_MAX_POINTS, inFlightChart, stateDataKey, type AioStateKey, type InFlightRow } from "@/lib/client/charts/inflight";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { formatBytes } from "@/lib/format";
@@ -13,21 +13,16 @@ import { Panel } from "@/components/ui/panel";
 import { dragRange } from "@/lib/client/charts/view";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend, type LegendEntry } from "./chart-frame";
-import { SeriesLine, StackedAreas, TooltipAnchor, seriesTooltip, type LineSpec, type SeriesSpec } from "./series-layer";
+import { SeriesLine, StackedAreas, type LineSpec, type SeriesSpec } from "./series-layer";
+import { PointerSurface, Pointed, type PointerActions } from "./pointer-layer";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {
   AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
-  TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick, tooltipTime,
+  Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick,
 } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 0;
-
-/** The time under the pointer: the x of the nearest row (recharts snaps to data). */
-function pointerTime(state: MouseHandlerDataParam): number | null {
-  const t = Number(state.activeLabel);
-  return state.activeLabel !== undefined && Number.isFinite(t) ? t : null;
-}
 
 interface Selection {
   from: number;
@@ -46,23 +41,18 @@ function useDragZoom(minMs: number) {
     drag.current = next;
     setSelection(next);
   };
-  const onMouseDown = useCallback((state: MouseHandlerDataParam) => {
-    const t = pointerTime(state);
-    if (t !== null) update({ from: t, to: t });
+  const down = useCallback((t: number) => update({ from: t, to: t }), []);
+  const move = useCallback((t: number) => {
+    if (drag.current && t !== drag.current.to) update({ from: drag.current.from, to: t });
   }, []);
-  const onMouseMove = useCallback((state: MouseHandlerDataParam) => {
-    const t = pointerTime(state);
-    // Only when the snapped time changes: the chart redraws with the selection.
-    if (drag.current && t !== null && t !== drag.current.to) update({ from: drag.current.from, to: t });
-  }, []);
-  const onMouseUp = useCallback(() => {
+  const up = useCallback(() => {
     const d = drag.current;
     update(null);
     const range = d && dragRange(d.from, d.to, minMs);
     if (range) zoom(range);
   }, [zoom, minMs]);
-  const onMouseLeave = useCallback(() => update(null), []);
-  const handlers = useMemo(() => ({ onMouseDown, onMouseMove, onMouseUp, onMouseLeave }), [onMouseDown, onMouseMove, onMouseUp, onMouseLeave]);
+  const leave = useCallback(() => update(null), []);
+  const handlers = useMemo((): PointerActions => ({ down, move, up, leave }), [down, move, up, leave]);
   return { selection, handlers };
 }
 
@@ -150,7 +140,7 @@ interface PlotProps {
   axis: TimeAxis;
   kbAxis: SizeAxis;
   selection: Selection | null;
-  handlers: ReturnType<typeof useDragZoom>["handlers"];
+  handlers: PointerActions;
 }
 
 const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxis, selection, handlers }: PlotProps) {
@@ -159,23 +149,24 @@ const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxi
     [states],
   );
   // The stack top first, as the areas read, then the two lines.
-  const tooltip = useMemo(() => seriesTooltip(rows, [...[...stacked].reverse(), SYNC_LINE, SIZE_LINE]), [rows, stacked]);
+  const tooltip = useMemo(() => [...[...stacked].reverse(), SYNC_LINE, SIZE_LINE], [stacked]);
   const countAxis = useMemo(() => valueAxis(max), [max]);
   return (
-    <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS} {...handlers}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis yAxisId="n" domain={countAxis.domain} ticks={countAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
-      <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      {timeMarks(axis, "n")}
-      <TooltipAnchor yAxisId="n" />
-      <StackedAreas rows={rows} series={stacked} yAxisId="n" fillOpacity={0.85} />
-      <SeriesLine rows={rows} line={SYNC_LINE} />
-      <SeriesLine rows={rows} line={SIZE_LINE} />
-      {selection ? (
-        <ReferenceArea yAxisId="n" x1={Math.min(selection.from, selection.to)} x2={Math.max(selection.from, selection.to)} fill={SELECTION_FILL} fillOpacity={0.25} ifOverflow="hidden" data-testid="zoom-selection" />
-      ) : null}
-    </ComposedChart>
+    <Pointed rows={rows} series={tooltip} domain={axis.xDomain} actions={handlers}>
+      <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis yAxisId="n" domain={countAxis.domain} ticks={countAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
+        <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
+        {timeMarks(axis, "n")}
+        <StackedAreas rows={rows} series={stacked} yAxisId="n" fillOpacity={0.85} />
+        <SeriesLine rows={rows} line={SYNC_LINE} />
+        <SeriesLine rows={rows} line={SIZE_LINE} />
+        {selection ? (
+          <ReferenceArea yAxisId="n" x1={Math.min(selection.from, selection.to)} x2={Math.max(selection.from, selection.to)} fill={SELECTION_FILL} fillOpacity={0.25} ifOverflow="hidden" data-testid="zoom-selection" />
+        ) : null}
+        <PointerSurface />
+      </ComposedChart>
+    </Pointed>
   );
 });

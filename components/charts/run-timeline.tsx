@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, XAxis, YAxis } from "recharts";
 import { RUN_STATES } from "@/lib/schemas/enums";
 import { useChannel, useChannelSelect, useStable, useStaggeredFrame } from "@/lib/client/live/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
@@ -12,9 +12,10 @@ import { QueryText } from "@/components/ui/query-text";
 import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
-import { SeriesLine, TooltipAnchor, seriesTooltip, type LineSpec } from "./series-layer";
+import { SeriesLine, type LineSpec } from "./series-layer";
+import { PointerSurface, Pointed } from "./pointer-layer";
 import { useView, useViewQueries } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, Y_LABELS, Y_WIDTH, countTick, timeTick } from "./theme";
 
 const LINE_LEGEND = [
   { label: "async handles in flight", color: "#2563eb", line: true },
@@ -108,17 +109,17 @@ const DOTTED = LINES.map(withDots);
 
 const RunLinePlot = memo(function RunLinePlot({ rows, axis }: { rows: RunLineRow[]; axis: { xDomain: [number, number]; xTicks: number[] } }) {
   const [async, sync] = rows.length < FEW_SAMPLES ? DOTTED : LINES;
-  const tooltip = useMemo(() => seriesTooltip(rows, LINES), [rows]);
   const yAxis = useMemo(() => valueAxis(rows.reduce((m, r) => Math.max(m, r.inFlight ?? 0, r.syncInFlight ?? 0), 0)), [rows]);
   return (
-    <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      <TooltipAnchor />
-      <SeriesLine rows={rows} line={async} />
-      <SeriesLine rows={rows} line={sync} />
-    </LineChart>
+    <Pointed rows={rows} series={LINES} domain={axis.xDomain}>
+      <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
+        <SeriesLine rows={rows} line={async} />
+        <SeriesLine rows={rows} line={sync} />
+        <PointerSurface />
+      </LineChart>
+    </Pointed>
   );
 });

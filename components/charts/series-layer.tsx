@@ -2,26 +2,30 @@
 // A chart's data, drawn by inflight inside a recharts chart (docs/CHARTS.md,
 // rule 11): recharts keeps the axes, grid, tooltip, marks and zoom; these
 // draw the series as plain SVG paths from the rows, with the chart's own
-// scales. An invisible anchor series keeps recharts' tooltip and pointer
-// handling (they follow the rows of a graphical item), and the tooltip lists
-// the row under the pointer with the series' names and colours.
+// scales. The pointer and tooltip are inflight's too (pointer-layer.tsx).
 import { memo, useId, useMemo, type ReactNode } from "react";
-import { Area, DefaultTooltipContent, usePlotArea, useXAxisScale, useYAxisScale, type TooltipContentProps, type TooltipPayloadEntry, type TooltipValueType } from "recharts";
-import { areaPath, dotsPath, linePath, pixelXs, rowAt, stackLayers, type Curve, type Scale } from "@/lib/client/charts/paths";
+import { usePlotArea, useXAxisScale, useYAxisScale } from "recharts";
+import { areaPath, dotsPath, linePath, pixelXs, stackLayers, type Curve, type Scale } from "@/lib/client/charts/paths";
+import type { TooltipSeries } from "./pointer-layer";
 
 type Row = { t: number };
 type Value = number | null | undefined;
 
-export interface SeriesSpec<R extends Row> {
-  key: string;
-  name: string;
-  color: string;
-  value: (row: R) => Value;
-  /** shown in the tooltip instead of the plain number */
-  format?: (value: number, row: R) => string;
-}
+/** A series: its key, the name and colour the tooltip lists, its value in a row. */
+export type SeriesSpec<R extends Row> = TooltipSeries<R>;
 
 const asScale = (scale: ((v: unknown) => number | undefined) | undefined): Scale | null => (scale ? (v: number) => scale(v) : null);
+
+/** The x pixels of rows at an x scale: worked out once for the series of a chart that share its rows. */
+const pixelsOf = new WeakMap<readonly Row[], { scale: unknown; xs: number[] }>();
+
+function xsOf(rows: readonly Row[], scale: unknown, x: Scale): number[] {
+  const seen = pixelsOf.get(rows);
+  if (seen && seen.scale === scale) return seen.xs;
+  const xs = pixelXs(rows.map((r) => r.t), x);
+  pixelsOf.set(rows, { scale, xs });
+  return xs;
+}
 
 /** The rows' x pixels and the y scale of `yAxisId`, or null before recharts has laid out its axes. */
 function usePixels(rows: readonly Row[], yAxisId?: string): { xs: number[]; y: Scale } | null {
@@ -30,7 +34,7 @@ function usePixels(rows: readonly Row[], yAxisId?: string): { xs: number[]; y: S
   return useMemo(() => {
     const x = asScale(xScale);
     const y = asScale(yScale);
-    return x && y ? { xs: pixelXs(rows.map((r) => r.t), x), y } : null;
+    return x && y ? { xs: xsOf(rows, xScale, x), y } : null;
   }, [rows, xScale, yScale]);
 }
 
@@ -145,34 +149,3 @@ function SeriesBandOf<R extends Row>({ rows, band }: { rows: readonly R[]; band:
   );
 }
 export const SeriesBand = memo(SeriesBandOf) as typeof SeriesBandOf;
-
-const zero = () => 0;
-
-/**
- * An invisible series on the rows: recharts shows its tooltip and hands its
- * mouse handlers the time under the pointer only over a graphical item's
- * data. An Area, not a Line: recharts measures every Line's path
- * (getTotalLength, a forced layout) at each render.
- */
-export function TooltipAnchor({ yAxisId }: { yAxisId?: string }) {
-  return <Area yAxisId={yAxisId} dataKey={zero} stroke="none" fill="none" dot={false} activeDot={false} isAnimationActive={false} legendType="none" tooltipType="none" />;
-}
-
-/**
- * recharts' own tooltip box, listing `series` at the row under the pointer
- * (the anchor carries no values), in the order given: pass as
- * <Tooltip content={...}>.
- */
-export function seriesTooltip<R extends Row>(rows: readonly R[], series: readonly SeriesSpec<R>[]) {
-  return function SeriesTooltip(props: TooltipContentProps<TooltipValueType, string | number>) {
-    const row = typeof props.label === "number" ? rowAt(rows, props.label) : null;
-    if (!props.active || !row) return null;
-    const payload: TooltipPayloadEntry[] = [];
-    for (const s of series) {
-      const v = s.value(row);
-      if (v === null || v === undefined) continue;
-      payload.push({ name: s.name, value: s.format ? s.format(v, row) : v, color: s.color, dataKey: s.key, graphicalItemId: s.key });
-    }
-    return <DefaultTooltipContent {...props} payload={payload} formatter={undefined} />;
-  };
-}

@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, ReferenceLine, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { STAGGER_MS, useChannel, useLater } from "@/lib/client/live/hooks";
 import { IO_MAX_POINTS, liveReadRate, readRateNowText, throughputChart, type LiveRow, type ThroughputRow } from "@/lib/client/charts/throughput";
@@ -12,11 +12,12 @@ import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
-import { SeriesLine, TooltipAnchor, seriesTooltip, type LineSpec, type SeriesSpec } from "./series-layer";
+import { SeriesLine, type LineSpec, type SeriesSpec } from "./series-layer";
+import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, GRID_STROKE, SMALL_CHART_STYLE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH,
-  countTick, decimalTick, timeTick, tooltipTime,
+  AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, GRID_STROKE, SMALL_CHART_STYLE, Y_LABELS, Y_WIDTH,
+  countTick, decimalTick, timeTick,
 } from "./theme";
 
 const COLORS = { live: "#2563eb", counted: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
@@ -106,21 +107,21 @@ function byTime(live: readonly LiveRow[], counted: readonly ThroughputRow[]): Ra
 
 const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
   const rows = useMemo(() => byTime(live, counted), [live, counted]);
-  const tooltip = useMemo(() => seriesTooltip(rows, RATE_TOOLTIP), [rows]);
   const mbAxis = useMemo(() => valueAxis(live.reduce((m, r) => Math.max(m, r.mbPerSec ?? 0), 0), RATE_AXIS), [live]);
   const countedAxis = useMemo(() => valueAxis(counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0), COUNTED_AXIS), [counted]);
   return (
-    <LineChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis yAxisId="mb" domain={mbAxis.domain} ticks={mbAxis.ticks} allowDataOverflow tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
-      <YAxis yAxisId="counted" orientation="right" domain={countedAxis.domain} ticks={countedAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      {timeMarks(axis, "mb")}
-      <TooltipAnchor yAxisId="mb" />
-      <SeriesLine rows={live} line={LIVE_LINE} />
-      <SeriesLine rows={counted} line={COUNTED_DOTS} />
-    </LineChart>
+    <Pointed rows={rows} series={RATE_TOOLTIP} domain={axis.xDomain}>
+      <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis yAxisId="mb" domain={mbAxis.domain} ticks={mbAxis.ticks} allowDataOverflow tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
+        <YAxis yAxisId="counted" orientation="right" domain={countedAxis.domain} ticks={countedAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
+        {timeMarks(axis, "mb")}
+        <SeriesLine rows={live} line={LIVE_LINE} />
+        <SeriesLine rows={counted} line={COUNTED_DOTS} />
+        <PointerSurface />
+      </LineChart>
+    </Pointed>
   );
 });
 
@@ -139,20 +140,21 @@ function LaterSizePlot(props: SizePlotProps) {
 }
 
 const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlotProps) {
-  const tooltip = useMemo(() => seriesTooltip(rows, [SIZE_LINE]), [rows]);
   return (
-    <LineChart data={rows} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.kb} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      {timeMarks(axis)}
-      {limitKb !== null ? <ReferenceLine y={limitKb} stroke={COLORS.limit} strokeDasharray="3 3" label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }} /> : null}
-      <TooltipAnchor />
-      <SeriesLine rows={rows} line={SIZE_LINE} />
-    </LineChart>
+    <Pointed rows={rows} series={SIZE_TOOLTIP} domain={axis.xDomain}>
+      <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.kb} />
+        {timeMarks(axis)}
+        {limitKb !== null ? <ReferenceLine y={limitKb} stroke={COLORS.limit} strokeDasharray="3 3" label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }} /> : null}
+        <SeriesLine rows={rows} line={SIZE_LINE} />
+        <PointerSurface />
+      </LineChart>
+    </Pointed>
   );
 });
 
 /** Reads land in few seconds: a dot each, so a lone second still shows. */
 const SIZE_LINE: LineSpec<ThroughputRow> = { key: "avgReadKb", name: "kB per read", color: COLORS.kb, value: (r) => r.avgReadKb, format: decimal, dot: 1.5 };
+const SIZE_TOOLTIP = [SIZE_LINE];

@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { AreaChart, CartesianGrid, XAxis, YAxis } from "recharts";
 import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { noSamples } from "@/lib/client/charts/empty";
@@ -9,9 +9,10 @@ import { Glossed } from "@/components/ui/term";
 import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
-import { StackedAreas, TooltipAnchor, seriesTooltip, type SeriesSpec } from "./series-layer";
+import { StackedAreas, type SeriesSpec } from "./series-layer";
+import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime, waitColor } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, Y_WIDTH, countTick, timeTick, waitColor } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 4;
@@ -43,17 +44,18 @@ export const WaitsPanel = memo(function WaitsPanel({ target }: { target: PanelTa
 const WaitsPlot = memo(function WaitsPlot({ rows, series, max, axis }: { rows: WaitsRow[]; series: WaitSeries[]; max: number; axis: TimeAxis }) {
   // Top of the stack first in the tooltip, as the areas read from top to bottom.
   const specs = useMemo(() => series.map((s): SeriesSpec<WaitsRow> => ({ key: s.key, name: s.name, color: waitColor(s.name), value: (row) => row[s.key] })), [series]);
-  const tooltip = useMemo(() => seriesTooltip(rows, [...specs].reverse()), [rows, specs]);
+  const tooltip = useMemo(() => [...specs].reverse(), [specs]);
   const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
-    <AreaChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      {timeMarks(axis)}
-      <TooltipAnchor />
-      <StackedAreas rows={rows} series={specs} fillOpacity={0.8} />
-    </AreaChart>
+    <Pointed rows={rows} series={tooltip} domain={axis.xDomain}>
+      <AreaChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
+        {timeMarks(axis)}
+        <StackedAreas rows={rows} series={specs} fillOpacity={0.8} />
+        <PointerSurface />
+      </AreaChart>
+    </Pointed>
   );
 });

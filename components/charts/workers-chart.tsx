@@ -1,6 +1,6 @@
 "use client";
 import { memo, useMemo } from "react";
-import { CartesianGrid, ComposedChart, ReferenceDot, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, ComposedChart, ReferenceDot, XAxis, YAxis } from "recharts";
 import type { PanelTarget } from "@/lib/client/live/panel-target";
 import { LINE_MAX_POINTS, workersChart, type WorkerTurnoverMark, type WorkersRow } from "@/lib/client/charts/activity";
 import { workersNow } from "@/lib/client/charts/header";
@@ -12,9 +12,10 @@ import { Panel } from "@/components/ui/panel";
 import { valueAxis } from "@/lib/client/charts/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
-import { SeriesBand, SeriesLine, TooltipAnchor, seriesTooltip, type BandSpec, type LineSpec, type SeriesSpec } from "./series-layer";
+import { SeriesBand, SeriesLine, type BandSpec, type LineSpec, type SeriesSpec } from "./series-layer";
+import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, TOOLTIP_STYLE, Y_LABELS, Y_WIDTH, countTick, timeTick, tooltipTime } from "./theme";
+import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, Y_WIDTH, countTick, timeTick } from "./theme";
 
 const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b", launched: "#16a34a", exited: "#dc2626" } as const;
 const LINES = [
@@ -98,23 +99,24 @@ const TOOLTIP_SERIES: SeriesSpec<WorkersRow>[] = [
 ];
 
 const WorkersPlot = memo(function WorkersPlot({ rows, turnover, max, axis }: { rows: WorkersRow[]; turnover: WorkerTurnoverMark[]; max: number; axis: TimeAxis }) {
-  const tooltip = useMemo(() => seriesTooltip(rows, TOOLTIP_SERIES), [rows]);
   const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
-    <ComposedChart data={rows} style={CHART_STYLE} responsive margin={CHART_MARGIN}>
-      <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-      <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
-      <Tooltip labelFormatter={tooltipTime} content={tooltip} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
-      {timeMarks(axis)}
-      <TooltipAnchor />
-      <SeriesBand rows={rows} band={POOL_BAND} />
-      <SeriesLine rows={rows} line={CONFIGURED} />
-      <SeriesLine rows={rows} line={ALIVE} />
-      <SeriesLine rows={rows} line={BUSY} />
-      {turnover.map((m) => (
-        <ReferenceDot key={m.t} x={m.t} y={m.alive} r={3.5} fill={m.launched ? COLORS.launched : COLORS.exited} stroke="none" ifOverflow="hidden" data-testid={m.launched ? "worker-launch" : "worker-exit"} />
-      ))}
-    </ComposedChart>
+    <Pointed rows={rows} series={TOOLTIP_SERIES} domain={axis.xDomain}>
+      <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} vertical={false} />
+        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
+        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
+        {timeMarks(axis)}
+        <SeriesBand rows={rows} band={POOL_BAND} />
+        <SeriesLine rows={rows} line={ALIVE} />
+        {/* over alive, dashed: when they are equal both still show */}
+        <SeriesLine rows={rows} line={CONFIGURED} />
+        <SeriesLine rows={rows} line={BUSY} />
+        {turnover.map((m) => (
+          <ReferenceDot key={m.t} x={m.t} y={m.alive} r={3.5} fill={m.launched ? COLORS.launched : COLORS.exited} stroke="none" ifOverflow="hidden" data-testid={m.launched ? "worker-launch" : "worker-exit"} />
+        ))}
+        <PointerSurface />
+      </ComposedChart>
+    </Pointed>
   );
 });

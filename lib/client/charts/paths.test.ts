@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { areaPath, dotsPath, linePath, pixelXs, rowAt, runs, stackLayers, stackedMax } from "./paths";
+import { areaPath, dotsPath, linePath, nearestRow, pixelXs, runs, stackLayers, stackedMax } from "./paths";
 
 const x = (t: number) => t * 10;
 const y = (v: number) => 100 - v * 10;
@@ -55,11 +55,15 @@ describe("series paths", () => {
     expect(dotsPath(xs, [1, null, 2], y, 2)).toBe("M-2,90a2,2 0 1,0 4,0a2,2 0 1,0 -4,0M18,80a2,2 0 1,0 4,0a2,2 0 1,0 -4,0");
   });
 
-  it("finds the tooltip's row by its exact time", () => {
+  it("finds the row nearest the pointer's time", () => {
     const rows = [10, 20, 30, 40, 50].map((t) => ({ t }));
-    expect(rowAt(rows, 40)).toBe(rows[3]);
-    expect(rowAt(rows, 10)).toBe(rows[0]);
-    expect(rowAt(rows, 35)).toBeNull();
-    expect(rowAt([], 1)).toBeNull();
+    expect(nearestRow(rows, 40)).toBe(rows[3]);
+    expect(nearestRow(rows, 36)).toBe(rows[3]);
+    expect(nearestRow(rows, 34)).toBe(rows[2]);
+    expect(nearestRow(rows, 35)).toBe(rows[2]);
+    expect(nearestRow(rows, -5)).toBe(rows[0]);
+    expect(nearestRow(rows, 99)).toBe(rows[4]);
+    expect(nearestRow([{ t: 7 }], 1)).toEqual({ t: 7 });
+    expect(nearestRow([], 1)).toBeNull();
   });
 });

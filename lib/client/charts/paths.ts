@@ -115,15 +115,18 @@ export function dotsPath(xs: readonly number[], values: readonly (number | null)
   return d;
 }
 
-/** The row at time `t` exactly (rows sorted by time), or null: the tooltip's row. */
-export function rowAt<R extends { t: number }>(rows: readonly R[], t: number): R | null {
+/** The row nearest to time `t` (rows sorted by time; the earlier of two as near), or null when there is none: the row under the pointer. */
+export function nearestRow<R extends { t: number }>(rows: readonly R[], t: number): R | null {
+  if (!rows.length) return null;
   let lo = 0;
   let hi = rows.length - 1;
-  while (lo <= hi) {
+  // the first row at or after t
+  while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (rows[mid].t === t) return rows[mid];
     if (rows[mid].t < t) lo = mid + 1;
-    else hi = mid - 1;
+    else hi = mid;
   }
-  return null;
+  const after = rows[lo];
+  const before = lo > 0 ? rows[lo - 1] : null;
+  return before && t - before.t <= after.t - t ? before : after;
 }
