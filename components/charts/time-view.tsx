@@ -59,7 +59,8 @@ export function useTimeView(slot: number, box: ChartBox, cap: number): TimeView 
   const { spanMs, frozen } = useView();
   // Only what the view is made of: the header's counters in each `target` event do not redraw a chart.
   const windowMs = useChannelSelect("target", (t) => t?.windowMs ?? DEFAULT_WINDOW_MS);
-  const cadenceMs = useChannelSelect("target", (t) => t?.sampleMs ?? DEFAULT_SAMPLE_MS);
+  const liveCadenceMs = useChannelSelect("target", (t) => t?.sampleMs ?? DEFAULT_SAMPLE_MS);
+  const cadenceMs = frozen?.cadenceMs ?? liveCadenceMs;
   const statusSince = useChannelSelect("target", (t) => t?.statusSince ?? 0);
   const maxPoints = pixelBudget(box.width, cap, PLOT_INSET);
   const liveSpan = Math.min(spanMs ?? Infinity, windowMs);

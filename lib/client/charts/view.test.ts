@@ -23,6 +23,14 @@ describe("freeze", () => {
     expect(view).toMatchObject({ from: 900, to: 1100, frozenAt: 5, zoomed: false, unzoomTo: null });
   });
 
+  it("keeps the sampling interval of its moment: a gap in the copy is judged as it was", () => {
+    const store = loaded();
+    const sampleMs = store.get("target")!.sampleMs;
+    const view = freeze(store, { from: 900, to: 1100 }, 5);
+    store.apply("target", { ...store.get("target")!, sampleMs: sampleMs * 10 });
+    expect(view.cadenceMs).toBe(sampleMs);
+  });
+
   it("includes ticks not yet published as a frame, and publishes nothing", () => {
     const store = loaded();
     const published = store.get("frame");

@@ -13,6 +13,8 @@ export interface FrozenView {
   to: number;
   /** the data as it was when frozen: arrays the store never changes again */
   frame: Frame;
+  /** the sampling interval then (a gap in the frozen series is judged by it, not by today's); null: not known */
+  cadenceMs: number | null;
   queries: QueriesPayload;
   restarts: readonly Restart[];
   outages: Outages;
@@ -50,6 +52,7 @@ export function freeze(store: LiveStore, range: TimeDomain, frozenAt: number, zo
   return {
     ...range,
     frame: store.currentFrame(),
+    cadenceMs: store.get("target")?.sampleMs ?? null,
     queries: store.get("queries"),
     restarts: store.get("settings").restarts,
     outages: store.get("outages"),
