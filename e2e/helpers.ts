@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Locator, type Page } from "@playwright/test";
+import type pg from "pg";
 
 // Shared by the specs: the demo target's page, loaded and sampling.
 
@@ -97,4 +98,19 @@ export async function stopInflight(server: ChildProcess): Promise<void> {
   const exited = new Promise((r) => server.once("exit", r));
   server.kill("SIGTERM");
   await exited;
+}
+
+/**
+ * Drops a table's files (each 1 GB segment) from the OS page cache with
+ * `dd iflag=nocache count=0`, so its next scan reads from disk (as
+ * lib/server/demo/evict.ts does for the demo). Only clean pages go: the
+ * caller writes the table out (CHECKPOINT) or drops its buffers first.
+ */
+export async function dropFromOsCache(client: pg.Client, dataDir: string, table: string): Promise<void> {
+  const { rows } = await client.query<{ p: string }>("SELECT pg_relation_filepath($1::regclass) AS p", [table]);
+  for (let seg = 0; ; seg++) {
+    const file = path.join(dataDir, rows[0].p) + (seg ? `.${seg}` : "");
+    if (!existsSync(file)) break;
+    spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0"]);
+  }
 }

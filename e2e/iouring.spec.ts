@@ -1,10 +1,8 @@
-import { spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { debianFolder, debianPg, removeDebianPg, type DebianCluster } from "./debian-pg";
-import { openTarget, startInflightOn, stopInflight } from "./helpers";
+import { dropFromOsCache, openTarget, startInflightOn, stopInflight } from "./helpers";
 
 // The target page watching a PostgreSQL 18 with io_method = io_uring
 // (Debian's liburing build in a chroot: scripts/iouring-pg.mjs), through a
@@ -25,12 +23,7 @@ debianFolder();
  */
 async function evict(client: pg.Client, dataDir: string): Promise<void> {
   await client.query("SELECT pg_buffercache_evict_relation($1::regclass)", [TABLE]);
-  const { rows } = await client.query<{ p: string }>("SELECT pg_relation_filepath($1::regclass) AS p", [TABLE]);
-  for (let seg = 0; ; seg++) {
-    const file = path.join(dataDir, rows[0].p) + (seg ? `.${seg}` : "");
-    if (!existsSync(file)) break;
-    spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0"]);
-  }
+  await dropFromOsCache(client, dataDir, TABLE);
 }
 
 test.describe("io_method = io_uring", () => {

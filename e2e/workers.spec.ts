@@ -1,8 +1,6 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { demoCluster, openTarget } from "./helpers";
+import { demoCluster, dropFromOsCache, openTarget } from "./helpers";
 
 // Issue 19: one io worker behind several cold scans is the queue, and the
 // page says so with its evidence and the lever, never "not saturated"
@@ -26,15 +24,10 @@ test.afterAll(async ({ request }) => {
   if (settings?.io_method?.setting !== DEMO.io_method || settings?.io_workers?.setting !== String(DEMO.io_workers)) await restartDemo(request, DEMO);
 });
 
-/** Drops the table's files from the OS page cache, so the next scan reads from disk. */
+/** Writes the table out, then drops its files from the OS page cache: the next scan reads from disk. */
 async function evict(admin: pg.Client, dataDir: string): Promise<void> {
   await admin.query("CHECKPOINT");
-  const { rows } = await admin.query<{ path: string }>("SELECT pg_relation_filepath($1::regclass) AS path", [TABLE]);
-  const base = path.join(dataDir, rows[0].path);
-  for (let seg = 0; ; seg++) {
-    const dd = spawnSync("dd", [`if=${seg === 0 ? base : `${base}.${seg}`}`, "iflag=nocache", "count=0"], { encoding: "utf8" });
-    if (dd.status !== 0) break;
-  }
+  await dropFromOsCache(admin, dataDir, TABLE);
 }
 
 test("one io worker behind four cold scans: the finding says the io workers are the queue, how often, and raise io_workers (now 1)", async ({ page, request }) => {
