@@ -13,10 +13,25 @@ const EXT_SCHEMA = "@extschema@";
 
 const texts = new Map<QueryName, string>();
 
+/**
+ * A file of sql/ as it is sent: without the comment lines that head it.
+ * pg_stat_activity keeps only the first track_activity_query_size bytes of a
+ * query (1024 by default), and another inflight watching the same server
+ * tells inflight's statements from the workload by their marker
+ * (`/* inflight:<name> *\/`, just after SELECT): behind a long header it was
+ * cut off, and each inflight listed the other's sampling as runs.
+ */
+export function statementOf(file: string): string {
+  const lines = file.split("\n");
+  let first = 0;
+  while (first < lines.length && (lines[first].trim() === "" || lines[first].trimStart().startsWith("--"))) first++;
+  return lines.slice(first).join("\n");
+}
+
 export function sqlText(name: QueryName): string {
   let text = texts.get(name);
   if (text === undefined) {
-    text = readFileSync(path.join(process.cwd(), "sql", `${name}.sql`), "utf8");
+    text = statementOf(readFileSync(path.join(process.cwd(), "sql", `${name}.sql`), "utf8"));
     texts.set(name, text);
   }
   return text;
