@@ -33,6 +33,7 @@ describe("Schedule", () => {
     s.schedule.stop();
     expect(s.started).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
     expect(s.missed()).toBe(0);
+    expect(s.schedule.slots).toBe(11);
   });
 
   it("a slot due while a tick still runs waits for it, within its own time: no sample lost", async () => {
@@ -52,6 +53,35 @@ describe("Schedule", () => {
     s.schedule.stop();
     expect(s.started).toEqual([0, 250, 300, 400, 500, 600, 700, 800, 900, 1000]);
     expect(s.missed()).toBe(1);
+    expect(s.schedule.slots).toBe(11);
+  });
+
+  it("counts its slots at the interval in force when each came due, the ones the event loop held up past as well", async () => {
+    let interval = 100;
+    let missed = 0;
+    const started: number[] = [];
+    const schedule = new Schedule(
+      () => interval,
+      (now) => {
+        started.push(now);
+        // The tick at 1400 holds the event loop for 2.5 s.
+        if (now === 1400) vi.setSystemTime(now + 2500);
+        return true;
+      },
+      (n) => (missed += n),
+    );
+    schedule.start();
+    await vi.advanceTimersByTimeAsync(305); // slots at 0, 100, 200, 300; the next is due at 400
+    interval = 1000; // the budget stretched it from the slot at 400 on
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(started).toEqual([0, 100, 200, 300, 400, 1400]);
+    expect(schedule.slots).toBe(6);
+    // Due at 2400, run at 4900: the slots at 2400 and 3400 passed, missed.
+    await vi.advanceTimersByTimeAsync(1000);
+    schedule.stop();
+    expect(started).toEqual([0, 100, 200, 300, 400, 1400, 4900]);
+    expect(missed).toBe(2);
+    expect(schedule.slots).toBe(started.length + missed);
   });
 
   it("never two ticks at once", async () => {

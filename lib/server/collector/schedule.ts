@@ -18,6 +18,8 @@ export class Schedule {
   /** a slot that fell due while a tick ran, waiting for it to end */
   private waiting = false;
   private stopped = true;
+  /** slots that have come due since start, each sampled, missed, or still running or waiting */
+  private due = 0;
 
   constructor(
     private readonly interval: () => number,
@@ -25,6 +27,10 @@ export class Schedule {
     private readonly tick: (now: number) => Promise<boolean> | boolean,
     private readonly missed: (n: number) => void,
   ) {}
+
+  get slots(): number {
+    return this.due;
+  }
 
   start(): void {
     this.stopped = false;
@@ -75,6 +81,7 @@ export class Schedule {
     const interval = this.interval();
     // Slots that passed while the event loop was held up count as missed.
     const late = Math.floor((now - this.nextDue) / interval);
+    this.due += 1 + Math.max(0, late);
     if (late > 0) {
       this.missed(late);
       this.nextDue += late * interval;
