@@ -65,15 +65,21 @@ test("a running scan's finding and its row give the same figures, read at the sa
 test("the header never counts fewer active backends than the client backends' runs listed as running", async ({ page }) => {
   test.setTimeout(240_000);
   await openTarget(page);
-  const looks: { active: number; running: number }[] = [];
+  // Each look also keeps the moment of each side: the header's tick and the runs' asOf.
+  const looks: { active: number; running: number; tick: number; runsAsOf: number }[] = [];
   let ends = 0;
   await expect
     .poll(
       async () => {
-        const look = await page.evaluate(() => ({
-          active: Number(document.querySelector<HTMLElement>('[data-testid="now-active"]')?.innerText ?? NaN),
-          running: document.querySelectorAll('[data-testid="query-row"][data-running="true"][data-backend-type="client backend"]').length,
-        }));
+        const look = await page.evaluate(() => {
+          const header = document.querySelector<HTMLElement>('[data-testid="now-active"]');
+          return {
+            active: Number(header?.innerText ?? NaN),
+            running: document.querySelectorAll('[data-testid="query-row"][data-running="true"][data-backend-type="client backend"]').length,
+            tick: Number(header?.dataset.t ?? NaN),
+            runsAsOf: Number(document.querySelector<HTMLElement>('[data-testid="queries-table"]')?.dataset.asOf ?? NaN),
+          };
+        });
         if (Number.isNaN(look.active)) return ends;
         if (looks.length && looks[looks.length - 1].running > 0 && look.running === 0) ends++;
         looks.push(look);
@@ -82,6 +88,9 @@ test("the header never counts fewer active backends than the client backends' ru
       { timeout: 180_000, intervals: [100], message: "three runs seen ending" },
     )
     .toBeGreaterThanOrEqual(3);
+  // The header's tick is of the runs' moment or before it, never after (unless no moment came for LATEST_STALE_MS).
+  const ahead = looks.filter((l) => l.tick > l.runsAsOf && l.tick - l.runsAsOf <= 2000);
+  expect(ahead, `${ahead.length} of ${looks.length} looks showed a header tick newer than the runs' moment`).toEqual([]);
   const behind = looks.filter((l) => l.running > l.active);
   expect(behind, `${behind.length} of ${looks.length} looks listed more running client-backend runs than the header's active backends`).toEqual([]);
   expect(looks.some((l) => l.running > 0)).toBe(true);

@@ -16,7 +16,7 @@ export { VERDICT_TONES } from "./run-row";
 const PAGE = 15;
 
 export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSelect }: { target: PanelTarget; selected: string | null; onSelect: (id: string | null) => void }) {
-  const { queries, statements, range } = useViewQueries();
+  const { queries, statements, range, asOf } = useViewQueries();
   const { settings } = useChannel("settings");
   const [sort, setSort] = useState<RunSort>("readWait");
   const [all, setAll] = useState(false);
@@ -63,14 +63,14 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
     >
       {down && !range ? <p className="mb-2 rounded bg-red-50 px-2 py-1 text-sm text-red-800" data-testid="queries-down">{down} The runs below are from before.</p> : null}
       {queries.length === 0 ? (
-        <p className="text-sm text-slate-500" data-testid="queries-table" data-rows={0}>
+        <p className="text-sm text-slate-500" data-testid="queries-table" data-rows={0} data-as-of={asOf}>
           {range
             ? "No query ran in the frozen range."
             : "No query ran in the window: runs appear here while they execute (client backends, autovacuum and background workers)."}
         </p>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm" data-testid="queries-table" data-rows={queries.length}>
+          <table className="w-full text-sm" data-testid="queries-table" data-rows={queries.length} data-as-of={asOf}>
             <thead>
               <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
                 <th className="py-1 pr-2 font-medium">run</th>

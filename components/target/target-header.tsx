@@ -117,7 +117,9 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
         {aio ? aio.sync : <span className="text-slate-500">not read</span>}
       </Fact>
       <Fact label="active backends" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
-        <span data-testid="now-active">{latest.active}</span>
+        <span data-testid="now-active" data-t={latest.t}>
+          {latest.active}
+        </span>
       </Fact>
       <Fact label={<Term term="io_workers">io workers busy</Term>} title={`${workers.text}; sampled at ${formatClock(latest.t)} (the io workers panel says the same)`} testId="header-workers">
         <span data-testid="workers-now" data-busy={workers.busy ?? ""} data-alive={workers.alive ?? ""}>

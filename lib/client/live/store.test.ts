@@ -5,11 +5,11 @@ import { LATEST_STALE_MS, LiveStore } from "./store";
 describe("LiveStore", () => {
   it("loads a snapshot and continues from the snapshot's lastSeq, not its arrays", () => {
     const store = new LiveStore();
-    store.load(snapshot({ ticks: [tick(1, 0), tick(3, 100)], io: [ioSample(2, 50, 1, 8192), ioSample(4, 120, 1, 8192)], lastSeq: 7 }));
+    store.load(snapshot({ ticks: [tick(1, 1000), tick(3, 1100)], io: [ioSample(2, 1050, 1, 8192), ioSample(4, 1120, 1, 8192)], lastSeq: 7 }));
     expect(store.lastSeq).toBe(7);
     expect(store.get("frame").ticks).toHaveLength(2);
     expect(store.get("latest")?.seq).toBe(3);
-    store.addIo(ioSample(9, 200, 1, 1));
+    store.addIo(ioSample(9, 1200, 1, 1));
     expect(store.lastSeq).toBe(9);
   });
 
@@ -76,6 +76,29 @@ describe("LiveStore", () => {
     // The same moment again changes nothing.
     store.apply("findings", { asOf: 1150, findings: [], moreRuns: 0 });
     expect(latest).toHaveBeenCalledOnce();
+  });
+
+  it("shows the moment's own tick when it arrives after the moment (a reconnect: state first, then the missed ticks)", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ ticks: [tick(1, 1000)] }));
+    store.apply("queries", { asOf: 1200, queries: [], statements: [], statementsNote: null });
+    store.apply("findings", { asOf: 1200, findings: [], moreRuns: 0 });
+    expect(store.get("latest")?.seq).toBe(1);
+    store.addTick(tick(2, 1100));
+    store.addTick(tick(3, 1200));
+    expect(store.get("latest")?.seq).toBe(3);
+    // Past the moment: not shown until its findings come.
+    store.addTick(tick(4, 1300));
+    expect(store.get("latest")?.seq).toBe(3);
+  });
+
+  it("a snapshot shows the tick of its moment, not the newer ticks it also holds", () => {
+    const store = new LiveStore();
+    store.load(snapshot({ asOf: 1100, ticks: [tick(1, 1000), tick(2, 1100), tick(3, 1200)] }));
+    expect(store.get("latest")?.seq).toBe(2);
+    // A snapshot with no moment yet (asOf 0): its newest tick.
+    store.load(snapshot({ asOf: 0, ticks: [tick(1, 1000), tick(2, 1100)] }));
+    expect(store.get("latest")?.seq).toBe(2);
   });
 
   it("shows the newest tick when no moment came for LATEST_STALE_MS", () => {

@@ -48,11 +48,8 @@ export type Channel = keyof Channels;
 export type ChannelValue<C extends Channel> = Channels[C];
 
 const EMPTY_FRAME: Frame = { ticks: [], io: [], rates: [] };
-/**
- * The header follows the moments of the runs and findings (the server sends
- * one at least every second while someone watches); when none came for this
- * long, it shows the newest tick rather than stand still.
- */
+/** The header follows the moments of the runs and findings (one a second at least while watched);
+ * when none came for this long, it shows the newest tick rather than stand still. */
 export const LATEST_STALE_MS = 2000;
 /** Ticks between two evictions when no frame is flushed. */
 const EVICT_EVERY = 200;
@@ -63,6 +60,8 @@ export class LiveStore {
   private rates: RatePoint[] = [];
   private dirtyRates = false;
   private lastTickSeq = 0;
+  /** the asOf of the findings and runs shown: the header shows the newest tick at or before it */
+  private momentAt = -Infinity;
   private lastIoSeq = 0;
   private seq = 0;
   private received = 0;
@@ -132,7 +131,9 @@ export class LiveStore {
     this.set("queries", { asOf: snapshot.asOf, queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
     this.set("outages", snapshot.outages);
     this.set("findings", { asOf: snapshot.asOf, findings: snapshot.findings, moreRuns: snapshot.moreRuns });
-    this.set("latest", this.ticks.at(-1) ?? null);
+    // The snapshot's ticks run past its moment (ticks go out before the moment that follows them).
+    this.momentAt = snapshot.asOf;
+    this.set("latest", this.tickAt(snapshot.asOf) ?? this.ticks.at(-1) ?? null);
     this.rates = [];
     this.noteRate();
     this.dirtyTicks = this.dirtyIo = this.dirtyRates = true;
@@ -149,8 +150,9 @@ export class LiveStore {
     this.dirtyTicks = true;
     // Frames may not be flushed for a while (a hidden tab): stay bounded anyway.
     if (++this.sinceEvict >= EVICT_EVERY) this.evict();
+    // The moment's own tick may come after the moment; the newest when no moment came for a while.
     const shown = this.state.latest;
-    if (!shown || tick.t - shown.t > LATEST_STALE_MS) this.set("latest", tick);
+    if (!shown || tick.t - shown.t > LATEST_STALE_MS || (tick.t <= this.momentAt && tick.t > shown.t)) this.set("latest", tick);
     return true;
   }
 
@@ -207,17 +209,19 @@ export class LiveStore {
     this.noteRate();
   }
 
-  /**
-   * The header's tick: the one the findings and runs just shown were made
-   * after (ticks are sent before the moment that follows them), so that "0
-   * active backends" never stands above "Slowest running". The newest tick
-   * at or before `asOf`.
-   */
+  /** The header's tick: the newest at or before the moment of the findings and runs just shown,
+   * so that "0 active backends" never stands above "Slowest running". */
   private showTickOf(asOf: number): void {
-    let i = this.ticks.length - 1;
-    while (i >= 0 && this.ticks[i].t > asOf) i--;
-    const tick = this.ticks[i];
+    this.momentAt = asOf;
+    const tick = this.tickAt(asOf);
     if (tick && tick !== this.state.latest) this.set("latest", tick);
+  }
+
+  /** The newest tick at or before `t`. */
+  private tickAt(t: number): Tick | undefined {
+    let i = this.ticks.length - 1;
+    while (i >= 0 && this.ticks[i].t > t) i--;
+    return this.ticks[i];
   }
 
   /** The live read estimate now, at the newest tick's (server) time. */

@@ -100,7 +100,8 @@ describe("serveStream", () => {
     });
     expect(a.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     await until("ticks 4 and 5", () => a.text().includes("id: 5\n"));
-    expect(a.text()).toMatch(/^retry: 1000\n\nevent: target\n/);
+    // What it missed (ticks 4 and 5), then the state.
+    expect(a.text()).toMatch(/^retry: 1000\n\nevent: tick\nid: 4\n[^]*event: tick\nid: 5\n[^]*event: target\n/);
     expect(a.text()).not.toContain("id: 3\n");
     expect(a.text()).toContain("id: 4\n");
 

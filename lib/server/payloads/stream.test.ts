@@ -63,6 +63,15 @@ describe("streamFor", () => {
     expect(src.feed.viewers).toBe(0);
   });
 
+  it("sends the state after the ticks a reconnect missed: the moment it quotes is a tick the page has", async () => {
+    const src = source(20);
+    src.feed.publish("target", target());
+    const text = new TextDecoder().decode(Buffer.concat(await drain(streamFor(src, 15, new AbortController().signal))));
+    const events = [...text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+    // Seq 16-20, and the io sample of seq 20; then the state.
+    expect(events).toEqual(["tick", "tick", "tick", "tick", "tick", "io", "target"]);
+  });
+
   it("a viewer that does not read is dropped once MAX_QUEUED_BYTES wait for it; what it holds stays bounded", async () => {
     const src = source(0);
     const release = vi.fn();

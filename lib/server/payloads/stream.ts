@@ -59,7 +59,6 @@ export function openStream(source: StreamSource, since: number | null, sink: Str
 
   const { feed, window: w } = source;
   send(RETRY);
-  for (const frame of feed.stateFrames()) send(frame);
   if (since !== null) {
     if (since > w.lastSeq) {
       // The client's seq is from an earlier inflight process: start over.
@@ -70,6 +69,8 @@ export function openStream(source: StreamSource, since: number | null, sink: Str
       for (const [event, payload] of replay) send(feed.replayFrame(event, payload));
     }
   }
+  // The state after the ticks it missed: the findings' and runs' moment is a tick the page has.
+  for (const frame of feed.stateFrames()) send(frame);
   if (closed) return finish;
   unsubscribe = feed.subscribe(send);
   heartbeat = setInterval(() => send(encoder.encode(formatComment("ping"))), HEARTBEAT_MS);
