@@ -84,6 +84,19 @@ describe("Schedule", () => {
     expect(schedule.slots).toBe(started.length + missed);
   });
 
+  it("a slot due during an extra run takes its sample when the extra ends, once", async () => {
+    const s = run([]);
+    s.schedule.start(); // the slot at 0 runs (10 ms)
+    await vi.advanceTimersByTimeAsync(50);
+    // An extra run from 90 to 130: the slot due at 100 waits for it.
+    s.schedule.extra(40, () => new Promise<void>((resolve) => setTimeout(resolve, 40)));
+    await vi.advanceTimersByTimeAsync(255);
+    s.schedule.stop();
+    expect(s.started).toEqual([0, 130, 200, 300]);
+    expect(s.missed()).toBe(0);
+    expect(s.schedule.slots).toBe(4);
+  });
+
   it("never two ticks at once", async () => {
     let running = 0;
     let most = 0;

@@ -49,7 +49,8 @@ export class Schedule {
   /**
    * One extra run of `fn` in `delayMs`, between the slots (a burst of
    * samples); skipped, not missed, when a tick is running then, and never
-   * two at once. The slots do not move.
+   * two at once. The slots do not move: one that falls due during it waits
+   * for it, as for a tick.
    */
   extra(delayMs: number, fn: (now: number) => Promise<void>): void {
     if (this.stopped || this.extraTimer) return;
@@ -57,9 +58,7 @@ export class Schedule {
       this.extraTimer = null;
       if (this.stopped || this.running) return;
       this.running = true;
-      void fn(Date.now()).finally(() => {
-        this.running = false;
-      });
+      void fn(Date.now()).finally(() => this.ended());
     }, delayMs);
   }
 
@@ -104,15 +103,17 @@ export class Schedule {
       .then((ran) => {
         if (!ran) this.missed(1);
       })
-      .finally(() => {
-        this.running = false;
-        if (!this.waiting) return;
-        this.waiting = false;
-        if (this.stopped) return;
-        // Still within the waiting slot (the next one is not due yet): take its sample now.
-        const at = Date.now();
-        if (at < this.nextDue) this.run(at);
-        else this.missed(1);
-      });
+      .finally(() => this.ended());
+  }
+
+  /** A tick or an extra run ended: a slot that fell due meanwhile takes its sample now, if still within its time. */
+  private ended(): void {
+    this.running = false;
+    if (!this.waiting) return;
+    this.waiting = false;
+    if (this.stopped) return;
+    const at = Date.now();
+    if (at < this.nextDue) this.run(at);
+    else this.missed(1);
   }
 }
