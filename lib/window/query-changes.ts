@@ -12,8 +12,21 @@ export interface SentQueries {
   statements: string;
 }
 
+/**
+ * Each run's serialised form, kept with the run: the window hands out one
+ * object per run until the run changes (runs.ts), so an ended run is
+ * serialised once, not at every moment (twice a second while reads are in flight).
+ */
+const serialised = new WeakMap<QueryRun, string>();
+
+function serialise(run: QueryRun): string {
+  let text = serialised.get(run);
+  if (text === undefined) serialised.set(run, (text = JSON.stringify(run)));
+  return text;
+}
+
 export function sentQueries(payload: QueriesPayload): SentQueries {
-  return { payload, runs: new Map(payload.queries.map((r) => [r.id, JSON.stringify(r)])), statements: JSON.stringify(payload.statements) };
+  return { payload, runs: new Map(payload.queries.map((r) => [r.id, serialise(r)])), statements: JSON.stringify(payload.statements) };
 }
 
 /** What `next` changes of `prev`: the runs that differ, and the order and statements when they do. */

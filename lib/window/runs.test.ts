@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
 import type { AioHandle, SampledBackend } from "../schemas/rows";
-import { advanceSpan, RunStore, spanProgress, type ScanSpan } from "./runs";
+import { RunStore } from "./runs";
+import { advanceSpan, spanProgress, type ScanSpan } from "./scan-span";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): SampledBackend {
   return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
@@ -101,6 +102,33 @@ describe("RunStore", () => {
     const next = deriveSample(2420, row === null ? [] : [{ ...scan(10, ["Client", "ClientRead"], null), ...row }], 0);
     store.observe(2420, next.runs, next.backends);
     expect(store.list().find((r) => r.id === "10:1000")?.endedAt).toBe(want);
+  });
+
+  it("hands out one view per run until the run or the name of a file it read changes", () => {
+    const names: Record<number, { name: string; blocks: number | null }> = { 100: { name: "db: file 100", blocks: null } };
+    const store = new RunStore((dbOid, filenode) => ({ dbOid, filenode, ...names[filenode] }));
+    const running = (t: number, last: number) => store.observe(t, deriveSample(t, [{ ...scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)]), pid: 10 }], 3).runs);
+    running(2000, 99);
+    store.observe(2000, deriveSample(2000, [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99)]), { ...scan(20, [null, null], [asyncHandle(99)]), query_start_ms: 1500 }], 3).runs);
+    const first = store.list();
+    // Nothing changed: the same objects, not copies.
+    expect(store.list()).toEqual(first);
+    store.list().forEach((r, i) => expect(r).toBe(first[i]));
+    // Run 20 ends; run 10 takes a sample: each is a new view, and only they.
+    running(2100, 499);
+    const second = store.list();
+    expect(second.map((r) => [r.id, r.endedAt])).toEqual([["10:1000", null], ["20:1500", 2100]]);
+    expect(second[0]).not.toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(store.list()[1]).toBe(second[1]);
+    // The file is named and sized: the ended run's view follows, once.
+    expect(second[1].relations[0].name).toBe("db: file 100");
+    names[100] = { name: "public.t", blocks: 1000 };
+    const named = store.list()[1];
+    expect(named).not.toBe(second[1]);
+    expect(named).toMatchObject({ relations: [{ name: "public.t", read: "async" }], progressRelation: "public.t", progress: 0.1 });
+    expect(store.list()[1]).toBe(named);
+    expect(store.get("20:1500")).toBe(named);
   });
 
   it("keeps a run per pid and query start", () => {
