@@ -7,10 +7,15 @@
 //   the event) is inside that span; so is any 2 Hz chart redraw that happens
 //   to run before the frame;
 // - main-thread busy share from the DevTools protocol: TaskDuration over wall
-//   time (Performance.getMetrics).
+//   time (Performance.getMetrics);
+// - the same seconds traced, top-level tasks only: each long task's own CPU
+//   time on the main thread (the thread clock), against its wall time: on
+//   two cores shared with the server, PostgreSQL and the scans, a task can
+//   wait for a core inside it.
+import { loadavg } from "node:os";
 import { chromium, type Browser, type CDPSession } from "@playwright/test";
 import { quantile } from "./stats";
-import { traceLongTasks, type TaskAnatomy } from "./trace";
+import { cpuOfLongTasks, startTaskClock, traceLongTasks, type TaskAnatomy } from "./trace";
 
 const PROBE = `(() => {
   const B = (window.__bench = { arrivals: [], longtasks: [], others: [] });
@@ -74,6 +79,14 @@ export interface BrowserResult {
   longTasks: number;
   longTasksPer10s: number;
   longestTaskMs: number | null;
+  /** each long task's main-thread CPU time (ms, the trace's thread clock), in the observer's order; null: no trace */
+  longTaskCpuMs: (number | null)[] | null;
+  /** the most CPU time any one task of the main thread took in the same seconds */
+  maxTaskCpuMs: number | null;
+  /** tasks whose own CPU time was over 50 ms: long by the page's work, whatever the machine's load */
+  tasksOverCpu50: number | null;
+  /** the machine's 1-minute load average as measuring began and ended (2 cores here) */
+  load: { before: number; after: number };
   chromium: string;
   variant: string;
   /** long tasks by the stream events that arrived inside them */
@@ -176,6 +189,8 @@ export async function measureBrowser(opts: {
       const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
       return Object.fromEntries(metrics.map((m) => [m.name, m.value])) as Record<string, number>;
     };
+    // traced from before the window opens: starting a trace is not in it
+    const clock = await startTaskClock(browser, page).catch((err) => (notes.push(`task clock: ${String(err).slice(0, 200)}`), null));
     const from = await page.evaluate(() => {
       const B = (window as unknown as { __bench: { arrivals: unknown[]; longtasks: unknown[]; others: unknown[] } }).__bench;
       B.arrivals.length = 0;
@@ -185,7 +200,9 @@ export async function measureBrowser(opts: {
     const m0 = await metrics();
     const wall0 = performance.now();
     opts.log(`browser: measuring ${opts.seconds} s on ${url} (${charts.inViewport}/${charts.total} charts in the viewport)`);
+    const loadBefore = loadavg()[0];
     await page.waitForTimeout(opts.seconds * 1000);
+    const loadAfter = loadavg()[0];
     const m1 = await metrics();
     const wall = (performance.now() - wall0) / 1000;
     const data = await page.evaluate((from) => {
@@ -198,6 +215,8 @@ export async function measureBrowser(opts: {
         until: performance.now(),
       };
     }, from);
+    // stopped after the window's figures are read: ending a trace makes long tasks of its own
+    const tasks = clock ? await clock.stop().catch((err) => (notes.push(`task clock: ${String(err).slice(0, 200)}`), null)) : null;
     if (data.error) notes.push(`longtask observer: ${data.error}`);
     let profile: ProfileEntry[] | undefined;
     if (opts.profileSeconds) profile = await cpuProfile(cdp, opts.profileSeconds);
@@ -220,6 +239,9 @@ export async function measureBrowser(opts: {
     const eventBytesPerSecond: Record<string, number> = {};
     for (const o of data.others) eventBytesPerSecond[o[1]] = (eventBytesPerSecond[o[1]] ?? 0) + o[2] / wall;
     for (const k of Object.keys(eventBytesPerSecond)) eventBytesPerSecond[k] = Math.round(eventBytesPerSecond[k]);
+    const longTaskCpuMs = tasks ? cpuOfLongTasks(data.longtasks, tasks).map((ms) => (ms === null ? null : Math.round(ms))) : null;
+    // the tasks inside the measured window only (the trace began a moment before it and ended after)
+    const cpus = tasks ? tasks.tasks.filter((t) => t.start >= from && t.start < data.until && t.cpuMs !== null).map((t) => t.cpuMs!) : [];
     const chromiumVersion = browser.version();
     return {
       url,
@@ -243,6 +265,10 @@ export async function measureBrowser(opts: {
       longTasks: data.longtasks.length,
       longTasksPer10s: (data.longtasks.length / wall) * 10,
       longestTaskMs: data.longtasks.length ? Math.max(...data.longtasks.map((l) => l[1])) : null,
+      longTaskCpuMs,
+      maxTaskCpuMs: cpus.length ? Math.round(Math.max(...cpus)) : null,
+      tasksOverCpu50: tasks ? cpus.filter((ms) => ms > 50).length : null,
+      load: { before: loadBefore, after: loadAfter },
       chromium: chromiumVersion,
       variant: opts.variant,
       longTaskCauses,

@@ -164,7 +164,9 @@ export function rows(r: Json): Row[] {
     measured: f6ok
       ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s; longest ${fmt(f6.longestTaskMs, 0)} ms)` +
         (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "") +
-        (f6.anatomy?.longTasks ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}` : "")
+        (f6.anatomy?.longTasks ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}` : "") +
+        (Array.isArray(f6.longTaskCpuMs) && f6.longTasks ? `; the main thread's own CPU time in each: ${f6.longTaskCpuMs.map((ms: number | null) => (ms === null ? "?" : `${ms}`)).join(", ")} ms` : "") +
+        (known(f6.maxTaskCpuMs) ? `; tasks with over 50 ms of their own CPU: ${f6.tasksOverCpu50} (the most in one task ${f6.maxTaskCpuMs} ms); load ${fmt(f6.load?.before, 1)}-${fmt(f6.load?.after, 1)} on ${r.machine?.cores ?? "?"} cores` : "")
       : "?",
     goal: "0",
     verdict: verdict(f6ok ? f6.longTasks === 0 : null),

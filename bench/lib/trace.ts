@@ -13,6 +13,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** thread time (µs): the time the thread ran, when the trace has thread clocks */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: { frame?: string; type?: string; functionName?: string; url?: string } };
@@ -131,5 +133,80 @@ export async function traceLongTasks(browser: Browser, page: Page, seconds: numb
       redraw: redrawOf(t),
     })),
     byRedraw,
+  };
+}
+
+/**
+ * The main thread's own CPU time in each of the page's long tasks. A task's
+ * length (what the longtask observer reports) is wall time: on a machine
+ * whose cores are shared with the server under test, PostgreSQL and the
+ * scans, the renderer's main thread can wait for a core inside a task. The
+ * trace's thread clock (`tdur`, CLOCK_THREAD_CPUTIME_ID) counts only the
+ * time the thread ran, which is what the page's own work cost.
+ */
+export interface TaskClock {
+  /** the main thread's top-level tasks, in the page's performance.now() time */
+  tasks: { start: number; ms: number; cpuMs: number | null }[];
+}
+
+/** Where a trace's clock (µs) and the page's performance.now() (ms) meet: a mark placed at a known performance.now(). */
+export const CLOCK_MARK = "bench: clock";
+
+/** The main thread's top-level tasks of a trace, with their thread time, on the page's clock. */
+export function taskClock(events: readonly TraceEvent[], markAtMs: number): TaskClock {
+  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) throw new Error("trace: no CrRendererMain thread");
+  const mark = events.find((e) => e.name === CLOCK_MARK && e.pid === main.pid);
+  if (!mark) throw new Error(`trace: no "${CLOCK_MARK}" mark`);
+  const offsetMs = mark.ts / 1000 - markAtMs;
+  const tasks: TaskClock["tasks"] = [];
+  let end = -Infinity;
+  const mine = events
+    .filter((e) => e.ph === "X" && e.tid === main.tid && e.pid === main.pid && e.dur !== undefined && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask"))
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  for (const e of mine) {
+    if (e.ts < end) continue; // nested in the task before it
+    end = e.ts + e.dur!;
+    tasks.push({ start: e.ts / 1000 - offsetMs, ms: e.dur! / 1000, cpuMs: e.tdur === undefined ? null : e.tdur / 1000 });
+  }
+  return { tasks };
+}
+
+/**
+ * Each long task the page's observer saw ([startTime, duration], ms), with
+ * the thread time of the trace's task that began with it (within `slackMs`),
+ * or null when the trace has none there.
+ */
+export function cpuOfLongTasks(longtasks: readonly (readonly number[])[], clock: TaskClock, slackMs = 2): (number | null)[] {
+  return longtasks.map(([start, ms]) => {
+    let best: TaskClock["tasks"][number] | null = null;
+    for (const t of clock.tasks) {
+      const off = Math.abs(t.start - start);
+      if (off <= slackMs && Math.abs(t.ms - ms) <= Math.max(slackMs, ms * 0.1) && (!best || off < Math.abs(best.start - start))) best = t;
+    }
+    return best?.cpuMs ?? null;
+  });
+}
+
+/**
+ * Starts a trace of only the top-level tasks (cheap: a few thousand events a
+ * minute; the page's busy share with and without it differed by less than
+ * between two untraced runs) and marks the page's clock in it; `stop` ends
+ * it and returns the tasks on the page's clock.
+ */
+export async function startTaskClock(browser: Browser, page: Page): Promise<{ stop: () => Promise<TaskClock> }> {
+  await browser.startTracing(page, { categories: ["toplevel", "blink.user_timing"] });
+  let markAtMs: number;
+  try {
+    markAtMs = await page.evaluate((name) => performance.mark(name).startTime, CLOCK_MARK);
+  } catch (err) {
+    await browser.stopTracing().catch(() => undefined);
+    throw err;
+  }
+  return {
+    stop: async () => {
+      const parsed = JSON.parse((await browser.stopTracing()).toString("utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
+      return taskClock(Array.isArray(parsed) ? parsed : parsed.traceEvents, markAtMs);
+    },
   };
 }
