@@ -59,3 +59,58 @@ test("the sequential scan reads asynchronously with a moving progress bar; index
   await expect(timeline).toContainText(SEQ_SCAN);
   await expect(timeline.getByTestId("run-state-strip")).toBeVisible();
 });
+
+test("a closed group keeps the selected run in sight, and only it; opened, it lists every run again", async ({ page }) => {
+  test.setTimeout(200_000);
+  await openTarget(page);
+  const showAll = page.getByTestId("queries-show-all");
+  // A group of sub-second runs of one statement (the demo's index lookups repeat)
+  const group = page.locator('[data-testid="run-group"]').first();
+  await expect
+    .poll(
+      async () => {
+        if ((await showAll.count()) && (await showAll.getAttribute("aria-pressed")) === "false") await showAll.click();
+        return (await group.count()) ? Number(await group.getAttribute("data-runs")) : 0;
+      },
+      { timeout: 120_000, intervals: [500], message: "a group of two runs or more" },
+    )
+    .toBeGreaterThanOrEqual(2);
+  const key = (await group.getAttribute("data-group"))!;
+  const header = page.locator(`[data-testid="run-group"][data-group=${JSON.stringify(key)}]`);
+  const toggle = header.getByRole("button");
+  const members = page.locator(`[data-testid="query-row"][data-group=${JSON.stringify(key)}]`);
+  // the rows under the header against the count it gives, read together (runs join and leave the group live)
+  const shownAgainstCount = () =>
+    page.evaluate((k) => {
+      const h = [...document.querySelectorAll('[data-testid="run-group"]')].find((e) => e.getAttribute("data-group") === k);
+      const rows = [...document.querySelectorAll('[data-testid="query-row"]')].filter((e) => e.getAttribute("data-group") === k);
+      return { shown: rows.length, runs: Number(h?.getAttribute("data-runs") ?? -1) };
+    }, key);
+
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(members).toHaveCount(0);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect.poll(async () => { const s = await shownAgainstCount(); return s.shown === s.runs && s.runs >= 2; }, { timeout: 10_000 }).toBe(true);
+
+  // pick one of its runs: its timeline opens
+  const id = (await members.first().getAttribute("data-run"))!;
+  const picked = page.locator(`[data-testid="query-row"][data-run="${id}"]`);
+  await picked.click();
+  await expect(picked).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("run-timeline")).toBeVisible();
+
+  // closed again: the header says so, and only the selected run stays under it, with its timeline
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(header).toContainText("the selected one below");
+  await expect(members).toHaveCount(1);
+  await expect(members.first()).toHaveAttribute("data-run", id);
+  await expect(members.first()).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("run-timeline")).toBeVisible();
+
+  // opened again: every run of the group
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect.poll(async () => { const s = await shownAgainstCount(); return s.shown === s.runs && s.runs >= 2; }, { timeout: 10_000 }).toBe(true);
+});

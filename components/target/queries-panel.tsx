@@ -90,11 +90,17 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
               {shown.map((row) => {
                 if (row.kind === "run") return <RunRow key={row.run.id} run={row.run} now={rowNow(row.run)} selected={selected === row.run.id} onSelect={onSelect} statements={statements} blockSize={blockSize} />;
                 const g = row.group;
-                const isOpen = open.has(g.key) || g.runs.some((r) => r.id === selected);
+                const isOpen = open.has(g.key);
+                // A closed group still shows the selected run (one picked while running that has ended since, or
+                // from a link): its row stays in sight and its timeline just below the table, not under every run.
+                const held = isOpen ? null : (g.runs.find((r) => r.id === selected) ?? null);
+                const members = isOpen ? g.runs : held ? [held] : [];
                 return (
                   <Fragment key={`g:${g.key}`}>
-                    <GroupRow group={g} open={isOpen} onToggle={() => toggle(g.key)} />
-                    {isOpen ? g.runs.map((r) => <RunRow key={r.id} run={r} now={rowNow(r)} selected={selected === r.id} onSelect={onSelect} statements={statements} blockSize={blockSize} nested />) : null}
+                    <GroupRow group={g} open={isOpen} holdsSelected={held !== null} onToggle={() => toggle(g.key)} />
+                    {members.map((r) => (
+                      <RunRow key={r.id} run={r} now={rowNow(r)} selected={selected === r.id} onSelect={onSelect} statements={statements} blockSize={blockSize} group={g.key} />
+                    ))}
                   </Fragment>
                 );
               })}

@@ -20,12 +20,13 @@ interface RowProps {
   onSelect: (id: string | null) => void;
   statements: readonly StatementStat[];
   blockSize: number;
-  /** a member of a group row: indented */
-  nested?: boolean;
+  /** the key of the group row it is a member of (indented under it) */
+  group?: string;
 }
 
 /** Memoised: a run whose object, selection and clock did not change is not re-rendered (see `now`). */
-export const RunRow = memo(function RunRow({ run, now, selected, onSelect, statements, blockSize, nested }: RowProps) {
+export const RunRow = memo(function RunRow({ run, now, selected, onSelect, statements, blockSize, group }: RowProps) {
+  const nested = group !== undefined;
   const running = isRunning(run);
   const wait = readWaitCell(run);
   const exact = statementShare(run, statements);
@@ -39,6 +40,7 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
       data-progress={run.progress ?? ""}
       data-running={running}
       data-backend-type={run.backendType}
+      data-group={group}
       aria-selected={selected}
       onClick={toggle}
       onKeyDown={(e) => {
@@ -146,14 +148,15 @@ const verdictMix = (g: RunGroup) =>
   (Object.entries(g.verdicts) as [Verdict, number][]).map(([v, n]) => `${VERDICT_LABELS[v]} ${n}`).join(", ");
 
 /** Sub-second repeats of one statement as one row; open it for the runs. */
-export function GroupRow({ group, open, onToggle }: { group: RunGroup; open: boolean; onToggle: () => void }) {
+export function GroupRow({ group, open, holdsSelected, onToggle }: { group: RunGroup; open: boolean; holdsSelected: boolean; onToggle: () => void }) {
   return (
-    <tr data-testid="run-group" data-runs={group.runs.length} className="border-b border-slate-100 align-top">
+    <tr data-testid="run-group" data-group={group.key} data-runs={group.runs.length} className="border-b border-slate-100 align-top">
       <td className="py-1.5 pr-2 text-xs" colSpan={6}>
         <button type="button" onClick={onToggle} aria-expanded={open} className="text-left hover:underline">
           <span className="mr-1 inline-block w-3 text-slate-500">{open ? "▾" : "▸"}</span>
           <span className="font-medium text-slate-800">{group.title}</span>
           <span className="text-slate-500"> of this statement (its text in the query column)</span>
+          {holdsSelected ? <span className="text-slate-500"> · the selected one below; open for all</span> : null}
         </button>
         <div className="pl-4 text-slate-500">
           {verdictMix(group)} · {formatDuration(group.totalMs)} in all · last ended {formatClock(group.lastEndedAt)}
