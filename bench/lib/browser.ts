@@ -143,8 +143,10 @@ export async function measureBrowser(opts: {
       await last.click();
     } else notes.push("no time-range buttons found: measured at the page's default span");
     if (opts.variant === "page") {
-      // a run's timeline is a chart too: open the newest run
+      // a run's timeline is a chart too: open the newest run. Ended sub-second
+      // runs are grouped (no row of their own): wait for one running.
       const row = page.getByTestId("query-row");
+      await row.first().waitFor({ state: "visible", timeout: 15_000 }).catch(() => undefined);
       if ((await row.count()) > 0) {
         await row.first().click();
         await page.waitForTimeout(500);
