@@ -4,7 +4,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import type pg from "pg";
 
 // Shared by the specs: the demo target's page, loaded and sampling.
@@ -14,6 +14,24 @@ export async function openTarget(page: Page, path = "/targets/demo"): Promise<vo
   await page.goto(path);
   await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "up", { timeout: 180_000 });
   await expect(page.getByTestId("stream-state")).toHaveAttribute("data-state", "live", { timeout: 30_000 });
+}
+
+/** The demo as the specs find it: io_method worker, io_workers 3. */
+export const DEMO_IO = { io_method: "worker", io_workers: 3 } as const;
+
+/**
+ * Puts the demo back to DEMO_IO when it is not (a spec that restarts it, in
+ * its afterAll, or before a test that needs it so). As the page does, with
+ * its own Origin: the server refuses a state change without one, and a
+ * refusal here fails loudly rather than leaving the demo in sync for the
+ * next spec.
+ */
+export async function restoreDemo(request: APIRequestContext): Promise<void> {
+  const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
+  const settings = res.ok() ? (await res.json()).settings : null;
+  if (settings?.io_method?.setting === DEMO_IO.io_method && settings?.io_workers?.setting === String(DEMO_IO.io_workers)) return;
+  const post = await request.post("/api/targets/demo/demo", { data: DEMO_IO, headers: { Origin: new URL(res.url()).origin }, timeout: 60_000 });
+  expect(post.ok(), `restoring the demo: ${post.status()} ${await post.text()}`).toBe(true);
 }
 
 /** The rows of the query table whose text contains `text`, with a given verdict. */

@@ -1,19 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { openTarget } from "./helpers";
+import { DEMO_IO, openTarget, restoreDemo } from "./helpers";
 
 // Issue 4: restarting with other io settings is seen, marked and explained.
 // The demo is left as it was found: io_method worker, io_workers 3.
 
-const DEMO = { io_method: "worker", io_workers: 3 } as const;
-
 test.afterAll(async ({ request }) => {
   // A failure halfway must not leave the demo in sync for the other specs.
-  const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
-  const settings = res.ok() ? (await res.json()).settings : null;
-  if (settings?.io_method?.setting !== DEMO.io_method || settings?.io_workers?.setting !== String(DEMO.io_workers)) {
-    // As the page does: its own Origin (the server refuses a state change without one).
-    await request.post("/api/targets/demo/demo", { data: DEMO, headers: { Origin: new URL(res.url()).origin }, timeout: 60_000 });
-  }
+  await restoreDemo(request);
 });
 
 test("restarting the demo with io_method=sync, then back to worker, shows both restarts", async ({ page }) => {
@@ -42,14 +35,14 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   await page.screenshot({ path: "test-results/sync.png" });
 
   await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "up", { timeout: 60_000 });
-  await page.getByTestId("demo-io-method").selectOption(DEMO.io_method);
-  await page.getByTestId("demo-io-workers").fill(String(DEMO.io_workers));
+  await page.getByTestId("demo-io-method").selectOption(DEMO_IO.io_method);
+  await page.getByTestId("demo-io-workers").fill(String(DEMO_IO.io_workers));
   await expect(page.getByTestId("demo-restart")).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId("demo-restart").click();
   await expect(notes.filter({ hasText: "io_method sync -> worker" })).toHaveCount(1, { timeout: 60_000 });
   await expect(notes).toHaveCount(2);
   await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "worker", { timeout: 30_000 });
-  await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-value", String(DEMO.io_workers));
+  await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-value", String(DEMO_IO.io_workers));
   await expect(page.getByTestId("check-io_workers")).toHaveAttribute("data-status", "pass", { timeout: 30_000 });
   await expect.poll(() => marks.count(), { timeout: 30_000 }).toBeGreaterThan(marksAfterFirst);
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { NO_EXPLAIN_IO } from "../lib/lab/explain-io";
-import { openTarget } from "./helpers";
+import { openTarget, restoreDemo } from "./helpers";
 
 // Issue 13: after a restart the target page compares the statements before
 // and after it, and the fleet row says what changed; the demo's A/B lab
@@ -8,12 +8,8 @@ import { openTarget } from "./helpers";
 // The file sorts after restart.spec.ts on purpose: Playwright runs the files
 // in order on one server, and this one's restarts would be in that one's notes.
 
-const DEMO = { io_method: "worker", io_workers: 3 } as const;
-
 test.afterAll(async ({ request }) => {
-  const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
-  const settings = res.ok() ? (await res.json()).settings : null;
-  if (settings?.io_method?.setting !== DEMO.io_method) await request.post("/api/targets/demo/demo", { data: DEMO, timeout: 60_000 });
+  await restoreDemo(request);
 });
 
 test("a restart worker -> sync heads the comparison section, and the fleet row says it", async ({ page }) => {

@@ -1,5 +1,5 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
 import { getJson, targetPath } from "@/lib/client/live/api";
 import { useChannel, usePageNow } from "@/lib/client/live/hooks";
@@ -24,6 +24,8 @@ export function ComparePanel({ id }: { id: string }) {
     queryKey: ["compare", id, lastRestart],
     queryFn: async ({ signal }) => (await getJson(`${targetPath(id)}/compare`, CompareResponse, signal)).data,
     refetchInterval: REFRESH_MS,
+    // A new restart asks again under a new key: the table stays until the answer comes, not "Loading" in between.
+    placeholderData: keepPreviousData,
   });
   const c = compare.data;
   return (
@@ -43,7 +45,7 @@ export function ComparePanel({ id }: { id: string }) {
         <p className="text-sm text-slate-600" data-testid="compare-note">{c.note}</p>
       ) : (
         <div className="space-y-2">
-          <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="compare-changes">
+          <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="compare-changes" data-at={c.at}>
             <span className="font-medium">
               {c.restart ? "Restart" : "At"} {formatClock(c.at)}
               {now !== null ? ` (${formatAgo(c.at, now)})` : ""}:
