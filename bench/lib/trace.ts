@@ -39,6 +39,16 @@ export interface TaskAnatomy {
 const REDRAW_REACH_MS = 300;
 const REDRAW_MARK = "inflight redraw: ";
 
+/** A top-level task of a thread's message loop (its name differs between Chromium versions). */
+const isTask = (name: string) => name === "RunTask" || name === "ThreadControllerImpl::RunTask";
+
+/** The renderer's main thread, from the trace's thread names. */
+function mainThread(events: readonly TraceEvent[]): TraceEvent {
+  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) throw new Error("trace: no CrRendererMain thread");
+  return main;
+}
+
 /** Groups trace event names into the kinds of work the figure names. */
 export function workOf(name: string): string {
   if (/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|XHRReadyStateChange|HandlePostMessage)/.test(name)) return "script";
@@ -48,7 +58,7 @@ export function workOf(name: string): string {
   if (/^(Layerize|UpdateLayer|CompositeLayers)/.test(name)) return "layerize";
   if (/^(Commit|ScrollLayer)/.test(name)) return "commit";
   if (/GC|Scavenge|MarkCompact|BlinkGC/.test(name)) return "gc";
-  if (name === "RunTask" || name === "ThreadControllerImpl::RunTask") return "task (other)";
+  if (isTask(name)) return "task (other)";
   return "other";
 }
 
@@ -72,9 +82,8 @@ export function anatomy(events: readonly TraceEvent[], tid: number, pid: number)
   };
   for (const e of mine) {
     close(e.ts);
-    const isTask = e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask";
     if (!stack.length) {
-      if (!isTask) continue; // work outside a task: not a task of the thread
+      if (!isTask(e.name)) continue; // work outside a task: not a task of the thread
       current = { ts: e.ts, ms: e.dur! / 1000, work: new Map() };
       tasks.push(current);
       stack = [];
@@ -98,8 +107,7 @@ export async function traceLongTasks(browser: Browser, page: Page, seconds: numb
   const buffer = await browser.stopTracing();
   const parsed = JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
-  if (!main) throw new Error("trace: no CrRendererMain thread");
+  const main = mainThread(events);
   const tasks = anatomy(events, main.tid, main.pid);
   const long = tasks.filter((t) => t.ms > LONG_MS);
   const marks = events
@@ -154,15 +162,14 @@ export const CLOCK_MARK = "bench: clock";
 
 /** The main thread's top-level tasks of a trace, with their thread time, on the page's clock. */
 export function taskClock(events: readonly TraceEvent[], markAtMs: number): TaskClock {
-  const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
-  if (!main) throw new Error("trace: no CrRendererMain thread");
+  const main = mainThread(events);
   const mark = events.find((e) => e.name === CLOCK_MARK && e.pid === main.pid);
   if (!mark) throw new Error(`trace: no "${CLOCK_MARK}" mark`);
   const offsetMs = mark.ts / 1000 - markAtMs;
   const tasks: TaskClock["tasks"] = [];
   let end = -Infinity;
   const mine = events
-    .filter((e) => e.ph === "X" && e.tid === main.tid && e.pid === main.pid && e.dur !== undefined && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask"))
+    .filter((e) => e.ph === "X" && e.tid === main.tid && e.pid === main.pid && e.dur !== undefined && isTask(e.name))
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   for (const e of mine) {
     if (e.ts < end) continue; // nested in the task before it
