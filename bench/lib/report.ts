@@ -2,7 +2,7 @@
 // the hand-written analysis around it survives the next run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fmt, known, mb, pct, verdict, type Json, type Row } from "./report-format";
+import { fmt, known, mb, pct, signedPct, verdict, type Json, type Row } from "./report-format";
 import { sizeRows, sizeTable } from "./report-sizes";
 
 export const BEGIN = "<!-- bench:begin (written by npm run bench; edit outside these markers) -->";
@@ -133,14 +133,14 @@ export function rows(r: Json): Row[] {
   const f5 = r.fig5 ?? {};
   out.push({
     fig: "5",
-    what: `server RSS (60 s window, 10/s, median of the 10 s up to each moment): window just filled -> after as long again`,
+    what: `server RSS (60 s window, 10/s): the most any minute held, the window's first (filling) -> the last minute read; the median of the 10 s up to the window just filled -> after as long again`,
     measured:
-      `${mb(f5.rssAtFill)} -> ${mb(f5.rssAfter)}: ${f5.growth >= 0 ? "+" : ""}${pct(f5.growth)}` +
-      (f5.rangeFirstWindow && f5.rangeSecondWindow ? ` (range ${mb(f5.rangeFirstWindow[0])}-${mb(f5.rangeFirstWindow[1])} in the first minute, ${mb(f5.rangeSecondWindow[0])}-${mb(f5.rangeSecondWindow[1])} in the second)` : "") +
-      (f5.late?.rss ? `; after ${Math.round(f5.late.afterSeconds / 60)} min: ${mb(f5.late.rss)} (${f5.late.growthFromFill >= 0 ? "+" : ""}${pct(f5.late.growthFromFill)})` : "") +
+      (f5.peaks ? `peaks ${mb(f5.peaks.firstWindow)} (first minute) -> ${mb(f5.peaks.secondWindow)} (second) -> ${mb(f5.peaks.lastMinute)} (at ${Math.round(f5.late.afterSeconds / 60)} min): ${signedPct(f5.peaks.growth)}; ` : "") +
+      `10 s medians ${mb(f5.rssAtFill)} -> ${mb(f5.rssAfter)}: ${signedPct(f5.growth)}` +
+      (f5.late?.rss ? `, after ${Math.round(f5.late.afterSeconds / 60)} min ${mb(f5.late.rss)} (${signedPct(f5.late.growthFromFill)})` : "") +
       (f5.serverA?.rssFullWindow ? `; 10/s server with its 15 min window full: ${mb(f5.serverA.rssFullWindow)} (${mb(f5.serverA.rssAtStart)} at its start)` : ""),
     goal: "growth <= 10%",
-    verdict: verdict(known(f5.growth) ? f5.growth <= 0.1 : null),
+    verdict: verdict(known(f5.peaks?.growth) ? f5.peaks.growth <= 0.1 : null),
   });
   const f6 = r.fig6 ?? {};
   const f6ok = known(f6.busyShare);
