@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fmt, known, mb, pct, signedPct, verdict, type Json, type Row } from "./report-format";
+import { fleetRows, fleetTable } from "./report-fleet";
 import { sizeRows, sizeTable } from "./report-sizes";
 
 export const BEGIN = "<!-- bench:begin (written by npm run bench; edit outside these markers) -->";
@@ -162,7 +163,7 @@ export function rows(r: Json): Row[] {
     fig: "6",
     what: "long tasks (> 50 ms) per 10 s",
     measured: f6ok
-      ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s; longest ${fmt(f6.longestTaskMs, 0)} ms)` +
+      ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s${f6.longTasks ? `; longest ${fmt(f6.longestTaskMs, 0)} ms` : ""})` +
         (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "") +
         (f6.anatomy?.longTasks ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}` : "") +
         (Array.isArray(f6.longTaskCpuMs) && f6.longTasks ? `; the main thread's own CPU time in each: ${f6.longTaskCpuMs.map((ms: number | null) => (ms === null ? "?" : `${ms}`)).join(", ")} ms` : "") +
@@ -170,6 +171,14 @@ export function rows(r: Json): Row[] {
       : "?",
     goal: "0",
     verdict: verdict(f6ok ? f6.longTasks === 0 : null),
+  });
+  const events: Record<string, number> = f6.eventBytesPerSecond ?? {};
+  out.push({
+    fig: "6",
+    what: "the same page's stream: `queries-changes` events (the runs table, sent as changes), and every event type",
+    measured: known(events["queries-changes"]) ? `${fmt(events["queries-changes"] / 1000, 1)} kB/s; ${Object.entries(events).map(([k, v]) => `${k} ${fmt(v / 1000, 1)}`).join(", ")} kB/s` : "?",
+    goal: "<= 20 kB/s",
+    verdict: verdict(known(events["queries-changes"]) ? events["queries-changes"] <= 20_000 : null),
   });
   const dk = f6.desktop ?? {};
   if (known(dk.busyShare)) {
@@ -231,6 +240,7 @@ export function rows(r: Json): Row[] {
     verdict: known(f8.pgActivity?.share) ? "n/a" : "not measured",
   });
   out.push(...sizeRows(r.fig9 ?? {}));
+  if (r.fig10) out.push(...fleetRows(r.fig10));
   return out;
 }
 
@@ -261,6 +271,7 @@ function block(r: Json): string {
     "",
     sizeTable(r.fig9 ?? {}),
     "",
+    r.fig10 ? fleetTable(r.fig10) + "\n" : "",
     missed.length ? `Missed its goal (or not measured) in this run: figure ${missedText}.` : "Every figure met its goal in this run.",
     r.errors?.length ? `\nErrors during the run:\n${r.errors.map((e: string) => `- ${e.split("\n")[0]}`).join("\n")}` : "",
     "",
