@@ -60,11 +60,12 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
  * BENCH_ONLY=browser: the target page alone (setup, scans in the background,
  * the browser phase once A's window is full); BENCH_ONLY=fleet: the many
  * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone;
+ * BENCH_ONLY=scans: phase 1 alone (figures 1, 2, 4, 7 and 8, about 9 minutes);
  * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts). Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes", "ab"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes or ab`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans or ab`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -153,7 +154,10 @@ test("inflight benchmarks", async () => {
     log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
     if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
     else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
-    else if (ONLY === "ab") {
+    else if (ONLY === "scans") {
+      const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
+      await phase("1 scans", () => scansBesidePeers(ctx));
+    } else if (ONLY === "ab") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
       await phase("ab page", () => pageAB(ctx));
     }

@@ -232,12 +232,14 @@ export class Collector implements PayloadSource {
     try {
       const sampled = await this.runStep(this.sampling, session, now);
       if (sampled) this.stats.sampled(now);
+      // From the sample that saw the statement start, not after the steps below: a scan of
+      // 100 ms is often over by the time a whole tick (pg_stat_io, the statements) has ended.
+      if (sampled && this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES, Math.round(this.intervalMs / (2 * (BURST_SAMPLES + 1))));
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
       // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do.
       if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.publisher.afterTick(now);
       this.recording?.afterTick(now);
-      if (this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES);
       return sampled;
     } catch (err) {
       // The connection is gone (or no longer trusted): reconnect.
@@ -249,15 +251,18 @@ export class Collector implements PayloadSource {
   /**
    * A statement just started: a few extra samples between the slots, while
    * the budget holds them, so a scan of a few hundred ms is seen with its
-   * reads in flight more than once. Only the sample itself runs, and only
-   * until the new run has the async samples a verdict needs (on a small
-   * server most of a burst's cost, when the slot already saw the reads).
+   * reads in flight more than once. The first comes `firstMs` after the
+   * sample that saw it start (an eighth of the interval), the others a
+   * quarter apart, so that the last is not taken just before the next
+   * slot. Only the sample itself runs, and only until the new run has the
+   * async samples a verdict needs (on a small server most of a burst's
+   * cost, when the slot already saw the reads).
    */
-  private burst(session: Session, left: number): void {
+  private burst(session: Session, left: number, firstMs?: number): void {
     const now = Date.now();
     const cost = this.cost.latest("activity", now) + this.cost.latest("aios", now);
     if (left <= 0 || !this.sampling.awaitingReads || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
-    this.schedule.extra(Math.max(10, Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
+    this.schedule.extra(Math.max(10, firstMs ?? Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
       if (this.session !== session) return;
       try {
         this.sampling.extra = true;

@@ -97,6 +97,35 @@ describe("Schedule", () => {
     expect(s.schedule.slots).toBe(4);
   });
 
+  it("an extra run due while a tick runs waits for it and runs when it ends", async () => {
+    const s = run([30]);
+    const extras: number[] = [];
+    s.schedule.start(); // the slot at 0 runs until 30
+    await vi.advanceTimersByTimeAsync(5);
+    s.schedule.extra(10, async (now) => void extras.push(now)); // due at 15, during the tick
+    await vi.advanceTimersByTimeAsync(150);
+    s.schedule.stop();
+    expect(extras).toEqual([30]);
+    expect(s.started).toEqual([0, 100]);
+    expect(s.missed()).toBe(0);
+  });
+
+  it("an extra run waiting for a tick is skipped, not missed, when a slot waits too or the next slot is close", async () => {
+    const s = run([120, 10, 90]);
+    const extras: number[] = [];
+    s.schedule.start(); // the slot at 0 runs until 120; the slot at 100 waits for it
+    await vi.advanceTimersByTimeAsync(5);
+    s.schedule.extra(10, async (now) => void extras.push(now));
+    // The slot at 200 runs until 290; an extra due at 215 would wait until 290, 10 ms before the slot at 300.
+    await vi.advanceTimersByTimeAsync(200);
+    s.schedule.extra(15, async (now) => void extras.push(now));
+    await vi.advanceTimersByTimeAsync(150);
+    s.schedule.stop();
+    expect(extras).toEqual([]);
+    expect(s.started).toEqual([0, 120, 200, 300]);
+    expect(s.missed()).toBe(0);
+  });
+
   it("never two ticks at once", async () => {
     let running = 0;
     let most = 0;

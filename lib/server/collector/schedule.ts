@@ -17,6 +17,8 @@ export class Schedule {
   private running = false;
   /** a slot that fell due while a tick ran, waiting for it to end */
   private waiting = false;
+  /** an extra run that fell due while a tick ran, waiting for it to end */
+  private extraWaiting: { fn: (now: number) => Promise<void>; delayMs: number } | null = null;
   private stopped = true;
   /** slots that have come due since start, each sampled, missed, or still running or waiting */
   private due = 0;
@@ -41,6 +43,7 @@ export class Schedule {
   stop(): void {
     this.stopped = true;
     this.waiting = false;
+    this.extraWaiting = null;
     if (this.timer) clearTimeout(this.timer);
     if (this.extraTimer) clearTimeout(this.extraTimer);
     this.timer = this.extraTimer = null;
@@ -48,17 +51,20 @@ export class Schedule {
 
   /**
    * One extra run of `fn` in `delayMs`, between the slots (a burst of
-   * samples); skipped, not missed, when a tick is running then, and never
-   * two at once. The slots do not move: one that falls due during it waits
-   * for it, as for a tick.
+   * samples), and never two at once. One that falls due while a tick runs
+   * waits for it and runs when it ends, unless a slot is waiting then too
+   * (that slot's sample is taken instead) or the next slot is due within
+   * `delayMs` (it would sample the same moment): then it is skipped, not
+   * missed. The slots do not move: one that falls due during it waits for
+   * it, as for a tick.
    */
   extra(delayMs: number, fn: (now: number) => Promise<void>): void {
-    if (this.stopped || this.extraTimer) return;
+    if (this.stopped || this.extraTimer || this.extraWaiting) return;
     this.extraTimer = setTimeout(() => {
       this.extraTimer = null;
-      if (this.stopped || this.running) return;
-      this.running = true;
-      void fn(Date.now()).finally(() => this.ended());
+      if (this.stopped) return;
+      if (this.running) this.extraWaiting = { fn, delayMs };
+      else this.runExtra(fn);
     }, delayMs);
   }
 
@@ -106,14 +112,23 @@ export class Schedule {
       .finally(() => this.ended());
   }
 
-  /** A tick or an extra run ended: a slot that fell due meanwhile takes its sample now, if still within its time. */
+  private runExtra(fn: (now: number) => Promise<void>): void {
+    this.running = true;
+    void fn(Date.now()).finally(() => this.ended());
+  }
+
+  /** A tick or an extra run ended: a slot that fell due meanwhile takes its sample now, if still
+   * within its time; otherwise an extra run that fell due meanwhile runs now, if the next slot is not close. */
   private ended(): void {
     this.running = false;
-    if (!this.waiting) return;
-    this.waiting = false;
+    const extra = this.extraWaiting;
+    this.extraWaiting = null;
     if (this.stopped) return;
     const at = Date.now();
-    if (at < this.nextDue) this.run(at);
-    else this.missed(1);
+    if (this.waiting) {
+      this.waiting = false;
+      if (at < this.nextDue) this.run(at);
+      else this.missed(1);
+    } else if (extra && this.nextDue - at > extra.delayMs) this.runExtra(extra.fn);
   }
 }
