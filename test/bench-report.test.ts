@@ -76,6 +76,10 @@ describe("figure 10 in the report", () => {
   it("has a table of its own, a line a count", () => {
     const t = fleetTable({ spanSeconds: 30, pageSeconds: 20, rows: [fleetRow(10, { busyShare: 0.02, firstRenderMs: 900 }), fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 })] }).split("\n");
     expect(t.find((l) => l.startsWith("| 100 "))).toBe("| 100 | 10.0% / 15.0% | 220 / 280 MB | 20 (40) / 20 (40) ms | 100.0 / 100.0 | 3.30 MB, 300 / 300 ms | 2000 ms, 8.0% |");
+    // each target's interval and a sample's cost, where the run recorded them: why fewer samples than targets
+    const slow = fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 });
+    Object.assign(slow.idle, { samplesPerSecond: 36.7, sampleMsP50: 2600, activityMsP50: 5.2 });
+    expect(fleetTable({ rows: [slow] }).split("\n").find((l) => l.startsWith("| 100 "))).toContain("| 36.7 (2600 ms, 5.2 ms a sample) / 100.0 |");
     expect(fleetTable({})).toBe("");
   });
 });

@@ -30,6 +30,9 @@ export function fleetRows(f10: Json): Row[] {
   }));
 }
 
+/** " (1000 ms, 2.7 ms a sample)": the interval the budget left a target, and why; nothing for a run that did not record them. */
+const cadence = (s: Json) => (known(s.sampleMsP50, s.activityMsP50) ? ` (${fmt(s.sampleMsP50, 0)} ms, ${fmt(s.activityMsP50, 1)} ms a sample)` : "");
+
 /** Figure 10's own table: every figure of each count. */
 export function fleetTable(f10: Json): string {
   const rows: Json[] = f10.rows ?? [];
@@ -38,7 +41,7 @@ export function fleetTable(f10: Json): string {
   const lines = [
     `Figure 10 by number of targets (one inflight, INFLIGHT_TARGETS naming one local PostgreSQL 18 that many times; ${f10.spanSeconds ?? "?"} s with nobody watching, the idle cadence, then ${f10.spanSeconds ?? "?"} s with one target watched over SSE; then the fleet page in Chromium at 1920x1080 for ${f10.pageSeconds ?? "?"} s):`,
     "",
-    "| targets | CPU, idle / watched (share of a core) | RSS, idle / watched | event-loop delay p99 (max), idle / watched | samples a second, idle / watched | /metrics: size, scrape (median of 5), idle / watched | fleet page: all rows drawn, main thread busy |",
+    "| targets | CPU, idle / watched (share of a core) | RSS, idle / watched | event-loop delay p99 (max), idle / watched | samples a second, idle / watched (each target's interval and a sample's server time, medians at the span's end) | /metrics: size, scrape (median of 5), idle / watched | fleet page: all rows drawn, main thread busy |",
     "|---|---|---|---|---|---|---|",
   ];
   for (const x of rows) {
@@ -47,7 +50,7 @@ export function fleetTable(f10: Json): string {
     const page = x.page?.error ? `? (${String(x.page.error).slice(0, 80)})` : `${fmt(x.page?.firstRenderMs, 0)} ms, ${pct(x.page?.busyShare)}`;
     lines.push(
       `| ${x.targets} | ${pct(i.cpu)} / ${pct(w.cpu)} | ${fmt(i.rssMb, 0)} / ${fmt(w.rssMb, 0)} MB | ${fmt(i.loopLagP99Ms, 0)} (${fmt(i.loopLagMaxMs, 0)}) / ${fmt(w.loopLagP99Ms, 0)} (${fmt(w.loopLagMaxMs, 0)}) ms | ` +
-        `${fmt(i.samplesPerSecond, 1)} / ${fmt(w.samplesPerSecond, 1)} | ${kb(w.metricsBytes)}, ${fmt(i.metricsScrapeMs, 0)} / ${fmt(w.metricsScrapeMs, 0)} ms | ${page} |`,
+        `${fmt(i.samplesPerSecond, 1)}${cadence(i)} / ${fmt(w.samplesPerSecond, 1)}${cadence(w)} | ${kb(w.metricsBytes)}, ${fmt(i.metricsScrapeMs, 0)} / ${fmt(w.metricsScrapeMs, 0)} ms | ${page} |`,
     );
   }
   return lines.join("\n");

@@ -33,6 +33,10 @@ interface Span {
   metricsBytes: number;
   metricsScrapeMs: number | null;
   samplesPerSecond: number;
+  /** at the span's end, the median over the targets: the sampling interval (stretched by the budget
+   * where a sample costs more than the budget allows at the cadence) and what a sample cost the server */
+  sampleMsP50: number | null;
+  activityMsP50: number | null;
 }
 
 export async function manyTargets(bench: Bench): Promise<void> {
@@ -104,7 +108,7 @@ async function scrape(server: AppServer): Promise<{ text: string; ms: number }> 
 async function span(server: AppServer, pid: number): Promise<Span> {
   // prom-client resets its loop-delay histogram at each scrape: this one starts the span
   await scrape(server);
-  const samples0 = await totalSamples(server);
+  const samples0 = (await fleetState(server)).samples;
   const cpu0 = cpuSeconds(pid);
   const t0 = Date.now();
   const rss: number[] = [];
@@ -118,7 +122,7 @@ async function span(server: AppServer, pid: number): Promise<Span> {
   const end = await scrape(server);
   const times = [end.ms];
   for (let i = 0; i < 4; i++) times.push((await scrape(server)).ms);
-  const samples1 = await totalSamples(server);
+  const state = await fleetState(server);
   const lag = (name: string) => {
     const v = metricSum(end.text, name);
     return v === null ? null : r3(v * 1000);
@@ -131,12 +135,20 @@ async function span(server: AppServer, pid: number): Promise<Span> {
     loopLagMaxMs: lag("nodejs_eventloop_lag_max_seconds"),
     metricsBytes: end.text.length,
     metricsScrapeMs: r3(quantile(times, 0.5)),
-    samplesPerSecond: r3((samples1 - samples0) / seconds)!,
+    samplesPerSecond: r3((state.samples - samples0) / seconds)!,
+    sampleMsP50: state.sampleMsP50,
+    activityMsP50: state.activityMsP50,
   };
 }
 
-async function totalSamples(server: AppServer): Promise<number> {
+/** Every target's samples so far, and the medians of its interval and of a sample's cost as the page's cost line gives them. */
+async function fleetState(server: AppServer): Promise<{ samples: number; sampleMsP50: number | null; activityMsP50: number | null }> {
   const res = await fetch(server.url + "/api/targets", { cache: "no-store" });
-  const body = (await res.json()) as { targets: { samples: number }[] };
-  return body.targets.reduce((s, t) => s + t.samples, 0);
+  const body = (await res.json()) as { targets: { samples: number; sampleMs: number; cost?: { statements?: { statement: string; msPerCall: number | null }[] } }[] };
+  const activity = body.targets.map((t) => t.cost?.statements?.find((x) => x.statement === "activity")?.msPerCall).filter((x): x is number => typeof x === "number");
+  return {
+    samples: body.targets.reduce((s, t) => s + t.samples, 0),
+    sampleMsP50: r3(quantile(body.targets.map((t) => t.sampleMs), 0.5)),
+    activityMsP50: r3(quantile(activity, 0.5)),
+  };
 }
