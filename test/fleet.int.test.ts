@@ -80,15 +80,18 @@ describe("two targets at once", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const reader = res.body!.getReader();
     await reader.read();
-    await waitFor("fast cadence while watched", async () => {
+    // The fast cadence (100 ms), or, on a loaded machine where a sample costs more than the
+    // budget's share at that cadence, a stretched one that the cost note explains.
+    const watched = await waitFor("fast cadence while watched", async () => {
       const t = await byId("east");
-      return t.viewers === 1 && t.sampleMs === 100;
+      return t.viewers === 1 && t.sampleMs < 1000 ? t : null;
     });
+    if (watched.sampleMs > 100) expect(watched.cost.note).toContain(`wait events every ${watched.sampleMs} ms, not 100`);
     const start = await byId("east");
     await new Promise((r) => setTimeout(r, 2000));
     const after = await byId("east");
-    // ~20 samples in 2 s at 10/s (the 1/s idle cadence would give ~2)
-    expect(after.samples - start.samples).toBeGreaterThan(10);
+    // ~20 samples in 2 s at 10/s; the 1/s idle cadence would give 2 or 3
+    expect(after.samples - start.samples).toBeGreaterThan(5);
     controller.abort();
     await waitFor("idle cadence once the last viewer left", async () => {
       const t = await byId("east");

@@ -82,7 +82,10 @@ describe("viewers at scale", () => {
     try {
       await Promise.all(viewers.map((v) => v.waitFor((e) => e.event === "tick", 20_000)));
       expect((await target()).viewers).toBe(100);
-      expect((await target()).sampleMs).toBe(100);
+      // The fast cadence; on a loaded machine a stretched one, which the cost note explains.
+      const watched = await target();
+      expect(watched.sampleMs).toBeLessThan(1000);
+      if (watched.sampleMs > 100) expect(watched.cost.note).toContain(`wait events every ${watched.sampleMs} ms, not 100`);
       // The target's load does not grow with viewers: one session, one statement per tick.
       const busy = await oneStatementPerTick(2000);
       expect(busy.samples).toBeGreaterThan(10);
