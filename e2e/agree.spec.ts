@@ -72,7 +72,7 @@ test("the in-flight chart and the cost line name one pg_aios interval, read at t
     const out: { cost: string; chart: string }[] = [];
     for (let i = 0; i < 20; i++) {
       out.push({
-        cost: document.querySelector('[data-testid="watch-cost"] summary')?.textContent ?? "",
+        cost: document.querySelector('[data-testid="watch-cost"]')?.textContent ?? "",
         chart: document.querySelector('[data-testid="inflight-subtitle"]')?.textContent ?? "",
       });
       await new Promise((r) => setTimeout(r, 100));

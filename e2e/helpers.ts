@@ -132,3 +132,48 @@ export async function dropFromOsCache(client: pg.Client, dataDir: string, table:
     spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0"]);
   }
 }
+
+/** What a person reads before the first chart, as ../shared/tools/words.mjs counts it. */
+export interface FirstScreen {
+  /** visible words above the first chart (its panel where the panel is plainly its box), header included */
+  above: number;
+  /** of them, in the findings (the causes and the running queries' verdicts) */
+  findings: number;
+  text: string;
+}
+
+/**
+ * Counts the visible words above the first chart (an svg at least 300 px
+ * wide, from its panel's top where the panel is plainly its box), the way
+ * the issue's figure is measured, and those of the findings among them.
+ */
+export function firstScreen(page: Page): Promise<FirstScreen> {
+  return page.evaluate(() => {
+    const svg = [...document.querySelectorAll("svg")].find((s) => s.getBoundingClientRect().width >= 300);
+    let limit = svg ? svg.getBoundingClientRect().top : Infinity;
+    if (svg) {
+      let el: Element = svg;
+      while (el.parentElement && !el.parentElement.querySelector("h1,h2,h3,h4")) el = el.parentElement;
+      const panel = el.parentElement;
+      const pr = panel?.getBoundingClientRect();
+      const sr = svg.getBoundingClientRect();
+      if (pr && pr.top >= 80 && pr.height <= sr.height * 2 + 250 && pr.top < limit) limit = pr.top;
+    }
+    const findings = document.querySelector('[data-testid="findings"]');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const words: string[] = [];
+    let inFindings = 0;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest("svg,script,style") || !el.checkVisibility()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const rect = range.getBoundingClientRect();
+      if (rect.height === 0 || rect.top >= limit) continue;
+      const w = (n.textContent ?? "").split(/\s+/).filter(Boolean);
+      words.push(...w);
+      if (findings?.contains(n)) inFindings += w.length;
+    }
+    return { above: words.length, findings: inFindings, text: words.join(" ") };
+  });
+}

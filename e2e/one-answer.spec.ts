@@ -28,11 +28,12 @@ test("a running scan's finding and its row give the same figures, read at the sa
         const pair = await page.evaluate((scan) => {
           for (const el of document.querySelectorAll<HTMLElement>('[data-testid="finding"]')) {
             const run = el.dataset.run;
-            if (!run || el.dataset.rule === "too_short" || !el.innerText.includes(scan) || !/% scanned/.test(el.innerText)) continue;
+            const evidence = el.querySelector<HTMLElement>('[data-testid="finding-evidence"]')?.textContent ?? "";
+            if (!run || el.dataset.rule === "too_short" || !evidence.includes(scan) || !/% scanned/.test(evidence)) continue;
             const row = document.querySelector<HTMLElement>(`[data-testid="query-row"][data-run="${CSS.escape(run)}"][data-running="true"]`);
             if (!row) return null;
             const text = (id: string) => row.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText.trim() ?? "";
-            return { finding: el.innerText, elapsed: text("run-elapsed"), progress: text("run-progress"), eta: text("run-eta"), wait: text("read-wait") };
+            return { finding: evidence, elapsed: text("run-elapsed"), progress: text("run-progress"), eta: text("run-eta"), wait: text("read-wait") };
           }
           return null;
         }, SCAN);

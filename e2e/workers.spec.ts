@@ -66,8 +66,9 @@ test("one io worker behind four cold scans: the finding says the io workers are 
     await expect
       .poll(
         async () => {
-          for (const t of await findings.allInnerTexts()) said.add(t);
-          text = (await page.locator('[data-testid="finding"][data-rule="workers_queue"]').allInnerTexts()).find((t) => /now 1;/.test(t)) ?? "";
+          for (const t of await findings.allTextContents()) said.add(t);
+          // The server's line: the cause once, its evidence (opened on demand) and the lever.
+          text = (await page.locator('[data-testid="finding"][data-rule="workers_queue"][data-run=""]').allTextContents()).find((t) => /now 1;/.test(t)) ?? "";
           return text;
         },
         { timeout: 150_000, intervals: [250], message: "a workers_queue finding with one io worker" },

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { StreamStatus } from "@/lib/client/live/store";
 import { useChannel, usePageNow } from "@/lib/client/live/hooks";
-import { demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
+import { aspectsView, demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
 import { formatAgo, formatBytes, formatClock, formatNumber, majorVersion } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Term } from "@/components/ui/term";
@@ -14,8 +14,8 @@ const STREAM_TONES = { live: "ok", connecting: "muted", reconnecting: "warn" } a
 
 export function StatusBadge({ target, now }: { target: TargetInfo; now: number | null }) {
   return (
-    <Badge tone={STATUS_TONES[target.status]} testId="target-status" data={{ "data-status": target.status }} title="inflight's connection to this server (the server's own start is under 'server started')">
-      {statusText(target, now)}
+    <Badge tone={STATUS_TONES[target.status]} testId="target-status" data={{ "data-status": target.status }} title={`inflight's connection to this server, ${statusText(target, now)} (the server's own start is under 'server started')`}>
+      {statusText(target, null)}
     </Badge>
   );
 }
@@ -35,6 +35,7 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
   const now = usePageNow();
   const badge = demoBadge(target);
   const started = serverStarted(target, now);
+  const collectionOk = aspectsView(target.aspects, target).allOk;
   return (
     <header className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm [contain:content]">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
@@ -47,7 +48,7 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
         {badge ? <Badge tone="info">{badge}</Badge> : null}
         <StatusBadge target={target} now={now} />
         <Badge tone={STREAM_TONES[stream.state]} testId="stream-state" data={{ "data-state": stream.state }} title={stream.error ?? "this page's live stream from inflight"}>
-          stream {stream.state}
+          {stream.state === "live" ? "live" : `stream ${stream.state}`}
           {stream.state !== "live" && stream.since && now !== null ? ` for ${formatAgo(stream.since, now).replace(/ ago$/, "")}` : ""}
         </Badge>
         {controls}
@@ -59,23 +60,21 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
       ) : null}
       {stream.error ? <p className="mt-1 text-xs text-amber-700">{stream.error}</p> : null}
       <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
-        <Fact label="server">{target.serverVersion ? `PostgreSQL ${target.serverVersion}` : "–"}</Fact>
+        <Fact label="server">{target.serverVersion ? `PostgreSQL ${target.serverVersion.split(" ")[0]}` : "–"}</Fact>
         <Fact label="server started" title="pg_postmaster_start_time(): when this PostgreSQL last started" testId="server-started">
           {started ?? "–"}
         </Fact>
         <Fact label={<Term term="io_method">io_method</Term>}>{target.ioMethod ?? "–"}</Fact>
-        <Fact label="cadence" title="the sampling interval in force and the rate achieved over the last 10 s">
-          every {target.sampleMs} ms · {formatNumber(target.achievedHz)} Hz
-        </Fact>
-        <Fact label="samples / missed" title="a sample whose statement had not returned when the next was due is skipped and counted as missed">
-          {formatNumber(target.samples)} / {formatNumber(target.missed)}
-        </Fact>
-        <Fact label="viewers">{target.viewers}</Fact>
         {target.status === "up" ? <NowFacts ioMethod={target.ioMethod} /> : <LastSample />}
       </dl>
       <div className="mt-2 space-y-0.5 border-t border-slate-100 pt-1.5 text-xs text-slate-600">
-        <CostLine cost={target.cost} />
-        <CollectionLine aspects={target.aspects} target={target} />
+        <CostLine cost={target.cost}>
+          <p data-testid="cadence">
+            sampled every {target.sampleMs} ms ({formatNumber(target.achievedHz)} Hz over the last 10 s): {formatNumber(target.samples)} samples, {formatNumber(target.missed)} missed (a sample whose statement had not returned when the next was due); {target.viewers} viewer{target.viewers === 1 ? "" : "s"}
+          </p>
+          {collectionOk ? <CollectionLine aspects={target.aspects} target={target} /> : null}
+        </CostLine>
+        {collectionOk ? null : <CollectionLine aspects={target.aspects} target={target} />}
       </div>
     </header>
   );
@@ -107,16 +106,21 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
   const aio = latest.aio;
   return (
     <>
-      <Fact label="async in flight now" title={aio ? `pg_aios handles with f_sync = false, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
-        <span data-testid="now-inflight" data-known={aio !== null}>
-          {aio ? aio.inFlight : <span className="text-slate-500">not read this sample</span>}
-        </span>{" "}
-        {aio ? <span className="text-slate-500">({formatBytes(aio.bytes)})</span> : null}
+      <Fact label="reads in flight" title={aio ? `asynchronous reads in flight (pg_aios handles with f_sync = false) and synchronous ones, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
+        {aio ? (
+          <>
+            <span data-testid="now-inflight" data-known="true">
+              {aio.inFlight}
+            </span>{" "}
+            async <span className="text-slate-500">({formatBytes(aio.bytes)})</span> · {aio.sync} sync
+          </>
+        ) : (
+          <span data-testid="now-inflight" data-known="false" className="text-slate-500">
+            not read this sample
+          </span>
+        )}
       </Fact>
-      <Fact label={<Term term="f_sync">sync (f_sync) now</Term>} title={aio ? undefined : NOT_READ_TITLE}>
-        {aio ? aio.sync : <span className="text-slate-500">not read</span>}
-      </Fact>
-      <Fact label="active backends" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
+      <Fact label="running queries" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
         <span data-testid="now-active" data-t={latest.t}>
           {latest.active}
         </span>

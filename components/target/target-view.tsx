@@ -124,7 +124,6 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
               {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
               {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
               <Banners items={banners(target, settings)} />
-              {target.demo ? <DemoControls target={panel} /> : null}
               <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
                 <InFlightPanel target={panel} />
                 <WorkersPanel target={panel} />
@@ -135,6 +134,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
                 <StatementsPanel target={panel} />
                 <SettingsPanel />
                 <ComparePanel id={id} />
+                {target.demo ? <DemoControls target={panel} /> : null}
                 {target.demo ? <LabPanel target={panel} /> : null}
               </div>
             </main>

@@ -24,7 +24,6 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
   return (
     <div className="ml-auto flex flex-wrap items-center gap-1 text-xs">
       <div className="flex items-center gap-1" role="group" aria-label="time range">
-        <span className="text-slate-500">show</span>
         {VIEW_SPANS.map((s) => (
           <button key={s.id} type="button" onClick={() => actions.onSpan(s.id)} aria-pressed={!frozen && span === s.id} className={!frozen && span === s.id ? PRESSED : PLAIN}>
             {s.ms === null ? `${Math.round(windowMs / 60_000)} min` : s.label}
@@ -48,13 +47,20 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
         </button>
       ) : null}
       <span className="mx-1 h-4 w-px bg-slate-300" aria-hidden />
-      <a href={exportUrl(id, "json", range)} download data-testid="export-json" className={PLAIN} title={range ? "the frozen range as JSON" : "the whole window as JSON"}>
-        Export JSON
-      </a>
-      <a href={exportUrl(id, "csv", range)} download data-testid="export-csv" className={PLAIN} title={range ? "the ticks of the frozen range as CSV" : "the window's ticks as CSV"}>
-        Export CSV
-      </a>
-      <CopyLink />
+      <details className="relative" data-testid="share">
+        <summary className={`${PLAIN} cursor-pointer list-none`} title="export what is shown, or copy a link to it">
+          Share ▾
+        </summary>
+        <div className="absolute right-0 z-20 mt-1 flex flex-col gap-1 rounded border border-slate-200 bg-white p-1.5 shadow-lg">
+          <a href={exportUrl(id, "json", range)} download data-testid="export-json" className={PLAIN} title={range ? "the frozen range as JSON" : "the whole window as JSON"}>
+            Export JSON
+          </a>
+          <a href={exportUrl(id, "csv", range)} download data-testid="export-csv" className={PLAIN} title={range ? "the ticks of the frozen range as CSV" : "the window's ticks as CSV"}>
+            Export CSV
+          </a>
+          <CopyLink />
+        </div>
+      </details>
     </div>
   );
 }

@@ -6,21 +6,27 @@ import { Glossed } from "@/components/ui/term";
 const ASPECT_CLASSES = { bad: "text-red-800 font-medium", muted: "text-slate-500" } as const satisfies Record<AspectTone, string>;
 
 /** What watching costs this server, with the per-statement breakdown on demand. */
-export function CostLine({ cost }: { cost: WatchCost }) {
+export function CostLine({ cost, children }: { cost: WatchCost; children?: React.ReactNode }) {
   const v = costView(cost);
   return (
     <details data-testid="watch-cost" data-ms-per-second={cost.msPerSecond}>
       <summary className="cursor-pointer list-none">
         <span className="font-medium text-slate-700">{v.summary}</span>
-        {v.aios ? (
-          <>
-            ; <Glossed text={v.aios} />
-          </>
-        ) : null}
-        <span className={v.over ? "text-amber-800" : "text-slate-500"}> ({v.budget})</span>
+        {v.over ? <span className="text-amber-800"> ({v.budget})</span> : null}
         {v.note ? <span className="text-amber-800" data-testid="watch-cost-note"> {v.note}</span> : null}
-        <span className="ml-1 text-blue-700">per statement</span>
+        <span className="ml-1 text-blue-700">▾</span>
       </summary>
+      <div className="mt-1 space-y-0.5">
+        <p>
+          {v.aios ? (
+            <>
+              <Glossed text={v.aios} />;{" "}
+            </>
+          ) : null}
+          <span className={v.over ? "text-amber-800" : "text-slate-500"}>{v.budget}</span>
+        </p>
+        {children}
+      </div>
       {v.rows.length === 0 ? (
         <p className="mt-1 text-slate-500">No statement measured yet.</p>
       ) : (

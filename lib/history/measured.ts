@@ -13,6 +13,8 @@ export interface MethodMeasure {
   after: { ioMethod: string; meanMs: number; calls: number };
   /** "faster by 27% (6 vs 6 calls; outside the spread)" or "no measurable difference ..." */
   verdict: string;
+  /** the after side against the before side */
+  kind: "faster" | "slower" | "same";
 }
 
 /** per queryid */
@@ -32,6 +34,7 @@ export function methodMeasures(c: CompareResponse): Map<string, MethodMeasure> {
       before: { ioMethod: change.before, meanMs: r.before.meanMs, calls: r.before.calls },
       after: { ioMethod: change.after, meanMs: r.after.meanMs, calls: r.after.calls },
       verdict: r.verdict.text,
+      kind: r.verdict.kind,
     });
   }
   return out;

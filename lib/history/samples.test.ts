@@ -10,7 +10,7 @@ const handle = (last: number): AioHandle => ["SUBMITTED", "readv", 131072, false
 function viewOf(w: TargetWindow, findings: Finding[] = []): WindowView {
   return { ticksSince: (s) => w.ticksSince(s), ioSince: (s) => w.ioSince(s), queries: () => w.queries(), findings: { findings }, blockSize: 8192 };
 }
-const finding = (since: number, text: string): Finding => ({ id: "workers_queue", rule: "workers_queue", severity: "act", text, evidence: { busy: 1 }, since });
+const finding = (since: number, text: string): Finding => ({ id: "workers_queue", rule: "workers_queue", severity: "act", glance: { now: "", lever: null }, text, evidence: { busy: 1 }, since });
 
 describe("SampleRecorder", () => {
   it("keeps one tick a second, the one with the most reads in flight, once the second is over", () => {

@@ -30,6 +30,28 @@ export const FINDING_SEVERITIES = ["act", "warn", "info"] as const;
 export const FindingSeverity = z.enum(FINDING_SEVERITIES);
 export type FindingSeverity = z.infer<typeof FindingSeverity>;
 
+/**
+ * The finding at a glance: a few plain words per cell, the sentence (`text`)
+ * being its evidence, opened on demand. A running query's: what it does now,
+ * how far it has got and how long is left, the lever. The server's: the
+ * cause, the lever, the running queries it holds back.
+ */
+export const Glance = z.object({
+  /** a run: what it is doing now ("waiting on its async reads"); the server: the cause */
+  now: z.string(),
+  /** "raise effective_io_concurrency", "no setting will help"; null: nothing to do */
+  lever: z.string().nullable(),
+  /** a run: the start of its statement */
+  query: z.string().optional(),
+  /** a run: "40% of public.readings" */
+  progress: z.string().nullable().optional(),
+  /** a run: "6-9 s left" */
+  left: z.string().nullable().optional(),
+  /** a server-wide cause: the pids of the running queries it holds back */
+  holds: z.array(z.number()).optional(),
+});
+export type Glance = z.infer<typeof Glance>;
+
 export const Finding = z.object({
   /** stable while the finding holds: the rule, or `run:<run id>` for a run's */
   id: z.string(),
@@ -37,6 +59,7 @@ export const Finding = z.object({
   severity: FindingSeverity,
   /** one sentence, its figures in it */
   text: z.string(),
+  glance: Glance,
   /** the figures the sentence cites, by name */
   evidence: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
   pid: z.number().optional(),

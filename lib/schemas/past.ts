@@ -19,6 +19,8 @@ export type PastTick = z.infer<typeof PastTick>;
 
 /** A finding over the span it held: from `from` to `to` (null: still holding when last seen at `seen`). */
 export const PastFinding = Finding.omit({ since: true }).extend({
+  /** kept from when it was written: findings kept before glances have none */
+  glance: Finding.shape.glance.optional(),
   from: z.number(),
   to: z.number().nullable(),
   seen: z.number(),

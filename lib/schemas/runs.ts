@@ -70,6 +70,8 @@ export const QueryRun = z.object({
   readBlocksPerSec: z.number().nullable(),
   /** ms left at that rate; null when the size or the rate is unknown */
   etaMs: z.number().nullable(),
+  /** what its last few samples waited on, by wait key ("IO:AioIoCompletion", "CPU"): what it does now */
+  nowWaits: z.record(z.string(), z.number()).optional(),
   /** mean size of the async handles seen (bytes); null without one */
   asyncReadBytes: z.number().nullable(),
   /** mean size of the synchronous handles seen (bytes): 8 kB for index pages */

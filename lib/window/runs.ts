@@ -1,7 +1,7 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation } from "../schemas/runs";
-import { mergeBlocks, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
+import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
 import { verdictOf } from "./verdict";
 
@@ -9,6 +9,9 @@ import { verdictOf } from "./verdict";
 export type RelationLookup = (dbOid: number, filenode: number) => Relation;
 
 const MAX_ENDED_RUNS = 2000;
+
+/** What a run does "now" is what its last this many samples waited on. */
+const NOW_SAMPLES = 10;
 
 /** The read rate is judged over this long. */
 const RATE_SPAN_MS = 3000;
@@ -22,7 +25,9 @@ interface Sums {
   syncBytes: number;
 }
 
-interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncReadBytes" | "syncReadBytes"> {
+interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncReadBytes" | "syncReadBytes" | "nowWaits"> {
+  /** the wait keys of its last NOW_SAMPLES samples, oldest first */
+  recent: string[];
   scans: Map<string, ScanSpan>;
   /** files read through async handles */
   asyncFiles: Set<string>;
@@ -140,6 +145,7 @@ export class RunStore {
       syncFiles: new Map(),
       sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
       coverage: [],
+      recent: [],
       version: 0,
       built: null,
     };
@@ -160,6 +166,8 @@ export class RunStore {
     if (state === "aio" || state === "read" || state === "io") run.ioWaitSamples++;
     if (state === "read" || (syncInFlight ?? 0) > 0) run.syncSamples++;
     if (state === "aio" || (inFlight ?? 0) > 0) run.asyncSamples++;
+    run.recent.push(waitKey(obs.leader.wait_event_type, obs.leader.wait_event));
+    if (run.recent.length > NOW_SAMPLES) run.recent.shift();
     // Without a pg_aios read the handles are unknown: keep the last known.
     if (obs.handles && inFlight !== null) {
       run.aioReadSamples++;
@@ -233,7 +241,7 @@ export class RunStore {
   }
 
   private build(run: RunAccum, files: readonly Relation[]): QueryRun {
-    const { scans, asyncFiles, syncFiles, sums, coverage, version: _version, built: _built, ...rest } = run;
+    const { scans, asyncFiles, syncFiles, sums, coverage, recent, version: _version, built: _built, ...rest } = run;
     const relations: Relation[] = [];
     let progress: number | null = null;
     let progressRelation: string | null = null;
@@ -263,10 +271,17 @@ export class RunStore {
       progressRelation,
       readBlocksPerSec: rate === null ? null : Math.round(rate),
       etaMs: rate !== null && rate > 0 && left !== null ? Math.round((left / rate) * 1000) : null,
+      nowWaits: countOf(run.endedAt === null ? recent : []),
       asyncReadBytes: sums.asyncHandles ? Math.round(sums.asyncBytes / sums.asyncHandles) : null,
       syncReadBytes: sums.syncHandles ? Math.round(sums.syncBytes / sums.syncHandles) : null,
     };
   }
+}
+
+function countOf(keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
+  return out;
 }
 
 /** Whether two lookups of a run's files name and size them alike (what its view shows of them). */

@@ -2,24 +2,28 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "@/lib/schemas/findings";
 import { findingList, heldFor, runHref } from "./findings";
 
-const f = (id: string, severity: Finding["severity"], runId?: string, since = 0): Finding => ({ id, rule: runId ? "async_reads" : "settings_unchanged", severity, text: id, evidence: {}, since, ...(runId ? { runId } : {}) });
+const f = (id: string, severity: Finding["severity"], runId?: string, since = 0): Finding => ({ id, rule: runId ? "async_reads" : "settings_unchanged", severity, glance: { now: id, lever: null }, text: id, evidence: {}, since, ...(runId ? { runId } : {}) });
 
 describe("findingList", () => {
-  it("puts the most severe first, keeping the server's order within a severity", () => {
-    const list = findingList({ asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "act"), f("r2", "info", "2:2"), f("w", "warn")], moreRuns: 0 }, "demo", 10_000);
-    expect(list.lines.map((l) => l.finding.id)).toEqual(["s", "w", "r1", "r2"]);
+  it("puts the server's causes first, most severe first, and the running queries in the server's order", () => {
+    const list = findingList({ asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "info"), f("r2", "act", "2:2"), f("w", "warn")], moreRuns: 0 }, "demo", 10_000);
+    expect(list.causes.map((l) => l.finding.id)).toEqual(["w", "s"]);
+    expect(list.runs.map((l) => l.finding.id)).toEqual(["r1", "r2"]);
     expect(list.more).toBeNull();
   });
 
-  it("names at most 3 running queries, then 'and N more running'", () => {
+  it("shows 3 running queries, then 'and N more running', all when asked", () => {
     const runs = ["1:1", "2:2", "3:3", "4:4"].map((id) => f(id, "info", id));
     const list = findingList({ asOf: 0, findings: runs, moreRuns: 2 }, "demo", 0);
-    expect(list.lines).toHaveLength(3);
+    expect(list.runs).toHaveLength(3);
     expect(list.more).toBe("and 3 more running");
+    const all = findingList({ asOf: 0, findings: runs, moreRuns: 2 }, "demo", 0, true);
+    expect(all.runs).toHaveLength(4);
+    expect(all.more).toBe("and 2 more running");
   });
 
   it("links a run's finding to its row and timeline, and says how long it has held", () => {
-    const [line] = findingList({ asOf: 0, findings: [f("x", "info", "4812:1700000000000", 1000)], moreRuns: 0 }, "demo", 13_000).lines;
+    const [line] = findingList({ asOf: 0, findings: [f("x", "info", "4812:1700000000000", 1000)], moreRuns: 0 }, "demo", 13_000).runs;
     expect(line.href).toBe("/targets/demo?run=4812%3A1700000000000");
     expect(line.since).toBe("for 12 s");
   });

@@ -19,8 +19,13 @@ export interface FindingLine {
 }
 
 export interface FindingList {
-  lines: FindingLine[];
-  /** "and 2 more running" (queries of a second or more without a line) */
+  /** the server-wide lines, most severe first */
+  causes: FindingLine[];
+  /** the running queries' verdicts, the most time left first: the first MAX_RUN_LINES, or all when asked */
+  runs: FindingLine[];
+  /** running queries with a verdict not shown (until asked), and those the server only counted */
+  hidden: number;
+  /** "and 2 more running" (queries of a second or more without a line); null when none */
   more: string | null;
 }
 
@@ -34,19 +39,21 @@ export function heldFor(since: number, now: number): string {
 
 export const runHref = (targetId: string, runId: string) => `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range: null, run: runId })}`;
 
-export function findingList(payload: FindingsPayload, targetId: string, now: number | null, maxRuns = MAX_RUN_LINES): FindingList {
-  // Stable: within a severity the server's order (running queries first) stays.
-  const sorted = payload.findings.map((f, i) => ({ f, i })).sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i).map(({ f }) => f);
-  let runs = 0;
-  let dropped = 0;
-  const lines: FindingLine[] = [];
-  for (const f of sorted) {
-    if (f.runId && ++runs > maxRuns) {
-      dropped++;
-      continue;
-    }
-    lines.push({ finding: f, since: now === null ? null : heldFor(f.since, now), href: f.runId ? runHref(targetId, f.runId) : null });
-  }
-  const more = payload.moreRuns + dropped;
-  return { lines, more: more > 0 ? `and ${more} more running` : null };
+/**
+ * The findings as the page lists them: the server's causes, most severe
+ * first, then a verdict per running query in the server's order (the most
+ * time left first), the first few unless all are asked for.
+ */
+export function findingList(payload: FindingsPayload, targetId: string, now: number | null, all = false, maxRuns = MAX_RUN_LINES): FindingList {
+  const line = (f: Finding): FindingLine => ({ finding: f, since: now === null ? null : heldFor(f.since, now), href: f.runId ? runHref(targetId, f.runId) : null });
+  // Stable: within a severity the server's order stays.
+  const causes = payload.findings
+    .filter((f) => !f.runId)
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i)
+    .map(({ f }) => line(f));
+  const running = payload.findings.filter((f) => f.runId).map(line);
+  const shown = all ? running : running.slice(0, maxRuns);
+  const hidden = running.length - shown.length + payload.moreRuns;
+  return { causes, runs: shown, hidden, more: hidden > 0 ? `and ${hidden} more running` : null };
 }

@@ -39,16 +39,16 @@ const runFinding = (i: FindingsInput) => computeFindings(i).findings.find((f) =>
 
 describe("per running query, one rule a case", () => {
   it.each<[string, Partial<FindingsInput>, string, RegExp]>([
-    ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Slowest running: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% scanned \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers never all busy \(at most 1 of 3\), so changing io_method or io_workers is unlikely to help\./],
+    ["async reads, workers not saturated", { runs: [asyncScan()] }, "async_reads", /Longest left: pid 42 `SELECT count\(\*\).*` on public\.events, 40 s, 79% scanned \(about 4\.2 s left at 180 MB\/s\); waiting on reads in 40% of samples \(async 40%, synchronous 0%\); its reads are asynchronous .*io workers never all busy \(at most 1 of 3\), so changing io_method or io_workers is unlikely to help\./],
     // async from its IO:Aio* waits alone, no handle of its own caught in flight: said as the waits, as the row says it
     ["async reads seen only as waits", { runs: [asyncScan({ aioSamples: 0, maxInFlight: 0, sumInFlight: 0 })] }, "async_reads", /its reads are asynchronous \(waiting on async reads in 160 of 400 samples, none of its own in flight in the 400 that read pg_aios\)/],
     ["reads not the bottleneck", { runs: [scan({ aioWaitSamples: 20, aioSamples: 100, verdict: "async" })] }, "reads_not_bottleneck", /reads are not its bottleneck \(on CPU in 60% of samples.*no I\/O setting will help much/],
     ["index lookups read synchronously", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, cpuSamples: 100, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples.*io_method and io_workers are not its levers; look at the plan, the index, shared_buffers/],
     // issue 19: one sample with an async handle among index lookups' synchronous ones: still synchronous, the sample named
     ["index lookups, one async sample among them", { runs: [scan({ readWaitSamples: 300, syncSamples: 320, asyncSamples: 1, aioSamples: 1, maxInFlight: 1, cpuSamples: 99, syncReadBytes: 8192, verdict: "sync" })] }, "sync_reads", /its reads are synchronous \(8 kB a read, waiting on IO:DataFileRead in 75% of samples; an async read in 1 of 400 samples; index lookups/],
-    ["io workers the queue", { runs: [asyncScan()], recent: busyWorkers }, "workers_queue", /the io workers are the queue \(full while backends waited on them in 100% of the samples of the last 5 s \(3 of 3 io workers busy in 100%; backends waiting on their reads \(IO:AioIoCompletion\) in 100%\)\): raise io_workers \(now 3; a reload applies it\) and measure again/],
+    ["io workers the queue", { runs: [asyncScan()], recent: busyWorkers }, "workers_queue", /the io workers are the queue \(the io workers finding\): raise io_workers \(now 3; a reload applies it\) and measure again/],
     ["read-ahead depth pinned at effective_io_concurrency", { runs: [asyncScan({ maxInFlight: 16, sumInFlight: 340 * 15, aioWaitSamples: 220 })] }, "readahead_depth", /read-ahead depth is the limit: 15 reads in flight on average, at effective_io_concurrency = 16.*raise effective_io_concurrency/],
-    ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*keeps a scan's reads in flight: measure it on a copy with the lab \(npm run lab, or the lab button of the demo\)\./],
+    ["io_method = sync, a scan's combined reads", { settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 200, syncSamples: 200, syncReadBytes: 122_880, progress: 0.3, progressRelation: "public.events", verdict: "sync" })] }, "io_method_sync", /io_method = sync: it waits for each read in turn.*keeps a scan's reads in flight, unmeasured here: measure it on a copy with the lab \(npm run lab, or the lab button of the demo\)\./],
     ["small reads", { runs: [asyncScan({ asyncReadBytes: 24_576 })] }, "small_reads", /its reads are small \(24 kB on average against io_combine_limit 128 kB\): scattered blocks, little to combine/],
     ["too few samples to tell", { runs: [scan({ samples: 3, startedAt: NOW - 1500, lastSeen: NOW })] }, "too_short", /too few samples to tell \(3 samples\)/],
     ["cached", { runs: [scan({ queryId: "7" })], statements: [{ queryId: "7", query: "SELECT 1", calls: 3, totalExecTime: 900, readTime: 0, sharedBlksRead: 0, sharedBlksHit: 5000, readShare: 0 }] }, "cached", /shared buffers only \(pg_stat_statements: 0 blocks read, 5000 hit\)/],
@@ -69,12 +69,13 @@ describe("per running query, one rule a case", () => {
     expect(f?.text).toMatch(/progress cannot be seen: PostgreSQL 16 has no pg_aios/);
   });
 
-  it("lists at most three running queries, slowest first, and counts the rest", () => {
-    const runs = [1, 2, 3, 4, 5].map((i) => asyncScan({ id: `${i}:1`, pid: i, startedAt: NOW - i * 10_000 }));
+  it("lists the running queries with the most time left first, then those whose time left is not known, and counts those past eight", () => {
+    const runs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => asyncScan({ id: `${i}:1`, pid: i, startedAt: NOW - i * 10_000, etaMs: i <= 5 ? i * 1000 : null }));
     const { findings, moreRuns } = computeFindings(input({ runs }));
-    expect(findings.filter((f) => f.runId).map((f) => f.pid)).toEqual([5, 4, 3]);
+    expect(findings.filter((f) => f.runId).map((f) => f.pid)).toEqual([5, 4, 3, 2, 1, 10, 9, 8]);
     expect(moreRuns).toBe(2);
-    expect(findings.find((f) => f.pid === 5)?.text).toMatch(/^Slowest running/);
+    expect(findings.find((f) => f.pid === 5)?.text).toMatch(/^Longest left/);
+    expect(findings.find((f) => f.pid === 5)?.glance).toMatchObject({ progress: "79% of public.events", left: "about 5.0 s" });
   });
 
   it("leaves out runs under a second and ended runs", () => {

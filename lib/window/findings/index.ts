@@ -11,7 +11,8 @@ import type { Tick } from "../../schemas/tick";
 import { majorOf, workersLeverName } from "../major";
 import { settingBytes } from "../settings";
 import { pct, progressText, quoteQuery, runFigures } from "./figures";
-import { measuredClause } from "./measured";
+import { NO_LEVER, runGlance } from "./glance";
+import { methodEvidence } from "./method-evidence";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
@@ -46,12 +47,14 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const workers = poolLoad(input.settings, workerLoad(input.recent));
   const serverInput: server.ServerInput = { ...input, workers };
   const down = server.targetDown(serverInput);
-  const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort((a, b) => a.startedAt - b.startedAt);
+  const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort(longestLeftFirst);
   const runs = input.target.status === "up" ? slow.slice(0, MAX_RUN_FINDINGS).map((run, i) => runFinding(run, i === 0, input, workers)) : [];
-  const saidByRun = new Set(runs.map((f) => f.rule));
+  // A server-wide cause is said once, naming the running queries it holds back.
+  const heldBy = (rule: string) => runs.filter((f) => f.rule === rule && f.pid !== undefined).map((f) => f.pid!);
+  const queue = poolSaturated(serverInput) ?? server.workersQueue(serverInput);
   const others = [
     ...server.degraded(serverInput),
-    saidByRun.has("workers_queue") ? null : (poolSaturated(serverInput) ?? server.workersQueue(serverInput)),
+    queue && { ...queue, glance: { ...queue.glance, holds: heldBy("workers_queue") } },
     poolGrowing({ ...serverInput, poolExitAt: input.poolExitAt ?? null }),
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
@@ -80,11 +83,12 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
     workers,
     workersLever: workersLeverText(s, workers),
+    workersLeverShort: server.workersLeverGlance(s, workers.alive),
     workersSetting: workersLeverName(s),
     poolNote: poolNote(s, input.recent),
     major: majorOf(input.target.serverVersionNum),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
-    measured: measuredClause(run.queryId, input.measured),
+    method: s.io_method?.setting === "sync" ? methodEvidence(run, "sync", "worker", input.runs, input.restarts, input.measured) : null,
   };
 }
 
@@ -99,7 +103,7 @@ function noProgress(run: QueryRun, input: FindingsInput): string {
   return "no scan position to follow (it reads single pages, or nothing from disk)";
 }
 
-function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, workers: RunContext["workers"]): server.NewFinding {
+function runFinding(run: QueryRun, first: boolean, input: FindingsInput, workers: RunContext["workers"]): server.NewFinding {
   // Up to its last sample, as its row in the runs table counts it: one figure on the page.
   const f = runFigures(run, run.lastSeen);
   const ctx = runContext(run, input, workers);
@@ -108,12 +112,13 @@ function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, worke
   const on = run.progressRelation ?? run.relations.find((r) => r.read !== "sync")?.name ?? run.relations[0]?.name;
   const progress = progressText(run, blockSize, on) ?? noProgress(run, input);
   const waits = f.readWait > 0 ? `waiting on reads in ${pct(f.readWait)} of samples (async ${pct(f.asyncWait)}, synchronous ${pct(f.syncWait)})` : "not waiting on reads in any sample";
-  const head = `${slowest ? "Slowest running" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
+  const head = `${first && run.etaMs !== null ? "Longest left" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
   const text = verdict?.rule === "too_short" ? `${head}; ${verdict.clause}.` : `${head}; ${waits}${verdict ? `; ${verdict.clause}` : ""}.`;
   return {
     id: `run:${run.id}`,
     rule: verdict?.rule ?? "too_short",
     severity: verdict?.severity ?? "info",
+    glance: runGlance(run, verdict ? verdict.lever : NO_LEVER, f.samples ? "running" : "not sampled yet"),
     text,
     evidence: {
       samples: f.samples,
@@ -133,6 +138,14 @@ function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, worke
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The running query with the most time left first; those whose time left is not known after, longest running first. */
+function longestLeftFirst(a: QueryRun, b: QueryRun): number {
+  if (a.etaMs !== null && b.etaMs !== null) return b.etaMs - a.etaMs;
+  if (a.etaMs !== null || b.etaMs !== null) return a.etaMs !== null ? -1 : 1;
+  return a.startedAt - b.startedAt;
+}
+
 
 /** The restarts the findings judge: those seen live, and the one into this start known from the history. */
 export function withKnownStart(live: readonly Restart[], known: Restart | null): readonly Restart[] {

@@ -8,9 +8,11 @@ import { formatBytes } from "../../format";
 import { syncIndexMajor } from "../major";
 import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
+import { NO_LEVER } from "./glance";
 import { MEASURE_WITH_LAB } from "./measured";
+import type { MethodEvidence } from "./method-evidence";
 import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
-import { queueEvidence, queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
+import { queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
 
 export interface RunContext {
   ioMethod: string | null;
@@ -21,6 +23,8 @@ export interface RunContext {
   workers: WorkerLoad;
   /** "raise io_workers (now 3)" on 18, io_max_workers on 19 (findings/pool.ts) */
   workersLever: string;
+  /** the lever in a few words: "raise io_workers (now 1)" */
+  workersLeverShort: string;
   /** the setting that sizes the io workers: io_workers (18), io_max_workers (19) */
   workersSetting: string;
   /** 19's pool below its maximum, said instead of "not saturated"; null on 18 */
@@ -29,8 +33,8 @@ export interface RunContext {
   major: number | null;
   /** the run's pg_stat_statements entry, when its query id is known */
   statement: StatementStat | undefined;
-  /** what this statement took under each io_method here, from the history's before/after (measured.ts), when it has */
-  measured?: string | null;
+  /** under io_method = sync: what this server's history says of the statement under worker */
+  method?: MethodEvidence | null;
 }
 
 export interface RunVerdict {
@@ -38,13 +42,15 @@ export interface RunVerdict {
   severity: FindingSeverity;
   /** the clause the sentence ends with */
   clause: string;
+  /** the lever in a few words, for the glance; null: too early to tell */
+  lever: string | null;
   evidence: Record<string, number | string | null>;
 }
 
 type RunRule = (run: QueryRun, f: RunFigures, ctx: RunContext) => RunVerdict | null;
 
 const tooShort: RunRule = (run, f) =>
-  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too few samples to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, evidence: { samples: f.samples } } : null;
+  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too few samples to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, lever: null, evidence: { samples: f.samples } } : null;
 
 const cached: RunRule = (run, f, ctx) => {
   const s = ctx.statement;
@@ -53,6 +59,7 @@ const cached: RunRule = (run, f, ctx) => {
     rule: "cached",
     severity: "info",
     clause: `it reads from shared buffers only (pg_stat_statements: 0 blocks read, ${s.sharedBlksHit} hit): asynchronous I/O is not in play`,
+    lever: NO_LEVER,
     evidence: { blocksRead: 0, blocksHit: s.sharedBlksHit },
   };
 };
@@ -63,6 +70,7 @@ const notBottleneck: RunRule = (run, f) => {
     rule: "reads_not_bottleneck",
     severity: "info",
     clause: `reads are not its bottleneck (on CPU in ${pct(f.cpu)} of samples, other waits in ${pct(Math.max(0, 1 - f.cpu - f.readWait))}): no I/O setting will help much`,
+    lever: NO_LEVER,
     evidence: { readWait: round(f.readWait), cpu: round(f.cpu) },
   };
 };
@@ -73,21 +81,33 @@ const workersQueue: RunRule = (run, f, ctx) => {
   return {
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    clause: `${queueHead(w)} (${queueEvidence(w)}): ${ctx.workersLever} and measure again`,
+    // The evidence is the server's finding, said once for every query it holds back.
+    clause: `${queueHead(w)} (the io workers finding): ${ctx.workersLever} and measure again`,
+    lever: ctx.workersLeverShort,
     evidence: workersEvidence(w),
   };
 };
 
+/**
+ * io_method = sync and a scan waiting on its reads: worker would keep them in
+ * flight, but only advised where this server's history does not contradict
+ * it (method-evidence.ts): measured faster here, cited; measured no faster,
+ * said, and not advised; not measured, said so, with the lab.
+ */
 const ioMethodSync: RunRule = (run, f, ctx) => {
   if (ctx.ioMethod !== "sync" || run.readWaitSamples === 0) return null;
   // Combined reads of several blocks are a scan's; single 8 kB pages an index's, which no io_method keeps in flight.
   if (run.syncReadBytes !== null && run.syncReadBytes < COMBINED_READ_BYTES) return null;
-  return {
-    rule: "io_method_sync",
-    severity: "act",
-    clause: `io_method = sync: it waits for each read in turn (IO:DataFileRead); io_method = worker keeps a scan's reads in flight: ${ctx.measured ?? MEASURE_WITH_LAB}`,
-    evidence: { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait) },
-  };
+  const m = ctx.method ?? { kind: "unmeasured", text: null };
+  const head = "io_method = sync: it waits for each read in turn (IO:DataFileRead)";
+  const evidence = { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait), history: m.kind };
+  if (m.kind === "gain") {
+    return { rule: "io_method_sync", severity: "act", clause: `${head}; under io_method = worker this statement ran faster here (${m.text}): set io_method = worker (a restart applies it)`, lever: "io_method = worker: faster here", evidence };
+  }
+  if (m.kind === "no_gain") {
+    return { rule: "io_method_sync", severity: "info", clause: `${head}; under io_method = worker this statement was no faster here (${m.text}): io_method is not the lever here`, lever: "not io_method: worker was no faster here", evidence };
+  }
+  return { rule: "io_method_sync", severity: "warn", clause: `${head}; io_method = worker keeps a scan's reads in flight, unmeasured here: ${MEASURE_WITH_LAB}`, lever: "io_method = worker? unmeasured here: try the lab", evidence };
 };
 
 const syncReads: RunRule = (run, f, ctx) => {
@@ -97,6 +117,7 @@ const syncReads: RunRule = (run, f, ctx) => {
     rule: "sync_reads",
     severity: "info",
     clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in ${syncIndexMajor(ctx.major)}): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
+    lever: "the plan or index, not an I/O setting",
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
 };
@@ -110,6 +131,7 @@ const readAheadDepth: RunRule = (run, f, ctx) => {
     rule: "readahead_depth",
     severity: "act",
     clause: `read-ahead depth is the limit: ${Math.round(f.meanInFlight ?? 0)} reads in flight on average, at ${knob} = ${depth}, with the io workers not its queue: raise ${knob} and measure again`,
+    lever: `raise ${knob} (now ${depth})`,
     evidence: { meanInFlight: round(f.meanInFlight ?? 0), readAhead: depth },
   };
 };
@@ -120,6 +142,7 @@ const smallReads: RunRule = (run, f, ctx) => {
     rule: "small_reads",
     severity: "warn",
     clause: `its reads are small (${formatBytes(run.asyncReadBytes)} on average${ctx.combineBytes ? ` against io_combine_limit ${formatBytes(ctx.combineBytes)}` : ""}): scattered blocks, little to combine`,
+    lever: NO_LEVER,
     evidence: { asyncReadBytes: run.asyncReadBytes, combineBytes: ctx.combineBytes },
   };
 };
@@ -140,6 +163,7 @@ const asyncReads: RunRule = (run, f, ctx) => {
     rule: "async_reads",
     severity: "info",
     clause: `its reads are asynchronous (${asyncEvidence(run, f)}${also(run)}); ${workers}, so changing io_method or ${ctx.workersSetting} is unlikely to help`,
+    lever: NO_LEVER,
     evidence: { inFlightShare: f.inFlight === null ? null : round(f.inFlight), maxBusy: w.maxBusy, ioWorkers: w.alive },
   };
 };

@@ -8,10 +8,10 @@ import type { Restart, SettingChange, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { pendingSettings, pendingText } from "../pending";
-import { POOL_SETTINGS, workersLever, workersSettingText } from "../major";
+import { POOL_SETTINGS, workersLever, workersLeverName, workerSizing, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
 import { capitalize, pct, quoteQuery } from "./figures";
-import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE } from "./thresholds";
+import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE, WORKERS_SPAN_MS } from "./thresholds";
 import { queueEvidence, queueHead, waitShare, workersEvidence, type WorkerLoad } from "./workers";
 
 /** A finding before its `since` is known (the window keeps when each first held). */
@@ -37,6 +37,7 @@ export function targetDown({ target }: ServerInput): NewFinding | null {
     id: "target_down",
     rule: "target_down",
     severity: "act",
+    glance: { now: `${target.name} ${what}: ${target.lastError ?? "no answer"}`, lever: null },
     text: `${target.name} ${what}: ${target.lastError ?? "no answer"}. Sampling resumes by itself when it answers; the figures below are from before.`,
     evidence: { status: target.status, since: target.statusSince, error: target.lastError },
   };
@@ -50,6 +51,7 @@ export function degraded({ target }: ServerInput): NewFinding[] {
       id: `collection_degraded:${a.aspect}`,
       rule: "collection_degraded" as const,
       severity: "warn" as const,
+      glance: { now: `${ASPECT_NAMES[a.aspect]} cannot be read: ${(a.lastError ?? "error").split("\n")[0]}`, lever: null },
       text: `${ASPECT_NAMES[a.aspect]} cannot be read since ${formatClock(a.since)}: ${a.lastError ?? "error"}. The other figures are still read.`,
       evidence: { aspect: a.aspect, since: a.since, error: a.lastError },
     }));
@@ -62,6 +64,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
+    glance: { now: `${capitalize(head)}: full in ${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s`, lever: workersLeverGlance(settings, w.alive) },
     text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
@@ -75,6 +78,7 @@ export function uringSubmit({ settings, recent }: ServerInput): NewFinding | nul
     id: "io_uring_submit",
     rule: "io_uring_submit",
     severity: "warn",
+    glance: { now: `Handing reads to io_uring is where backends wait (${pct(share)})`, lever: "compare io_method = worker on a copy" },
     text: `io_uring submission waits dominate: active backends wait on IO:AioIoUringSubmit (handing reads to the kernel) in ${pct(share)} of the samples of the last 5 s. The kernel's queue, not the read itself, is where they wait: compare with io_method = worker on a copy.`,
     evidence: { submitShare: share },
   };
@@ -88,6 +92,7 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
     id: "restart_pending",
     rule: "restart_pending",
     severity: "act",
+    glance: { now: `Waiting for a restart: ${pending.map(([name, p]) => `${name} ${p.pendingNext?.value ?? "?"}`).join(", ")}`, lever: "restart to apply, or undo it" },
     text,
     evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingNext?.value ?? "?").join(",") },
   };
@@ -160,6 +165,7 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
       id: `settings_unchanged:${start}`,
       rule: "settings_unchanged",
       severity: "info",
+      glance: { now: `Started ${formatClock(start)}: ${inForce}`, lever: null },
       text: `Server started ${formatClock(start)}${what}${waits}. ${inForce}.`,
       evidence: { ioMethod: method, serverStart: start, restartKnown: r !== null },
     };
@@ -176,6 +182,7 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
     id: `restart_applied:${start}`,
     rule: "restart_applied",
     severity: applied ? "info" : "act",
+    glance: { now: `Restart at ${formatClock(start)}: ${changes}${applied ? ", in force" : ", not in force"}`, lever: applied ? null : "check the server log" },
     text: applied
       ? `Server started ${formatClock(start)}: that restart changed ${changes}, in force${how ? ` (${how})` : ""}${waits}.`
       : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,
@@ -193,6 +200,7 @@ export function combineClamped({ settings }: ServerInput): NewFinding | null {
     id: "combine_clamped",
     rule: "combine_clamped",
     severity: "act",
+    glance: { now: `io_combine_limit ${formatBytes(a)} is clamped to ${formatBytes(b)}`, lever: `raise io_max_combine_limit or lower io_combine_limit` },
     text: `io_combine_limit ${formatBytes(a)} is above io_max_combine_limit ${formatBytes(b)}: it is clamped silently, reads are combined up to ${formatBytes(b)} only. Raise io_max_combine_limit (restart) or lower io_combine_limit to ${formatBytes(b)}.`,
     evidence: { ioCombineLimit: a, ioMaxCombineLimit: b, effective: b },
   };
@@ -206,6 +214,7 @@ export function cachedStatement({ statements }: ServerInput): NewFinding | null 
     id: `cached:${s.queryId}`,
     rule: "cached",
     severity: "info",
+    glance: { now: `${quoteQuery(s.query, 40)} reads only from shared buffers`, lever: null },
     text: `${quoteQuery(s.query)}: ${s.calls} call${s.calls === 1 ? "" : "s"} in the window (${formatDuration(s.totalExecTime)}), all from shared buffers (0 blocks read, ${s.sharedBlksHit} hit): asynchronous I/O is not in play.`,
     evidence: { calls: s.calls, execMs: s.totalExecTime, blocksHit: s.sharedBlksHit },
     queryId: s.queryId,
@@ -215,4 +224,11 @@ export function cachedStatement({ statements }: ServerInput): NewFinding | null 
 /** Transaction control and session settings: nothing to say about their reads. */
 export function isHousekeeping(query: string): boolean {
   return /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|END|SET|RESET|SHOW|DISCARD|SAVEPOINT|RELEASE)\b/i.test(query);
+}
+
+/** "raise io_workers (now 1)": the lever as a cell says it (the reload that applies it is in the evidence). */
+export function workersLeverGlance(settings: Readonly<Settings>, alive: number): string {
+  const sizing = workerSizing(settings);
+  const now = sizing?.kind === "pool" ? sizing.max : sizing?.kind === "fixed" ? sizing.workers : alive;
+  return `raise ${workersLeverName(settings)} (now ${now})`;
 }

@@ -3,8 +3,8 @@
 
 /** A running query gets a sentence of its own once it has run this long. */
 export const SLOW_RUN_MS = 1000;
-/** At most this many running queries on the page; the rest are counted. */
-export const MAX_RUN_FINDINGS = 3;
+/** At most this many running queries get a finding (the page shows three, the rest on demand); beyond, counted. */
+export const MAX_RUN_FINDINGS = 8;
 /** Fewer samples than this: too few to tell, not 0% or 100%. */
 export const MIN_SAMPLES = 5;
 /** Read wait under this share of a run's samples (with at least READS_MIN_SAMPLES): reads are not its bottleneck. */

@@ -62,20 +62,29 @@ describe("workerLoad", () => {
 });
 
 describe("the finding", () => {
-  it("one io worker behind four cold scans: the queue, with its evidence and the lever", () => {
+  it("one io worker behind four cold scans: the cause said once, with its evidence, the lever and the queries it holds back", () => {
     const found = workersFindings(input(load(1, 50, () => ({ aio: { byState: { SUBMITTED: 12 } } }))));
-    // one a running scan (three at most on the page), the server's own left out as said
-    expect(found.map((x) => x.pid)).toEqual([1, 2, 3]);
+    // every running scan points at the cause; the server's line carries the evidence, once
+    expect(found.filter((x) => x.pid).map((x) => x.pid)).toEqual([1, 2, 3, 4]);
+    const server = found.find((x) => !x.runId)!;
+    expect(server.severity).toBe("act");
+    expect(server.glance).toMatchObject({ now: "The io workers are the queue: full in 100% of the last 5 s", lever: "raise io_workers (now 1)", holds: [1, 2, 3, 4] });
+    expect(server.text).toMatch(/full while backends waited on them in 100% of the samples of the last 5 s \(1 of 1 io worker busy in 100%; backends waiting on their reads \(IO:AioIoCompletion\) in 100%; more reads submitted than io workers \(queued for one\) in 100%\)\. Raise io_workers \(now 1; a reload applies it\) and measure again/);
     const f = found[0];
     expect(f.severity).toBe("act");
-    expect(f.text).toMatch(/the io workers are the queue \(full while backends waited on them in 100% of the samples of the last 5 s \(1 of 1 io worker busy in 100%; backends waiting on their reads \(IO:AioIoCompletion\) in 100%; more reads submitted than io workers \(queued for one\) in 100%\)\): raise io_workers \(now 1; a reload applies it\) and measure again/);
+    expect(f.glance).toMatchObject({ lever: "raise io_workers (now 1)" });
+    // the run's sentence names the cause and the lever, not the evidence again
+    expect(f.text).toMatch(/the io workers are the queue \(the io workers finding\): raise io_workers \(now 1; a reload applies it\) and measure again/);
+    expect(f.text).not.toMatch(/busy in 100%/);
     expect(f.evidence).toMatchObject({ level: "queue", ioWorkers: 1, saturatedShare: 1, allBusyShare: 1 });
   });
 
   it("partly saturated: a warn of its own, how often, and the same lever", () => {
-    const [f] = workersFindings(input(load(1, 17)));
+    const found = workersFindings(input(load(1, 17)));
+    const [f] = found;
     expect(f.severity).toBe("warn");
-    expect(f.text).toMatch(/the io workers are the queue part of the time \(full while backends waited on them in 34% of the samples of the last 5 s \(1 of 1 io worker busy in 34%.*\): raise io_workers \(now 1; a reload applies it\)/);
+    expect(f.text).toMatch(/the io workers are the queue part of the time \(the io workers finding\): raise io_workers \(now 1; a reload applies it\)/);
+    expect(found.find((x) => !x.runId)?.text).toMatch(/full while backends waited on them in 34% of the samples of the last 5 s \(1 of 1 io worker busy in 34%/);
   });
 
   it("without a slow run, the server says it, the same evidence and lever", () => {

@@ -1,0 +1,84 @@
+// Whether this server's own history backs advice to change io_method
+// (pure): the same statement's runs in the window on each side of a restart
+// that changed io_method, and the history's before/after of its mean. Advice
+// the history contradicts is never given; advice it has not measured says so.
+import { formatDuration } from "../../format";
+import type { MethodMeasure, MethodMeasures } from "../../history/measured";
+import type { QueryRun } from "../../schemas/runs";
+import type { Restart } from "../../schemas/settings";
+
+/** A method is a gain only when its median run is at least this much shorter. */
+export const METHOD_GAIN_SHARE = 0.1;
+
+export interface MethodEvidence {
+  /** gain: `to` measured faster here; no_gain: measured, and not faster; unmeasured: nothing to go on */
+  kind: "gain" | "no_gain" | "unmeasured";
+  /** what was seen, in words: "under worker: 13-16 s, 3 runs; under sync: 13 s, 1 run" */
+  text: string | null;
+}
+
+/** The io_method in force at `t`, by the restarts that changed it; `now` after the last. */
+export function methodAt(t: number, restarts: readonly Restart[], now: string): string {
+  const changes = restarts
+    .map((r) => ({ at: r.at, change: r.changes.find((c) => c.name === "io_method") }))
+    .filter((x) => x.change?.after)
+    .sort((a, b) => a.at - b.at);
+  if (changes.length === 0) return now;
+  let method = changes[0].change!.before ?? now;
+  for (const c of changes) if (c.at <= t) method = c.change!.after!;
+  return method;
+}
+
+/** Durations (ms) of the ended runs of one statement (by query id, else by text), by the io_method they ran under. */
+export function runsByMethod(run: QueryRun, runs: readonly QueryRun[], restarts: readonly Restart[], now: string): Map<string, number[]> {
+  const same = (r: QueryRun) => (run.queryId && r.queryId ? r.queryId === run.queryId : r.query === run.query);
+  const out = new Map<string, number[]>();
+  for (const r of runs) {
+    if (r.endedAt === null || r.id === run.id || !same(r)) continue;
+    const m = methodAt(r.startedAt, restarts, now);
+    out.set(m, [...(out.get(m) ?? []), r.endedAt - r.startedAt]);
+  }
+  return out;
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+/** "13-16 s, 3 runs"; "13 s, 1 run". */
+function spread(ms: readonly number[]): string {
+  const lo = Math.min(...ms);
+  const hi = Math.max(...ms);
+  const range = formatDuration(lo) === formatDuration(hi) ? formatDuration(lo) : `${formatDuration(lo).replace(/ s$/, "")}-${formatDuration(hi)}`;
+  return `${range}, ${ms.length} run${ms.length === 1 ? "" : "s"}`;
+}
+
+/** Whether the history's before/after says `to` was faster than `from`, or not. */
+function measureSays(m: MethodMeasure, from: string, to: string): MethodEvidence | null {
+  const sides = [m.before.ioMethod, m.after.ioMethod];
+  if (!sides.includes(from) || !sides.includes(to)) return null;
+  const toMs = m.after.ioMethod === to ? m.after.meanMs : m.before.meanMs;
+  const fromMs = m.after.ioMethod === from ? m.after.meanMs : m.before.meanMs;
+  const text = `pg_stat_statements here: ${formatDuration(toMs)} under ${to} against ${formatDuration(fromMs)} under ${from} (${m.verdict})`;
+  const toFaster = m.after.ioMethod === to ? m.kind === "faster" : m.kind === "slower";
+  return { kind: toFaster ? "gain" : "no_gain", text };
+}
+
+/**
+ * What this server's history says of moving `run`'s statement from the
+ * io_method `from` to `to`: its runs in the window on both sides of a restart
+ * that changed io_method, else the history's before/after of its mean.
+ */
+export function methodEvidence(run: QueryRun, from: string, to: string, runs: readonly QueryRun[], restarts: readonly Restart[], measures: MethodMeasures | undefined): MethodEvidence {
+  const byMethod = runsByMethod(run, runs, restarts, from);
+  const a = byMethod.get(from);
+  const b = byMethod.get(to);
+  if (a?.length && b?.length) {
+    const text = `under ${to}: ${spread(b)}; under ${from}: ${spread(a)}`;
+    return { kind: median(b) <= median(a) * (1 - METHOD_GAIN_SHARE) ? "gain" : "no_gain", text };
+  }
+  const m = run.queryId ? measures?.get(run.queryId) : undefined;
+  return (m && measureSays(m, from, to)) ?? { kind: "unmeasured", text: null };
+}
