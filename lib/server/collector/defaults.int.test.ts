@@ -90,7 +90,7 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
     const costs = () => collector.info().cost.statements.map((s) => `${s.statement} ${s.msPerCall} ms x ${s.callsPerSecond}/s`).join(", ");
     if (!found) throw new Error(`no finding with figures about the scan (pid ${pid}) in 90 s of cold scans at the defaults (${runs.join("; ")}); rules seen about it: ${rules.join(", ") || "none"}; costs: ${costs()}`);
     expect(["async_reads", "reads_not_bottleneck", "sync_reads", "small_reads", "readahead_depth", "workers_queue"]).toContain(found.rule);
-    expect(found.text).toMatch(new RegExp(`^(Slowest running|Running): pid ${pid} \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}.* on ${PG.table.replace(".", "\\.")}, `));
+    expect(found.text).toMatch(new RegExp(`^(Longest left|Running): pid ${pid} \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}.* on ${PG.table.replace(".", "\\.")}, `));
     expect(found.runId).toMatch(new RegExp(`^${pid}:`));
     const samples = figure(found, "samples");
     expect(samples).toBeGreaterThan(0);

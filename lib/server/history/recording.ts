@@ -4,6 +4,7 @@ import { SampleRecorder, type SampleRows } from "../../history/samples";
 import type { PastStatus } from "../../schemas/past";
 import type { TargetWindow } from "../../window/window";
 import { redactRuns } from "../payloads/redact";
+import { redactFindings } from "../payloads/window";
 import type { SampleSink } from "./samples";
 
 /**
@@ -40,6 +41,7 @@ export class Recording {
   }
 
   private write(rows: SampleRows): void {
+    if (this.redact && rows.findings.length) rows.findings = redactFindings(rows.findings, [...rows.runs, ...this.window.queries()], this.window.statements);
     if (this.redact && rows.runs.length) rows.runs = redactRuns(rows.runs, this.window.statements);
     this.sink.write(rows);
   }

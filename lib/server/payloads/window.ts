@@ -1,8 +1,9 @@
 import "server-only";
-import type { QueryRun } from "../../schemas/runs";
-import type { FindingsPayload } from "../../schemas/findings";
+import type { QueryRun, StatementStat } from "../../schemas/runs";
+import type { Finding, FindingsPayload } from "../../schemas/findings";
 import type { OutagesPayload, QueriesPayload, SettingsPayload, WindowSnapshot } from "../../schemas/window";
 import type { TargetWindow } from "../../window/window";
+import { queryGlance } from "../../window/findings/glance";
 import { redactLiterals, redactRuns } from "./redact";
 import type { PayloadSource } from "./source";
 
@@ -21,16 +22,21 @@ export function settingsPayload(w: TargetWindow): SettingsPayload {
 export function findingsPayload(source: PayloadSource): FindingsPayload {
   const f = source.window.findings;
   if (!source.redact) return { asOf: f.asOf, findings: [...f.findings], moreRuns: f.moreRuns };
-  const runs = new Map(redactRuns(source.window.queries(), source.window.statements).map((r) => [r.id, r]));
-  return {
-    asOf: f.asOf,
-    findings: f.findings.map((x) => {
-      if (!x.runId) return x.queryId ? { ...x, text: redactBackticks(x.text, source.window.statements.find((s) => s.queryId === x.queryId)?.query) } : x;
-      const run = runs.get(x.runId);
-      return { ...x, text: redactBackticks(x.text, run?.query) };
-    }),
-    moreRuns: f.moreRuns,
-  };
+  return { asOf: f.asOf, findings: redactFindings(f.findings, source.window.queries(), source.window.statements), moreRuns: f.moreRuns };
+}
+
+/** A finding's quoted query (its sentence, its glance) as the redacted runs and statements have it. */
+export function redactFindings<F extends Pick<Finding, "text" | "runId" | "queryId"> & { glance?: Finding["glance"] }>(findings: readonly F[], runs: readonly QueryRun[], statements: readonly StatementStat[]): F[] {
+  const redacted = new Map(redactRuns([...runs], statements).map((r) => [r.id, r]));
+  return findings.map((x) => {
+    if (!x.runId) {
+      if (!x.queryId) return x;
+      const query = statements.find((s) => s.queryId === x.queryId)?.query;
+      return { ...x, text: redactBackticks(x.text, query), ...(x.glance ? { glance: { ...x.glance, now: redactBackticks(x.glance.now, query) } } : {}) };
+    }
+    const query = redacted.get(x.runId)?.query;
+    return { ...x, text: redactBackticks(x.text, query), ...(x.glance ? { glance: { ...x.glance, query: queryGlance(query ?? "") } } : {}) };
+  });
 }
 
 /** The quoted query in a sentence, replaced by its redacted text. */
