@@ -99,6 +99,15 @@ export function diffSettings(before: Settings, after: Settings): SettingChange[]
   return changes;
 }
 
+/**
+ * What a reload changed in force: every setting whose value moved, leaving
+ * out those it left waiting for a restart (pg_settings keeps their old value
+ * then, and their change is the next start's) and the server's version.
+ */
+export function reloadChanges(before: Settings, after: Settings): SettingChange[] {
+  return diffSettings(before, after).filter((c) => !after[c.name]?.pendingRestart && c.name !== "server_version");
+}
+
 /** io workers the server should run at least: io_workers (18) or io_min_workers (19) under io_method=worker, else 0. */
 export function configuredWorkers(settings: Settings): number | null {
   const method = settings.io_method?.setting;

@@ -6,7 +6,7 @@ import type { FindingsPayload } from "../schemas/findings";
 import type { Capabilities } from "../schemas/target";
 import type { FindingsTarget } from "./findings";
 import type { QueryRun, StatementStat } from "../schemas/runs";
-import type { Check, Restart, Settings } from "../schemas/settings";
+import type { Check, Reload, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
@@ -20,11 +20,12 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
-import { configuredWorkers, diffSettings } from "./settings";
+import { configuredWorkers, diffSettings, reloadChanges } from "./settings";
 import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
 const MAX_RESTARTS = 100;
+const MAX_RELOADS = 100;
 
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
@@ -38,6 +39,9 @@ export class TargetWindow {
   private settingsNow: Settings = {};
   private restartList: Restart[] = [];
   private restartCount = 0;
+  private reloadList: Reload[] = [];
+  /** the server's pg_conf_load_time() the settings in force were read after; null before a read that had it */
+  private confLoadAt: number | null = null;
   private readonly outageLog = new OutageLog();
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
@@ -111,6 +115,11 @@ export class TargetWindow {
 
   get restarts(): readonly Restart[] {
     return this.restartList;
+  }
+
+  /** The reloads seen live that changed a setting in force, oldest first (the newest 100). */
+  get reloads(): readonly Reload[] {
+    return this.reloadList;
   }
 
   /** Restarts seen since inflight started watching (the list keeps the newest 100). */
@@ -203,10 +212,19 @@ export class TargetWindow {
    * restart: it is recorded with every setting that changed across it.
    * `known`: the restart into this start as the history on disk has it (one
    * made before inflight watched): the findings name it; the list keeps the
-   * restarts seen live.
+   * restarts seen live. `confLoad`: the server's pg_conf_load_time() the
+   * settings were read after; a new one on the same server start is a
+   * reload, recorded with the settings it changed in force.
    */
-  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
+  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null, confLoad: number | null = null): Restart | null {
     let restart: Restart | null = null;
+    const sameStart = this.postmasterStart === postmasterStart;
+    if (sameStart && confLoad !== null && this.confLoadAt !== null && confLoad !== this.confLoadAt) {
+      const changes = reloadChanges(this.settingsNow, settings);
+      if (changes.length) this.reloadList.push({ at: confLoad, seenAt: t, changes });
+      if (this.reloadList.length > MAX_RELOADS) this.reloadList.shift();
+    }
+    if (confLoad !== null) this.confLoadAt = confLoad;
     if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
       restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
       this.restartList.push(restart);
@@ -253,6 +271,7 @@ export class TargetWindow {
       target,
       settings: this.settingsNow,
       restarts: withKnownStart(this.restartList, this.knownStart),
+      reloads: this.reloadList,
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),

@@ -5,7 +5,7 @@ import { formatDuration } from "../../format";
 import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
 import type { MethodMeasures } from "../../history/measured";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
-import type { Restart, Settings } from "../../schemas/settings";
+import type { Reload, Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { majorOf, workersLeverName } from "../major";
@@ -17,6 +17,7 @@ import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
 import { poolGrowing, poolLoad, poolNote, poolSaturated, workersLeverText } from "./pool";
+import { reloadsApplied } from "./reloads";
 
 export type { NewFinding } from "./server";
 
@@ -25,6 +26,8 @@ export interface FindingsInput {
   target: server.ServerInput["target"] & Pick<TargetInfo, "capabilities" | "serverVersionNum">;
   settings: Readonly<Settings>;
   restarts: readonly Restart[];
+  /** the reloads seen live that changed a setting in force (absent: none) */
+  reloads?: readonly Reload[];
   statements: readonly StatementStat[];
   /** every run in the window (the running ones are judged) */
   runs: readonly QueryRun[];
@@ -56,6 +59,7 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),
+    ...reloadsApplied({ reloads: input.reloads ?? [], start: input.target.postmasterStart, ioMethod: input.settings.io_method?.setting, recent: input.recent }),
     server.combineClamped(serverInput),
     server.cachedStatement(serverInput),
   ].filter((f): f is server.NewFinding => f !== null);
