@@ -11,7 +11,7 @@ import { TERMS, type Term as TermId } from "@/lib/client/charts/glossary";
 
 const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
 
-const CHECK_TONES = { pass: "ok", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
+const CHECK_TONES = { pass: "ok", act: "bad", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
 
 export const SettingsPanel = memo(function SettingsPanel() {
   const { settings, checks, restarts } = useChannel("settings");

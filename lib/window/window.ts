@@ -11,6 +11,7 @@ import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
+import { checksWithFindings } from "./check-findings";
 import { computeFindings, stampFindings, withKnownStart } from "./findings";
 import { NO_MEASURES, type MethodMeasures } from "../history/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
@@ -241,16 +242,17 @@ export class TargetWindow {
     return restart;
   }
 
-  /** Recomputes the checks; true when they changed. */
+  /** Recomputes the checks, each in the state of a current finding about its subject (check-findings.ts); true when they changed. */
   refreshChecks(t: number, capabilities: Capabilities | null): boolean {
     const seen = (at: number) => at > t - this.spanMs && at >= this.postmasterStartSeenAt;
-    const checks = computeChecks({
+    const own = computeChecks({
       settings: this.settingsNow,
       capabilities,
       lastTick: this.tickRing.last(),
       asyncSeen: seen(this.asyncSeenAt),
       readsSeen: seen(this.readsSeenAt),
     });
+    const checks = checksWithFindings(own, this.findingList.findings);
     const changed = JSON.stringify(checks) !== JSON.stringify(this.checkList);
     this.checkList = checks;
     return changed;
