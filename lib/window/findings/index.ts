@@ -10,12 +10,13 @@ import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { majorOf, workersLeverName } from "../major";
 import { settingBytes } from "../settings";
-import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { progressText, quoteQuery, runFigures } from "./figures";
 import { measuredClause } from "./measured";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
+import { readShareSentence } from "../verdict";
 import { poolGrowing, poolLoad, poolNote, poolSaturated, workersLeverText } from "./pool";
 import { reloadsApplied } from "./reloads";
 
@@ -111,7 +112,8 @@ function runFinding(run: QueryRun, slowest: boolean, input: FindingsInput, worke
   const blockSize = Number(input.settings.block_size?.setting) || 8192;
   const on = run.progressRelation ?? run.relations.find((r) => r.read !== "sync")?.name ?? run.relations[0]?.name;
   const progress = progressText(run, blockSize, on) ?? noProgress(run, input);
-  const waits = f.readWait > 0 ? `waiting on reads in ${pct(f.readWait)} of samples (async ${pct(f.asyncWait)}, synchronous ${pct(f.syncWait)})` : "not waiting on reads in any sample";
+  // The run's one read share, in the words and figures of its row and its verdict (lib/window/verdict.ts).
+  const waits = readShareSentence(run);
   const head = `${slowest ? "Slowest running" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
   const text = verdict?.rule === "too_short" ? `${head}; ${verdict.clause}.` : `${head}; ${waits}${verdict ? `; ${verdict.clause}` : ""}.`;
   return {
