@@ -110,3 +110,24 @@ describe("reloads", () => {
     expect(w.findings.findings.find((f) => f.rule === "reload_applied")?.text).toMatch(/^io_workers 3 -> 1 by a reload at \d\d:\d\d:\d\d\.$/);
   });
 });
+
+describe("checks in the state of the findings", () => {
+  const row = (name: string, setting: string, pending = false) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals: ["sync", "worker"], vartype: "string" });
+  const of = (method: string, pending: boolean) => toSettings([row("io_method", method, pending), row("io_workers", "3")]);
+  const pendingCheck = (w: TargetWindow) => w.checks.find((c) => c.id === "pending_restart");
+
+  it("follows the findings of the same settings, never those of settings since changed", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, of("worker", true), 500);
+    w.refreshFindings(1_000, target({ postmasterStart: 500 }));
+    w.refreshChecks(1_000, null);
+    expect(pendingCheck(w)).toMatchObject({ status: "act", message: expect.stringMatching(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart/) });
+    // The restart: the pending finding of before it is not the new server's, until the findings are made again.
+    w.setServerState(9_000, of("sync", false), 8_000);
+    w.refreshChecks(9_000, null);
+    expect(pendingCheck(w)?.status).toBe("pass");
+    w.refreshFindings(9_000, target({ postmasterStart: 8_000 }));
+    w.refreshChecks(9_000, null);
+    expect(pendingCheck(w)?.status).toBe("pass");
+  });
+});

@@ -38,6 +38,8 @@ export class TargetWindow {
   /** the io workers launched and exited, sample to sample (19's pool; /metrics counts them) */
   readonly turnover = new WorkerTurnover();
   private settingsNow: Settings = {};
+  /** when the settings in force last changed (a reload, a restart): findings older than that are not the checks' to follow */
+  private settingsChangedAt = 0;
   private restartList: Restart[] = [];
   private restartCount = 0;
   private reloadList: Reload[] = [];
@@ -237,6 +239,7 @@ export class TargetWindow {
     }
     this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
     if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
+    if (restart || JSON.stringify(settings) !== JSON.stringify(this.settingsNow)) this.settingsChangedAt = t;
     this.postmasterStart = postmasterStart;
     this.settingsNow = settings;
     return restart;
@@ -252,7 +255,8 @@ export class TargetWindow {
       asyncSeen: seen(this.asyncSeenAt),
       readsSeen: seen(this.readsSeenAt),
     });
-    const checks = checksWithFindings(own, this.findingList.findings);
+    // Findings of settings since changed (a restart pending before it) wait for the next refresh of the findings.
+    const checks = checksWithFindings(own, this.findingList.asOf >= this.settingsChangedAt ? this.findingList.findings : []);
     const changed = JSON.stringify(checks) !== JSON.stringify(this.checkList);
     this.checkList = checks;
     return changed;
