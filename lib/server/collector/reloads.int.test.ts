@@ -8,6 +8,8 @@ import type { Finding } from "../../schemas/findings";
 import { formatClock } from "../../format";
 import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
 import { connect, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
+import { settingsPayload } from "../payloads/window";
+import { SettingsPayload } from "../../schemas/window";
 import { Collector } from "./collector";
 
 describe("a reload after a restart (own PostgreSQL 18)", () => {
@@ -51,6 +53,8 @@ describe("a reload after a restart (own PostgreSQL 18)", () => {
       await admin.query("SELECT pg_reload_conf()");
       const reload = await waitFor("the reload recorded", () => c.window.reloads.at(-1), 5_000);
       expect(reload.changes).toEqual([{ name: "io_workers", before: "3", after: "1" }]);
+      // The page's settings event carries it (its settings panel lists it), through the wire schema.
+      expect(SettingsPayload.parse(JSON.parse(JSON.stringify(settingsPayload(c.window)))).reloads).toEqual([reload]);
       // The server's own clock: this session's pg_conf_load_time() after the same reload (each backend stamps its own, ms apart).
       const { rows } = await admin.query<{ ms: number }>("SELECT (extract(epoch FROM pg_conf_load_time()) * 1000)::float8 AS ms");
       expect(Math.abs(reload.at - rows[0].ms)).toBeLessThan(1000);
