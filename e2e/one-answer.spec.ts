@@ -45,8 +45,8 @@ test("a running scan's finding and its row give the same figures, read at the sa
     .toBeGreaterThanOrEqual(5);
 
   for (const p of pairs) {
-    // "…on public.readings, 2.8 s, 52% scanned (about 2.7 s left at 460 MB/s); waiting on reads in 53% of samples…"
-    const m = /, ([\d.]+ (?:ms|s|min)(?: [\d.]+ s)?), ((?:<1|\d+)%) scanned(?: \(([^)]*)\))?; (?:waiting on reads in ((?:<1|\d+)%) of samples|not waiting on reads)/.exec(p.finding);
+    // "…on public.readings, 2.8 s, 52% scanned (about 2.7 s left at 460 MB/s); waiting on reads in 18 of 34 samples (53%: async 18, synchronous 0)…"
+    const m = /, ([\d.]+ (?:ms|s|min)(?: [\d.]+ s)?), ((?:<1|\d+)%) scanned(?: \(([^)]*)\))?; waiting on reads in \d+ of \d+ samples? \(((?:<1|\d+)%)/.exec(p.finding);
     expect(m, p.finding).not.toBeNull();
     const [, elapsed, scanned, left, waiting] = m!;
     expect(p.elapsed, p.finding).toBe(elapsed);

@@ -76,8 +76,8 @@ test("a pending io_method is named with its value within a second, and what the 
   await expect(finding).toContainText("io_method worker in force; the next restart brings sync", { timeout: left(at) });
   await expect(finding).toContainText("reads will be synchronous: a running scan's reads will wait one by one");
   await expect(finding).toContainText("PostgreSQL keeps pending_restart set after a change is undone");
-  // The check says the same, in the same words.
-  await expect(page.getByTestId("check-pending_restart")).toHaveAttribute("data-status", "warn");
+  // The check says the same, in the same words and the finding's state.
+  await expect(page.getByTestId("check-pending_restart")).toHaveAttribute("data-status", "act");
   await expect(page.getByTestId("check-pending_restart")).toContainText("the next restart brings sync");
 
   // The demo's role cannot tell an undone change (PostgreSQL may keep the flag): the sentence says so.

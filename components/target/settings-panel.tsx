@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { Check } from "@/lib/schemas/settings";
 import { useChannel } from "@/lib/client/live/hooks";
-import { restartNote } from "@/lib/client/charts/marks";
+import { reloadNote, restartNote } from "@/lib/client/charts/marks";
 import { orderChecks, settingRows } from "@/lib/client/charts/settings";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
@@ -11,10 +11,10 @@ import { TERMS, type Term as TermId } from "@/lib/client/charts/glossary";
 
 const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
 
-const CHECK_TONES = { pass: "ok", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
+const CHECK_TONES = { pass: "ok", act: "bad", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
 
 export const SettingsPanel = memo(function SettingsPanel() {
-  const { settings, checks, restarts } = useChannel("settings");
+  const { settings, checks, restarts, reloads } = useChannel("settings");
   const rows = settingRows(settings);
   return (
     <Panel wide title="Settings & checks" subtitle="pg_settings at once after a reload (a new pg_conf_load_time(), seen every sample) or a restart (a new pg_postmaster_start_time()), and every 30 s">
@@ -83,6 +83,18 @@ export const SettingsPanel = memo(function SettingsPanel() {
               </ul>
             )}
           </div>
+          {reloads.length ? (
+            <div>
+              <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Reloads that changed a setting</h3>
+              <ul className="space-y-0.5 text-sm">
+                {[...reloads].reverse().map((r) => (
+                  <li key={r.at} data-testid="reload-note" className="tabular-nums">
+                    {reloadNote(r)}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       </div>
     </Panel>

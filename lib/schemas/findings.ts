@@ -19,6 +19,7 @@ export const FINDING_RULES = [
   "too_short",
   "restart_pending",
   "restart_applied",
+  "reload_applied",
   "combine_clamped",
   "settings_unchanged",
 ] as const;

@@ -34,6 +34,16 @@ export const Restart = z.object({
 });
 export type Restart = z.infer<typeof Restart>;
 
+/** A reload (pg_reload_conf(), SIGHUP) that changed settings in force; a setting left pending_restart by it is not among them. */
+export const Reload = z.object({
+  /** ms: the server's pg_conf_load_time() after it */
+  at: z.number(),
+  /** ms: when inflight noticed it */
+  seenAt: z.number(),
+  changes: z.array(SettingChange),
+});
+export type Reload = z.infer<typeof Reload>;
+
 export const CheckStatus = z.enum(CHECK_STATUSES);
 export type CheckStatus = z.infer<typeof CheckStatus>;
 export const Check = z.object({

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { FindingsPayload } from "./findings";
 import { StatementStat, QueryRun } from "./runs";
-import { Check, Restart, Settings } from "./settings";
+import { Check, Reload, Restart, Settings } from "./settings";
 import { TargetInfo } from "./target";
 import { IoSample, Tick } from "./tick";
 
@@ -12,7 +12,8 @@ import { IoSample, Tick } from "./tick";
 export const Outage = z.object({ from: z.number(), to: z.number().nullable(), error: z.string() });
 export type Outage = z.infer<typeof Outage>;
 
-export const SettingsPayload = z.object({ settings: Settings, checks: z.array(Check), restarts: z.array(Restart) });
+/** `reloads`: those that changed a setting in force, oldest first (absent from a payload made before they were kept: none). */
+export const SettingsPayload = z.object({ settings: Settings, checks: z.array(Check), restarts: z.array(Restart), reloads: z.array(Reload).default([]) });
 export type SettingsPayload = z.infer<typeof SettingsPayload>;
 
 export const QueriesPayload = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configuredWorkers, diffSettings, formatSetting, toSettings } from "./settings";
+import { configuredWorkers, diffSettings, formatSetting, reloadChanges, toSettings } from "./settings";
 
 describe("formatSetting", () => {
   it.each([
@@ -45,5 +45,18 @@ describe("configuredWorkers", () => {
     [[], null],
   ])("%#", (rows, want) => {
     expect(configuredWorkers(toSettings(rows))).toBe(want);
+  });
+});
+
+describe("reloadChanges", () => {
+  const row = (name: string, setting: string, source = "configuration file", pending = false) => ({ name, setting, unit: null, source, pending_restart: pending, enumvals: null, vartype: "string" });
+
+  it("is what changed in force: not a setting left pending, not one set for the role or database", () => {
+    const before = toSettings([row("io_method", "worker"), row("io_workers", "3"), row("effective_io_concurrency", "16", "default"), row("maintenance_io_concurrency", "16", "default")]);
+    const after = toSettings([row("io_method", "worker", "configuration file", true), row("io_workers", "1"), row("effective_io_concurrency", "32", "user"), row("maintenance_io_concurrency", "32")]);
+    expect(reloadChanges(before, after)).toEqual([
+      { name: "io_workers", before: "3", after: "1" },
+      { name: "maintenance_io_concurrency", before: "16", after: "32" },
+    ]);
   });
 });

@@ -99,6 +99,21 @@ export function diffSettings(before: Settings, after: Settings): SettingChange[]
   return changes;
 }
 
+/** pg_settings sources a reload does not set: a new session of inflight's (after a reconnect) can read another value from them. */
+const SESSION_SOURCES: ReadonlySet<string> = new Set(["client", "database", "user", "database user", "session"]);
+
+/**
+ * What a reload changed in force: every setting whose value moved, leaving
+ * out those it left waiting for a restart (pg_settings keeps their old value
+ * then, and their change is the next start's), the server's version, and a
+ * value set for inflight's role or database (ALTER ROLE / DATABASE ... SET),
+ * which a reload does not change.
+ */
+export function reloadChanges(before: Settings, after: Settings): SettingChange[] {
+  const perSession = (s: Settings[string] | undefined) => s !== undefined && SESSION_SOURCES.has(s.source);
+  return diffSettings(before, after).filter((c) => !after[c.name]?.pendingRestart && c.name !== "server_version" && !perSession(before[c.name]) && !perSession(after[c.name]));
+}
+
 /** io workers the server should run at least: io_workers (18) or io_min_workers (19) under io_method=worker, else 0. */
 export function configuredWorkers(settings: Settings): number | null {
   const method = settings.io_method?.setting;

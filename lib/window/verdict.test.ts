@@ -20,18 +20,22 @@ describe("verdictOf: from shares, never one sample", () => {
 });
 
 describe("the minority, named", () => {
+  const none = { aioWaitSamples: 0, readWaitSamples: 0, aioSamples: 0, aioReadSamples: 0 };
   it.each([
-    [{ samples: 41, asyncSamples: 1, syncSamples: 40 }, "synchronous; an async read in 1 of 41 samples"],
-    [{ samples: 41, asyncSamples: 3, syncSamples: 38 }, "synchronous; async reads in 3 of 41 samples"],
-    [{ samples: 100, asyncSamples: 90, syncSamples: 1 }, "asynchronous; a synchronous read in 1 of 100 samples"],
+    // The minority in the read share's words and figures when it was waited on; as reads in flight when never waited on.
+    [{ samples: 41, asyncSamples: 1, syncSamples: 40, aioSamples: 1, aioReadSamples: 41 }, "synchronous; an async read in flight in 1 of 41 samples that read pg_aios"],
+    [{ samples: 41, asyncSamples: 3, syncSamples: 38, aioWaitSamples: 3, readWaitSamples: 30 }, "synchronous; waiting on async reads in 3 of 41 samples"],
+    [{ samples: 100, asyncSamples: 90, syncSamples: 1, readWaitSamples: 1 }, "asynchronous; waiting on synchronous reads in 1 of 100 samples"],
+    [{ samples: 100, asyncSamples: 90, syncSamples: 1, aioReadSamples: 50 }, "asynchronous; a synchronous read in flight in 1 of 50 samples that read pg_aios"],
     [{ samples: 10, asyncSamples: 6, syncSamples: 0 }, "asynchronous"],
     [{ samples: 9, asyncSamples: 0, syncSamples: 0 }, "no read seen"],
   ] as const)("%o -> %s", (counts, want) => {
-    expect(verdictText({ ...counts, verdict: verdictOf(counts) })).toBe(want);
+    const run = { ...none, ...counts };
+    expect(verdictText({ ...run, verdict: verdictOf(run) })).toBe(want);
   });
 
   it("is null when the run read one way", () => {
-    expect(verdictMinority({ samples: 5, asyncSamples: 0, syncSamples: 5, verdict: "sync" })).toBeNull();
+    expect(verdictMinority({ ...none, samples: 5, asyncSamples: 0, syncSamples: 5, readWaitSamples: 5, verdict: "sync" })).toBeNull();
   });
 });
 
@@ -49,6 +53,6 @@ describe("RunStore's verdict", () => {
     }
     const [run] = store.list();
     expect(run).toMatchObject({ samples: 41, asyncSamples: 1, syncSamples: 40, aioSamples: 1, maxInFlight: 1, verdict: "sync" });
-    expect(verdictText(run)).toBe("synchronous; an async read in 1 of 41 samples");
+    expect(verdictText(run)).toBe("synchronous; waiting on async reads in 1 of 41 samples");
   });
 });

@@ -3,7 +3,9 @@
 // with a minimum of evidence, so that one sample does not flip it. Index
 // lookups in 18 read synchronously, yet an async handle can show up in a
 // sample of them (PostgreSQL does not promise none): "synchronous; an async
-// read in 1 of 41 samples", not "async".
+// read in flight in 1 of 41 samples that read pg_aios", not "async". The
+// run's one read share (readShare) is said here too, in every place's words.
+import { formatShare } from "../format";
 import type { QueryRun, Verdict } from "../schemas/runs";
 
 /** The other kind of read in under this share of the samples that read is a minority: named, not the verdict. */
@@ -23,21 +25,69 @@ export function verdictOf(run: VerdictCounts): Verdict {
 
 const inSamples = (n: number, of: number) => `in ${n} of ${of} sample${of === 1 ? "" : "s"}`;
 
+export type ReadShareCounts = Pick<QueryRun, "samples" | "aioWaitSamples" | "readWaitSamples">;
+
 /**
- * The kind of read the verdict is not, when the run also read that way:
- * "an async read in 1 of 41 samples", "synchronous reads in 30 of 100
- * samples". Null when it read one way only (or not at all).
+ * The one read share of a run, said the same way in its row, its finding
+ * and its verdict: samples waiting on a read, async (IO:AioIoCompletion) or
+ * synchronous (IO:DataFileRead), of all its samples (what EXPLAIN's I/O
+ * timings compare to). A sampled estimate.
  */
-export function verdictMinority(run: VerdictCounts & Pick<QueryRun, "verdict">): string | null {
-  if (run.verdict === "sync" && run.asyncSamples > 0) return `${run.asyncSamples === 1 ? "an async read" : "async reads"} ${inSamples(run.asyncSamples, run.samples)}`;
-  if (run.verdict === "async" && run.syncSamples > 0) return `${run.syncSamples === 1 ? "a synchronous read" : "synchronous reads"} ${inSamples(run.syncSamples, run.samples)}`;
+export interface ReadShare {
+  waits: number;
+  share: number;
+  /** "waiting on reads in 10 of 34 samples" */
+  text: string;
+  /** "29%" */
+  percent: string;
+  /** "async 0, synchronous 10"; "" without a read wait */
+  split: string;
+}
+
+export function readShare(run: ReadShareCounts): ReadShare {
+  const waits = run.aioWaitSamples + run.readWaitSamples;
+  const share = waits / Math.max(1, run.samples);
+  return {
+    waits,
+    share,
+    text: `waiting on reads ${inSamples(waits, run.samples)}`,
+    percent: formatShare(share),
+    split: waits ? `async ${run.aioWaitSamples}, synchronous ${run.readWaitSamples}` : "",
+  };
+}
+
+/** "waiting on reads in 10 of 34 samples (29%: async 0, synchronous 10)": the read share in a sentence. */
+export function readShareSentence(run: ReadShareCounts): string {
+  const r = readShare(run);
+  return `${r.text} (${r.percent}${r.split ? `: ${r.split}` : ""})`;
+}
+
+export type MinorityCounts = VerdictCounts & ReadShareCounts & Pick<QueryRun, "verdict" | "aioSamples" | "aioReadSamples">;
+
+/**
+ * The kind of read the verdict is not, when the run also read that way, in
+ * the read share's words and figures ("waiting on async reads in 3 of 41
+ * samples", the split's async 3), or, never waited on, as reads in flight
+ * ("an async read in flight in 1 of 41 samples that read pg_aios"). Null
+ * when it read one way only (or not at all).
+ */
+export function verdictMinority(run: MinorityCounts): string | null {
+  if (run.verdict === "sync" && run.asyncSamples > 0) {
+    if (run.aioWaitSamples > 0) return `waiting on async reads ${inSamples(run.aioWaitSamples, run.samples)}`;
+    return `${run.aioSamples === 1 ? "an async read" : "async reads"} in flight ${inSamples(run.aioSamples, run.aioReadSamples)} that read pg_aios`;
+  }
+  if (run.verdict === "async" && run.syncSamples > 0) {
+    if (run.readWaitSamples > 0) return `waiting on synchronous reads ${inSamples(run.readWaitSamples, run.samples)}`;
+    // No IO:DataFileRead wait: its synchronous reads are f_sync handles, seen only where pg_aios was read.
+    return `${run.syncSamples === 1 ? "a synchronous read" : "synchronous reads"} in flight ${inSamples(run.syncSamples, run.aioReadSamples)} that read pg_aios`;
+  }
   return null;
 }
 
 const VERDICT_WORDS = { async: "asynchronous", sync: "synchronous", cpu: "no read seen" } as const satisfies Record<Verdict, string>;
 
-/** "synchronous; an async read in 1 of 41 samples": the verdict and its mix in one phrase. */
-export function verdictText(run: VerdictCounts & Pick<QueryRun, "verdict">): string {
+/** "synchronous; waiting on async reads in 3 of 41 samples": the verdict and its mix in one phrase. */
+export function verdictText(run: MinorityCounts): string {
   const minority = verdictMinority(run);
   return minority ? `${VERDICT_WORDS[run.verdict]}; ${minority}` : VERDICT_WORDS[run.verdict];
 }

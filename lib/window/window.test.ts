@@ -76,3 +76,58 @@ describe("the io workers across a restart", () => {
     expect(w.addActivity(7_000, [worker(20), worker(21), worker(22)], "unknown").workers.launched).toBe(1);
   });
 });
+
+describe("reloads", () => {
+  const row = (name: string, setting: string, pending = false) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals: null, vartype: "string" });
+  const of = (workers: string, method = "worker", pending = false) => toSettings([row("io_method", method, pending), row("io_workers", workers)]);
+
+  it("records a new pg_conf_load_time() on the same server start with what it changed in force, a pending setting left out", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, of("3"), 500, null, 600);
+    // The 30 s round with no reload, and a reload that changed nothing read: no event.
+    w.setServerState(2_000, of("3"), 500, null, 600);
+    w.setServerState(3_000, of("3"), 500, null, 2_900);
+    expect(w.reloads).toEqual([]);
+    w.setServerState(5_000, of("1", "worker", true), 500, null, 4_950);
+    expect(w.reloads).toEqual([{ at: 4_950, seenAt: 5_000, changes: [{ name: "io_workers", before: "3", after: "1" }] }]);
+  });
+
+  it("a restart is not a reload, though pg_conf_load_time() moves with it", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, of("3", "sync"), 500, null, 600);
+    w.setServerState(9_000, of("3"), 8_000, null, 8_100);
+    expect(w.reloads).toEqual([]);
+    expect(w.restarts).toHaveLength(1);
+    w.refreshFindings(9_000, target({ postmasterStart: 8_000 }));
+    expect(w.findings.findings.map((f) => f.rule)).not.toContain("reload_applied");
+  });
+
+  it("the findings name the reload", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, of("3"), 500, null, 600);
+    w.setServerState(5_000, of("1"), 500, null, 4_950);
+    w.refreshFindings(5_000, target({ postmasterStart: 500 }));
+    expect(w.findings.findings.find((f) => f.rule === "reload_applied")?.text).toMatch(/^io_workers 3 -> 1 by a reload at \d\d:\d\d:\d\d\.$/);
+  });
+});
+
+describe("checks in the state of the findings", () => {
+  const row = (name: string, setting: string, pending = false) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals: ["sync", "worker"], vartype: "string" });
+  const of = (method: string, pending: boolean) => toSettings([row("io_method", method, pending), row("io_workers", "3")]);
+  const pendingCheck = (w: TargetWindow) => w.checks.find((c) => c.id === "pending_restart");
+
+  it("follows the findings of the same settings, never those of settings since changed", () => {
+    const w = new TargetWindow(600_000);
+    w.setServerState(1_000, of("worker", true), 500);
+    w.refreshFindings(1_000, target({ postmasterStart: 500 }));
+    w.refreshChecks(1_000, null);
+    expect(pendingCheck(w)).toMatchObject({ status: "act", message: expect.stringMatching(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart/) });
+    // The restart: the pending finding of before it is not the new server's, until the findings are made again.
+    w.setServerState(9_000, of("sync", false), 8_000);
+    w.refreshChecks(9_000, null);
+    expect(pendingCheck(w)?.status).toBe("pass");
+    w.refreshFindings(9_000, target({ postmasterStart: 8_000 }));
+    w.refreshChecks(9_000, null);
+    expect(pendingCheck(w)?.status).toBe("pass");
+  });
+});

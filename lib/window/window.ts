@@ -6,11 +6,12 @@ import type { FindingsPayload } from "../schemas/findings";
 import type { Capabilities } from "../schemas/target";
 import type { FindingsTarget } from "./findings";
 import type { QueryRun, StatementStat } from "../schemas/runs";
-import type { Check, Restart, Settings } from "../schemas/settings";
+import type { Check, Reload, Restart, Settings } from "../schemas/settings";
 import type { IoSample, Tick } from "../schemas/tick";
 import type { Outage } from "../schemas/window";
 import type { SampledBackend, StatIoRow } from "../schemas/rows";
 import { computeChecks } from "./checks";
+import { checksWithFindings } from "./check-findings";
 import { computeFindings, stampFindings, withKnownStart } from "./findings";
 import { NO_MEASURES, type MethodMeasures } from "../history/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
@@ -20,11 +21,11 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
-import { configuredWorkers, diffSettings } from "./settings";
+import { ServerSettings } from "./server-settings";
+import { configuredWorkers } from "./settings";
 import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
-const MAX_RESTARTS = 100;
 
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
@@ -35,9 +36,7 @@ export class TargetWindow {
   private readonly sampleTotals = new SampleTotals();
   /** the io workers launched and exited, sample to sample (19's pool; /metrics counts them) */
   readonly turnover = new WorkerTurnover();
-  private settingsNow: Settings = {};
-  private restartList: Restart[] = [];
-  private restartCount = 0;
+  private readonly server = new ServerSettings();
   private readonly outageLog = new OutageLog();
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
@@ -46,10 +45,6 @@ export class TargetWindow {
   private measures: MethodMeasures = NO_MEASURES;
   private seq = 0;
   private lastIo: { t: number; counters: IoCounters } | null = null;
-  private postmasterStart: number | null = null;
-  private postmasterStartSeenAt = 0;
-  /** the restart into the current server start, as the history on disk knows it */
-  private knownStart: Restart | null = null;
   private asyncSeenAt = 0;
   private readsSeenAt = 0;
 
@@ -106,16 +101,21 @@ export class TargetWindow {
   }
 
   get settings(): Readonly<Settings> {
-    return this.settingsNow;
+    return this.server.now;
   }
 
   get restarts(): readonly Restart[] {
-    return this.restartList;
+    return this.server.restarts;
+  }
+
+  /** The reloads seen live that changed a setting in force, oldest first (the newest 100). */
+  get reloads(): readonly Reload[] {
+    return this.server.reloads;
   }
 
   /** Restarts seen since inflight started watching (the list keeps the newest 100). */
   get restartsSeen(): number {
-    return this.restartCount;
+    return this.server.restartCount;
   }
 
   get outages(): readonly Outage[] {
@@ -149,7 +149,7 @@ export class TargetWindow {
   }
 
   get serverStart(): number | null {
-    return this.postmasterStart;
+    return this.server.start;
   }
 
   /**
@@ -158,7 +158,7 @@ export class TargetWindow {
    * a target's clock skew cannot move what counts as "since the restart".
    */
   get serverStartSeenAt(): number {
-    return this.postmasterStartSeenAt;
+    return this.server.startSeenAt;
   }
 
   // ---- samples -------------------------------------------------------------
@@ -167,8 +167,8 @@ export class TargetWindow {
    * `extra`: a sample between the slots (a burst): kept, but not in the totals,
    * whose averages assume samples evenly spaced in time. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
-    const derived = deriveSample(t, backends, configuredWorkers(this.settingsNow), reading);
-    const workers = { ...derived.tick.workers, ...poolBounds(this.settingsNow), ...this.turnover.next(derived.workerPids, t) };
+    const derived = deriveSample(t, backends, configuredWorkers(this.server.now), reading);
+    const workers = { ...derived.tick.workers, ...poolBounds(this.server.now), ...this.turnover.next(derived.workerPids, t) };
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
@@ -198,41 +198,29 @@ export class TargetWindow {
     return sample;
   }
 
-  /**
-   * Records settings and the postmaster start time. A new start time is a
-   * restart: it is recorded with every setting that changed across it.
-   * `known`: the restart into this start as the history on disk has it (one
-   * made before inflight watched): the findings name it; the list keeps the
-   * restarts seen live.
-   */
-  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null): Restart | null {
-    let restart: Restart | null = null;
-    if (this.postmasterStart !== null && postmasterStart !== this.postmasterStart) {
-      restart = { at: postmasterStart, seenAt: t, changes: diffSettings(this.settingsNow, settings) };
-      this.restartList.push(restart);
-      this.restartCount++;
-      if (this.restartList.length > MAX_RESTARTS) this.restartList.shift();
+  /** Records settings and the postmaster start time (ServerSettings.record); a restart starts the counters and the io workers anew. */
+  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null, confLoad: number | null = null): Restart | null {
+    const restart = this.server.record(t, settings, postmasterStart, known, confLoad);
+    if (restart) {
       // Counters restart from zero with the server; its io workers are new processes, not the pool growing.
       this.lastIo = null;
       this.turnover.forget();
     }
-    this.knownStart = known?.at === postmasterStart ? { at: known.at, seenAt: known.seenAt, changes: known.changes } : null;
-    if (postmasterStart !== this.postmasterStart) this.postmasterStartSeenAt = t;
-    this.postmasterStart = postmasterStart;
-    this.settingsNow = settings;
     return restart;
   }
 
-  /** Recomputes the checks; true when they changed. */
+  /** Recomputes the checks, each in the state of a current finding about its subject (check-findings.ts); true when they changed. */
   refreshChecks(t: number, capabilities: Capabilities | null): boolean {
-    const seen = (at: number) => at > t - this.spanMs && at >= this.postmasterStartSeenAt;
-    const checks = computeChecks({
-      settings: this.settingsNow,
+    const seen = (at: number) => at > t - this.spanMs && at >= this.server.startSeenAt;
+    const own = computeChecks({
+      settings: this.server.now,
       capabilities,
       lastTick: this.tickRing.last(),
       asyncSeen: seen(this.asyncSeenAt),
       readsSeen: seen(this.readsSeenAt),
     });
+    // Findings of settings since changed (a restart pending before it) wait for the next refresh of the findings.
+    const checks = checksWithFindings(own, this.findingList.asOf >= this.server.changedAt ? this.findingList.findings : []);
     const changed = JSON.stringify(checks) !== JSON.stringify(this.checkList);
     this.checkList = checks;
     return changed;
@@ -251,8 +239,9 @@ export class TargetWindow {
     const { findings, moreRuns } = computeFindings({
       now: t,
       target,
-      settings: this.settingsNow,
-      restarts: withKnownStart(this.restartList, this.knownStart),
+      settings: this.server.now,
+      restarts: withKnownStart(this.server.restarts, this.server.knownStart),
+      reloads: this.server.reloads,
       statements: this.stats.statements,
       runs: this.runs.list(),
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),

@@ -107,6 +107,7 @@ export function snapshot(over: Partial<WindowSnapshot> = {}): WindowSnapshot {
     settings: {},
     checks: [],
     restarts: [],
+    reloads: [],
     queries: [],
     statements: [],
     statementsNote: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatClock } from "../../format";
-import { outageSpans, restartMarks, restartNote } from "./marks";
+import { outageSpans, reloadNote, restartMarks, restartNote } from "./marks";
 
 const at = new Date(2025, 5, 1, 14, 2, 11).getTime();
 
@@ -17,6 +17,12 @@ describe("restartNote", () => {
     { changes: [], text: "Restarted 14:02:11: no io setting changed" },
     { changes: [{ name: "io_uring_x", before: null, after: "on" }], text: "Restarted 14:02:11: io_uring_x (unset) -> on" },
   ])("$text", ({ changes, text }) => expect(restartNote({ at, seenAt: at + 500, changes })).toBe(text));
+});
+
+describe("reloadNote", () => {
+  it("names each setting the reload changed, at its pg_conf_load_time()", () => {
+    expect(reloadNote({ at, seenAt: at + 50, changes: [{ name: "io_workers", before: "3", after: "1" }, { name: "effective_io_concurrency", before: "16", after: "64" }] })).toBe("Reloaded 14:02:11: io_workers 3 -> 1, effective_io_concurrency 16 -> 64");
+  });
 });
 
 describe("restartMarks", () => {

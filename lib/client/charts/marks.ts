@@ -1,5 +1,5 @@
 // Restarts and outages as marks on the time axis, and the restart notes.
-import type { Restart } from "@/lib/schemas/settings";
+import type { Reload, Restart } from "@/lib/schemas/settings";
 import { formatClock } from "../../format";
 import type { Outage } from "./series";
 import type { TimeDomain } from "./time";
@@ -41,6 +41,11 @@ export function restartMarks(restarts: readonly Restart[], domain: TimeDomain, p
 export function restartNote(r: Restart): string {
   const changes = r.changes.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`);
   return `Restarted ${formatClock(r.at)}: ${changes.length ? changes.join(", ") : "no io setting changed"}`;
+}
+
+/** "Reloaded 05:12:10: io_workers 3 -> 1": the settings a reload changed in force, at its pg_conf_load_time(). */
+export function reloadNote(r: Reload): string {
+  return `Reloaded ${formatClock(r.at)}: ${r.changes.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ")}`;
 }
 
 export interface OutageSpan {

@@ -9,7 +9,7 @@ const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "
 describe("readWaitCell", () => {
   it("is (async + synchronous read waits) / samples, with its counts", () => {
     const c = readWaitCell(run({ samples: 136, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3, ioWaitSamples: 60 }));
-    expect(c).toMatchObject({ main: "42%", detail: "waiting on reads in 57 of 136 samples", split: "async 50 · sync 7" });
+    expect(c).toMatchObject({ main: "42%", detail: "waiting on reads in 57 of 136 samples", split: "async 50, synchronous 7" });
     expect(c.title).toContain("other IO waits (not reads) in 3, not counted");
   });
 

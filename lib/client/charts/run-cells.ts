@@ -7,26 +7,26 @@ import type { RunSample } from "@/lib/schemas/tick";
 import { formatBytes, formatDuration, formatShare } from "@/lib/format";
 import { pct as sharePct, runFigures } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/window/findings/thresholds";
+import { readShare } from "@/lib/window/verdict";
 
 export interface ReadWaitCell {
   /** "42%", or "too few samples" under MIN_SAMPLES samples */
   main: string;
   /** "waiting on reads in 57 of 136 samples" */
   detail: string;
-  /** "async 50 · sync 7"; empty without read waits */
+  /** "async 50, synchronous 7"; empty without read waits */
   split: string;
   title: string;
 }
 
 export function readWaitCell(run: QueryRun): ReadWaitCell {
-  const f = runFigures(run, run.lastSeen);
-  const waits = run.aioWaitSamples + run.readWaitSamples;
-  const split = [run.aioWaitSamples ? `async ${run.aioWaitSamples}` : "", run.readWaitSamples ? `sync ${run.readWaitSamples}` : ""].filter(Boolean).join(" · ");
+  // The run's one read share, as its finding and its verdict say it (lib/window/verdict.ts).
+  const share = readShare(run);
   const other = run.otherIoWaitSamples ? `; other IO waits (not reads) in ${run.otherIoWaitSamples}, not counted` : "";
   return {
-    main: run.samples < MIN_SAMPLES ? "too few samples" : formatShare(f.readWait),
-    detail: `waiting on reads in ${waits} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`,
-    split,
+    main: run.samples < MIN_SAMPLES ? "too few samples" : share.percent,
+    detail: share.text,
+    split: share.split,
     title: `read wait: samples waiting on a read (IO:AioIoCompletion ${run.aioWaitSamples}, IO:DataFileRead ${run.readWaitSamples}) / samples (${run.samples})${other}. Sampled, an estimate${run.samples < MIN_SAMPLES ? `; under ${MIN_SAMPLES} samples, too few to tell (a run seen only briefly, however long it ran)` : ""}.`,
   };
 }

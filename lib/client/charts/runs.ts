@@ -4,7 +4,7 @@ import type { QueryRun, Verdict } from "@/lib/schemas/runs";
 import type { RunState, Tick } from "@/lib/schemas/tick";
 import { runFigures } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
-import { verdictMinority } from "@/lib/window/verdict";
+import { readShare, verdictMinority } from "@/lib/window/verdict";
 import { gapFlags, medianGap, shapeSeries, type Outage } from "./series";
 
 export const RUN_SORTS = ["readWait", "elapsed", "inFlight"] as const;
@@ -68,8 +68,9 @@ export function verdictEvidence(run: QueryRun): string {
   const parts: string[] = [];
   if (run.verdict === "cpu") {
     parts.push(`on CPU in ${of(run.cpuSamples, run.samples)}`);
-    const reads = run.aioWaitSamples + run.readWaitSamples;
-    if (reads) parts.push(`read waits in ${reads}`);
+    // The run's one read share, in its words (lib/window/verdict.ts).
+    const reads = readShare(run);
+    if (reads.waits) parts.push(reads.text);
     if (run.otherIoWaitSamples) parts.push(`other IO waits (not reads) in ${run.otherIoWaitSamples}`);
     const rest = run.samples - run.cpuSamples - run.ioWaitSamples;
     if (rest > 0) parts.push(`other waits in ${rest}`);
@@ -83,13 +84,11 @@ export function verdictEvidence(run: QueryRun): string {
       : run.aioReadSamples > 0
         ? `waiting on async reads in ${of(run.aioWaitSamples, run.samples)}; none of its own in flight in the ${thatRead}`
         : `waiting on async reads in ${of(run.aioWaitSamples, run.samples)} (pg_aios not read)`;
-  // Not the read-wait count: a sample with an f_sync handle in flight reads synchronously without (yet) waiting on IO:DataFileRead.
-  const syncPart = `reading synchronously (IO:DataFileRead or an f_sync handle) in ${of(run.syncSamples, run.samples)}`;
-  if (run.verdict === "async") parts.push(asyncPart);
-  if (run.verdict === "sync" || run.syncSamples) parts.push(syncPart);
-  // Async reads too few to make the verdict: named as the minority they are.
-  const minority = run.verdict === "sync" ? verdictMinority(run) : null;
-  if (minority) parts.push(`${minority}, a minority`);
+  // No share of its own for a synchronous run: its one read share is the read-wait cell beside it, as in its finding.
+  parts.push(run.verdict === "async" ? asyncPart : "its own reads (IO:DataFileRead or an f_sync handle)");
+  // The other kind of read, in the read share's words (or as reads in flight, never waited on).
+  const minority = verdictMinority(run);
+  if (minority) parts.push(run.verdict === "sync" ? `${minority}, a minority` : minority);
   if (run.maxInFlight) parts.push(`peak ${run.maxInFlight} of its own in flight`);
   return parts.join("; ");
 }

@@ -35,9 +35,9 @@ export function settingRows(settings: Settings): SettingRow[] {
     .sort((a, b) => rank(a.name) - rank(b.name) || byCodePoint(a.name, b.name));
 }
 
-const CHECK_RANK = { fail: 0, warn: 1, unknown: 2, info: 3, pass: 4 } as const satisfies Record<Check["status"], number>;
+const CHECK_RANK = { fail: 0, act: 1, warn: 2, unknown: 3, info: 4, pass: 5 } as const satisfies Record<Check["status"], number>;
 
-/** Failures first, passes last; otherwise as the server sent them. */
+/** Failures first, then what a finding says to act on, passes last; otherwise as the server sent them. */
 export function orderChecks(checks: readonly Check[]): Check[] {
   return checks.map((c, i) => ({ c, i })).sort((a, b) => CHECK_RANK[a.c.status] - CHECK_RANK[b.c.status] || a.i - b.i).map(({ c }) => c);
 }

@@ -73,7 +73,7 @@ export class LiveStore {
     latest: null,
     stream: { state: "connecting", since: 0, error: null },
     target: null,
-    settings: { settings: {}, checks: [], restarts: [] },
+    settings: { settings: {}, checks: [], restarts: [], reloads: [] },
     queries: { asOf: 0, queries: [], statements: [], statementsNote: null },
     outages: [],
     findings: { asOf: 0, findings: [], moreRuns: 0 },
@@ -126,7 +126,7 @@ export class LiveStore {
     this.lastIoSeq = this.io.at(-1)?.seq ?? 0;
     this.seq = snapshot.lastSeq;
     this.set("target", snapshot.target);
-    this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts });
+    this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts, reloads: snapshot.reloads });
     this.pendingQueries = null;
     this.set("queries", { asOf: snapshot.asOf, queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
     this.set("outages", snapshot.outages);

@@ -236,9 +236,10 @@ export class Collector implements PayloadSource {
       // 100 ms is often over by the time a whole tick (pg_stat_io, the statements) has ended.
       if (sampled && this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES, Math.round(this.intervalMs / (2 * (BURST_SAMPLES + 1))));
       for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
-      // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do.
-      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.publisher.afterTick(now);
+      // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do,
+      // and the findings of this moment (just refreshed above): a check never passes what a finding acts on.
+      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
       this.recording?.afterTick(now);
       return sampled;
     } catch (err) {

@@ -74,8 +74,9 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query("ALTER SYSTEM SET io_method = 'sync'");
       await c.query("SELECT pg_reload_conf()");
     });
-    const pending = await waitFor("pending_restart warns", () => check("pending_restart")?.status === "warn" && check("pending_restart"), SETTINGS_ROUND_MS);
-    expect(pending.message).toMatch(/^Waiting for a restart: io_method worker in force; the next restart brings sync/);
+    // In the state of the restart_pending finding, which it cites.
+    const pending = await waitFor("pending_restart acts", () => check("pending_restart")?.status === "act" && check("pending_restart"), SETTINGS_ROUND_MS);
+    expect(pending.message).toMatch(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart: io_method worker in force; the next restart brings sync/);
     // The value in force is still the old one, and nothing else has changed.
     expect(w().settings.io_method).toMatchObject({ setting: "worker", pendingRestart: true });
     expect(w().restarts).toHaveLength(0);
@@ -144,7 +145,8 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query("ALTER SYSTEM SET io_combine_limit = '256kB'");
       await c.query("SELECT pg_reload_conf()");
     });
-    const warn = await waitFor("io_combine_limit warns", () => check("io_combine_limit")?.status === "warn" && check("io_combine_limit"), SETTINGS_ROUND_MS);
+    // In the state of the combine_clamped finding.
+    const warn = await waitFor("io_combine_limit acts", () => check("io_combine_limit")?.status === "act" && check("io_combine_limit"), SETTINGS_ROUND_MS);
     expect(warn.message).toContain("the effective value is 128 kB");
     expect(w().settings.io_combine_limit.display).toBe("256 kB");
     expect(w().settings.io_max_combine_limit.display).toBe("128 kB");

@@ -91,7 +91,8 @@ describe("settings fresh after a reload, pending values, the restart before infl
     expect(f.text, f.text).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one; unless the change was undone since/);
     expect(f.text).toMatch(/PostgreSQL keeps pending_restart set after a change is undone/);
     const check = c.window.checks.find((x) => x.id === "pending_restart");
-    expect(check).toMatchObject({ status: "warn", message: f.text });
+    // The check in the finding's state, its message the finding's own sentence after a brief citation.
+    expect(check).toMatchObject({ status: f.severity, message: `A setting waits for a restart (see the finding above). ${f.text}` });
   });
 
   it("a superuser's collector reads the value from pg_file_settings; an undone change (ALTER SYSTEM RESET) is never said to be coming", async () => {

@@ -15,7 +15,7 @@ import type { PayloadSource } from "./source";
 export const STREAMED_ENDED_RUNS = 100;
 
 export function settingsPayload(w: TargetWindow): SettingsPayload {
-  return { settings: { ...w.settings }, checks: [...w.checks], restarts: [...w.restarts] };
+  return { settings: { ...w.settings }, checks: [...w.checks], restarts: [...w.restarts], reloads: [...w.reloads] };
 }
 
 /** Findings cite query text: redacted like the runs when INFLIGHT_REDACT is on. */

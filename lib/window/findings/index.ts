@@ -5,19 +5,21 @@ import { formatDuration } from "../../format";
 import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
 import type { MethodMeasures } from "../../history/measured";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
-import type { Restart, Settings } from "../../schemas/settings";
+import type { Reload, Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { majorOf, workersLeverName } from "../major";
 import { settingBytes } from "../settings";
-import { pct, progressText, quoteQuery, runFigures } from "./figures";
+import { progressText, quoteQuery, runFigures } from "./figures";
 import { NO_LEVER, runGlance } from "./glance";
 import { methodEvidence } from "./method-evidence";
 import { runVerdict, type RunContext } from "./runs";
 import * as server from "./server";
 import { COMBINED_READ_BYTES, MAX_RUN_FINDINGS, SLOW_RUN_MS } from "./thresholds";
 import { workerLoad } from "./workers";
+import { readShareSentence } from "../verdict";
 import { poolGrowing, poolLoad, poolNote, poolSaturated, workersLeverText } from "./pool";
+import { reloadsApplied } from "./reloads";
 
 export type { NewFinding } from "./server";
 
@@ -26,6 +28,8 @@ export interface FindingsInput {
   target: server.ServerInput["target"] & Pick<TargetInfo, "capabilities" | "serverVersionNum">;
   settings: Readonly<Settings>;
   restarts: readonly Restart[];
+  /** the reloads seen live that changed a setting in force (absent: none) */
+  reloads?: readonly Reload[];
   statements: readonly StatementStat[];
   /** every run in the window (the running ones are judged) */
   runs: readonly QueryRun[];
@@ -59,6 +63,7 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),
+    ...reloadsApplied({ reloads: input.reloads ?? [], start: input.target.postmasterStart, ioMethod: input.settings.io_method?.setting, recent: input.recent }),
     server.combineClamped(serverInput),
     server.cachedStatement(serverInput),
   ].filter((f): f is server.NewFinding => f !== null);
@@ -111,7 +116,8 @@ function runFinding(run: QueryRun, first: boolean, input: FindingsInput, workers
   const blockSize = Number(input.settings.block_size?.setting) || 8192;
   const on = run.progressRelation ?? run.relations.find((r) => r.read !== "sync")?.name ?? run.relations[0]?.name;
   const progress = progressText(run, blockSize, on) ?? noProgress(run, input);
-  const waits = f.readWait > 0 ? `waiting on reads in ${pct(f.readWait)} of samples (async ${pct(f.asyncWait)}, synchronous ${pct(f.syncWait)})` : "not waiting on reads in any sample";
+  // The run's one read share, in the words and figures of its row and its verdict (lib/window/verdict.ts).
+  const waits = readShareSentence(run);
   const head = `${first && run.etaMs !== null ? "Longest left" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
   const text = verdict?.rule === "too_short" ? `${head}; ${verdict.clause}.` : `${head}; ${waits}${verdict ? `; ${verdict.clause}` : ""}.`;
   return {

@@ -116,7 +116,7 @@ const syncReads: RunRule = (run, f, ctx) => {
   return {
     rule: "sync_reads",
     severity: "info",
-    clause: `its reads are synchronous (${size}, waiting on IO:DataFileRead in ${pct(f.syncWait)} of samples${also(run)}; index lookups read this way in ${syncIndexMajor(ctx.major)}): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
+    clause: `its reads are synchronous (${size}${also(run)}; index lookups read this way in ${syncIndexMajor(ctx.major)}): io_method and ${ctx.workersSetting} are not its levers; look at the plan, the index, shared_buffers`,
     lever: "the plan or index, not an I/O setting",
     evidence: { syncWait: round(f.syncWait), syncReadBytes: run.syncReadBytes },
   };
@@ -149,7 +149,8 @@ const smallReads: RunRule = (run, f, ctx) => {
 
 /** What made it async: handles seen in flight, or (none seen) its IO:Aio* waits, as the row says it. */
 function asyncEvidence(run: QueryRun, f: RunFigures): string {
-  if (f.inFlight) return `reads in flight in ${pct(f.inFlight)} of the samples that read pg_aios`;
+  // Counts, as the run's row gives them (lib/client/charts/runs.ts verdictEvidence): one figure on the page.
+  if (f.inFlight) return `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`;
   const waits = `waiting on async reads in ${run.aioWaitSamples} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`;
   return run.aioReadSamples ? `${waits}, none of its own in flight in the ${run.aioReadSamples} that read pg_aios` : `${waits}, pg_aios not read`;
 }

@@ -4,13 +4,14 @@
 import { formatBytes, formatClock, formatDuration } from "../../format";
 import type { Finding } from "../../schemas/findings";
 import type { StatementStat } from "../../schemas/runs";
-import type { Restart, SettingChange, Settings } from "../../schemas/settings";
+import type { Reload, Restart, SettingChange, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { pendingSettings, pendingText } from "../pending";
 import { POOL_SETTINGS, workersLever, workersLeverName, workerSizing, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
 import { capitalize, pct, quoteQuery } from "./figures";
+import { changesWorkers, ioReloadsSince, isIoSetting, lastReloadOf, type IoReload } from "./reloads";
 import { CACHED_MIN_EXEC_MS, URING_SUBMIT_SHARE, WORKERS_SPAN_MS } from "./thresholds";
 import { queueEvidence, queueHead, waitShare, workersEvidence, type WorkerLoad } from "./workers";
 
@@ -22,6 +23,8 @@ export interface ServerInput {
   target: Pick<TargetInfo, "name" | "status" | "statusSince" | "lastError" | "aspects" | "postmasterStart">;
   settings: Readonly<Settings>;
   restarts: readonly Restart[];
+  /** the reloads seen live that changed a setting in force (absent: none) */
+  reloads?: readonly Reload[];
   statements: readonly StatementStat[];
   recent: readonly Tick[];
   workers: WorkerLoad;
@@ -98,8 +101,6 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
   };
 }
 
-const isIoSetting = (name: string) => name.startsWith("io_") || name === "effective_io_concurrency" || name === "maintenance_io_concurrency" || name === "shared_buffers";
-
 /** "18.6" / "19rc1" -> 18 / 19; null when not a version. */
 function majorOfVersion(version: string | null): number | null {
   const m = /^(\d+)/.exec(version ?? "");
@@ -148,7 +149,7 @@ function startChanges(r: Restart): StartChanges {
  * whether that is in force, then the io settings in force. The restart's
  * time is the postmaster's start, the same everywhere on the page.
  */
-export function serverStarted({ restarts, settings, recent, target }: ServerInput): NewFinding | null {
+export function serverStarted({ restarts, reloads, settings, recent, target }: ServerInput): NewFinding | null {
   const start = target.postmasterStart;
   const method = settings.io_method?.setting;
   if (start === null || !method) return null;
@@ -156,7 +157,8 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
   const r = last?.at === start ? last : null;
   const changed = r ? startChanges(r) : null;
   const io = changed?.io ?? [];
-  const waits = pendingSettings(settings).length ? "" : "; none waits for a restart";
+  const since = ioReloadsSince(reloads ?? [], start);
+  const waits = `${pendingSettings(settings).length ? "" : "; none waits for a restart"}${reloadedSince(since)}`;
   const sizing = method === "worker" ? workersSettingText(settings) : null;
   const inForce = `io_method ${method}${sizing ? `, ${sizing}` : ""}`;
   if (!r || !io.length) {
@@ -170,9 +172,10 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
       evidence: { ioMethod: method, serverStart: start, restartKnown: r !== null },
     };
   }
-  const held = io.filter((c) => (settings[c.name]?.display ?? null) === c.after);
-  // Only samples of the restarted server say what it runs now.
-  const sample = recent.filter((t) => t.t >= r.seenAt).at(-1);
+  // A setting a reload changed again since is the reload's now (its own finding), not the restart's to hold.
+  const held = io.filter((c) => lastReloadOf(since, c.name) || (settings[c.name]?.display ?? null) === c.after);
+  // Only samples of the restarted server say what it runs now, and only while no reload has resized the workers since.
+  const sample = since.some(changesWorkers) ? undefined : recent.filter((t) => t.t >= r.seenAt).at(-1);
   const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;
   const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;
   const changes = changed!.text;
@@ -186,8 +189,17 @@ export function serverStarted({ restarts, settings, recent, target }: ServerInpu
     text: applied
       ? `Server started ${formatClock(start)}: that restart changed ${changes}, in force${how ? ` (${how})` : ""}${waits}.`
       : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,
-    evidence: { at: start, changes, inForce: applied },
+    evidence: { at: start, changes, inForce: applied, reloadsSince: since.length },
   };
+}
+
+/** "; since then, a reload at 05:12:10 changed io_workers": what is in force now is not all the start's doing. */
+function reloadedSince(since: readonly IoReload[]): string {
+  const last = since.at(-1);
+  if (!last) return "";
+  const names = [...new Set(since.flatMap((x) => x.io.map((c) => c.name)))].join(", ");
+  const when = since.length === 1 ? `a reload at ${formatClock(last.reload.at)}` : `${since.length} reloads (the last at ${formatClock(last.reload.at)})`;
+  return `; since then, ${when} changed ${names}`;
 }
 
 export function combineClamped({ settings }: ServerInput): NewFinding | null {

@@ -34,3 +34,5 @@ export const URING_SUBMIT_SHARE = 0.3;
 export const CACHED_MIN_EXEC_MS = 100;
 /** Scan rates are judged over the last this long. */
 export const RATE_SPAN_MS = 3000;
+/** Reloads of this server start named each by a finding of its own, the newest first. */
+export const MAX_RELOAD_FINDINGS = 3;

@@ -83,7 +83,7 @@ export class ServerStateStep implements Step {
     const before = JSON.stringify(window.settings);
     const settings = await this.pendingValues(session, toSettings(rows));
     const known = this.ctx.history.serverState(now, settings, server.postmaster_start_ms, server.server_version);
-    const restart = window.setServerState(now, settings, server.postmaster_start_ms, known);
+    const restart = window.setServerState(now, settings, server.postmaster_start_ms, known, server.conf_load_ms);
     if (restart) {
       const changes = restart.changes.map((c) => `${c.name} ${c.before} -> ${c.after}`).join(", ") || "no io setting changed";
       log.line(`target ${target} restarted at ${new Date(restart.at).toISOString()}: ${changes}`);
