@@ -78,7 +78,7 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: P
       subtitle={
         <span data-testid="inflight-subtitle">
           <Glossed
-            text={`pg_aios handles, ${aiosEvery} (a gap is a sample that did not read it): async (f_sync = false) stacked by state; synchronous handles drawn apart.${chart.max > 0 ? ` Peak ${chart.max} async in flight at once in view, all backends together (a run's row counts its own).` : ""} Drag across the chart to zoom into a range.`}
+            text={`Reads in flight: async ones stacked by state, synchronous ones apart; pg_aios handles, ${aiosEvery} (a gap: not read in that sample).${chart.max > 0 ? ` At most ${chart.max} async at once in view.` : ""} Drag to zoom.`}
           />
         </span>
       }

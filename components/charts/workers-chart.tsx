@@ -20,7 +20,7 @@ import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS,
 const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b", launched: "#16a34a", exited: "#dc2626" } as const;
 const LINES = [
   { label: "alive", color: COLORS.alive, line: true },
-  { label: "busy (not idle in IoWorkerMain)", color: COLORS.busy, line: true },
+  { label: "busy reading", color: COLORS.busy, line: true },
 ];
 /** 18: io_workers is the count; 19: the pool's bounds, and its launches and exits. */
 const LEGEND_18 = [{ label: "configured (io_workers)", color: COLORS.configured, dashed: true }, ...LINES];
@@ -53,8 +53,8 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Pan
         <Glossed
           text={
             chart.pool
-              ? "io worker processes in pg_stat_activity: alive within the pool's io_min_workers..io_max_workers (it grows on demand), how many are executing a read (not idle in IoWorkerMain), and each launch and exit"
-              : "io worker processes in pg_stat_activity: alive against io_workers, and how many are executing a read (not idle in IoWorkerMain)"
+              ? "io workers alive within the pool's io_min_workers..io_max_workers (it grows on demand), how many are busy reading, and each launch and exit"
+              : "io workers alive against io_workers, and how many are busy reading"
           }
         />
       }

@@ -109,13 +109,18 @@ const FleetRowView = memo(
 
 const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<Finding["severity"], string>;
 
-/** The target's most severe finding, one line, to its run or its page. */
+/** A finding at a glance, on one line: "SELECT …: waiting on its async reads → raise io_workers (now 1)". */
+function glanceLine({ glance: g }: Finding): string {
+  return `${g.query ? `${g.query}: ` : ""}${g.now}${g.lever ? ` → ${g.lever}` : ""}`;
+}
+
+/** The target's most severe finding, one line (its sentence on hover), to its run or its page. */
 function TopFinding({ targetId, finding }: { targetId: string; finding: Finding }) {
   return (
     <tr data-testid="fleet-finding" data-target={targetId} data-rule={finding.rule} data-severity={finding.severity} className="border-b border-slate-100">
       <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
         <Link href={findingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
-          <span className="font-semibold uppercase">{SEVERITY_LABELS[finding.severity]}</span> <Sentence text={finding.text} />
+          <span className="font-semibold uppercase">{SEVERITY_LABELS[finding.severity]}</span> {glanceLine(finding)}
         </Link>
       </td>
     </tr>
