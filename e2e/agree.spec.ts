@@ -90,7 +90,8 @@ test("the header says when inflight connected apart from the server's start, and
   await expect(page.getByTestId("target-status")).toContainText(/^up · connected since \d\d:\d\d:\d\d/);
   await expect(page.getByTestId("server-started")).toContainText(/\d\d:\d\d:\d\d \(/);
   await expect(page.locator("header").first()).not.toContainText("demodemo");
-  await expect(page.getByTestId("watch-cost")).toContainText(/watching costs [\d.]+ ms\/s of server time, [<\d.]+% of a core/);
+  await expect(page.getByTestId("watch-cost")).toContainText(/watching costs [\d.]+ ms\/s of server time/);
+  await expect(page.getByTestId("watch-cost")).toContainText(/[<\d.]+% of a core/);
   // Nothing fails here (pg_aios may be "not read yet" until a backend is active: not a fault).
   await expect(page.getByTestId("collection")).toHaveAttribute("data-degraded", "false");
 });

@@ -120,7 +120,8 @@ function CauseItem({ line: { finding: f, since }, shown }: { line: FindingLine; 
   const id = useId();
   const holds = f.glance.holds ?? [];
   return (
-    <li data-testid="finding" data-rule={f.rule} data-severity={f.severity} data-run="" className={`rounded border border-slate-200 border-l-4 px-3 py-1 text-sm leading-snug ${SEVERITY_CLASSES[f.severity]}`}>
+    // "Server started at ..., nothing changed": the header says when; the line waits in the page for whoever looks.
+    <li hidden={f.rule === "settings_unchanged"} data-testid="finding" data-rule={f.rule} data-severity={f.severity} data-run="" className={`rounded border border-slate-200 border-l-4 px-3 py-1 text-sm leading-snug ${SEVERITY_CLASSES[f.severity]}`}>
       <div className="flex items-start gap-2">
         <span className={`mt-0.5 inline-block shrink-0 rounded px-1.5 text-[11px] font-semibold uppercase tracking-wide ${LABEL_CLASSES[f.severity]}`}>{SEVERITY_LABELS[f.severity]}</span>
         <span className="min-w-0 flex-1" data-testid="finding-glance">

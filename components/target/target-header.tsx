@@ -106,13 +106,13 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
   const aio = latest.aio;
   return (
     <>
-      <Fact label="reads in flight" title={aio ? `asynchronous reads in flight (pg_aios handles with f_sync = false) and synchronous ones, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
+      <Fact label="reads in flight" title={aio ? `asynchronous reads in flight (pg_aios handles with f_sync = false), ${formatBytes(aio.bytes)}, and synchronous ones, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
         {aio ? (
           <>
             <span data-testid="now-inflight" data-known="true">
               {aio.inFlight}
             </span>{" "}
-            async <span className="text-slate-500">({formatBytes(aio.bytes)})</span> · {aio.sync} sync
+            async · {aio.sync} sync
           </>
         ) : (
           <span data-testid="now-inflight" data-known="false" className="text-slate-500">

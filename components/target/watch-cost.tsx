@@ -18,6 +18,7 @@ export function CostLine({ cost, children }: { cost: WatchCost; children?: React
       </summary>
       <div className="mt-1 space-y-0.5">
         <p>
+          {v.core};{" "}
           {v.aios ? (
             <>
               <Glossed text={v.aios} />;{" "}

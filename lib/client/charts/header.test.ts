@@ -42,7 +42,8 @@ describe("costView", () => {
       aios: { msPerRead: 3.3, intervalMs: 300, skipped: 4 },
       note: "pg_aios read every 300 ms while backends run, not every sample: it costs 3.3 ms a read on this server.",
     });
-    expect(v.summary).toBe("watching costs 1.8 ms/s of server time, 0.2% of a core");
+    expect(v.summary).toBe("watching costs 1.8 ms/s of server time");
+    expect(v.core).toBe("0.2% of a core");
     expect(v.aios).toBe("pg_aios every 300 ms: 3.3 ms a read here, 4 reads put off by the budget in the last 10 s");
     expect(v.budget).toBe("within the 5 ms/s budget, INFLIGHT_BUDGET");
     expect(v.note).toMatch(/every 300 ms/);

@@ -42,8 +42,10 @@ export function coreShare(msPerSecond: number): string {
 const ms = (n: number) => `${formatNumber(n, n < 1 ? 2 : 1)} ms`;
 
 export interface CostView {
-  /** "watching costs 1.8 ms/s of server time, 0.2% of a core" */
+  /** "watching costs 1.8 ms/s of server time" */
   summary: string;
+  /** "0.2% of a core" */
+  core: string;
   /** "pg_aios every 300 ms: 3.3 ms a read here"; null before a read */
   aios: string | null;
   /** "within the 5 ms/s budget, INFLIGHT_BUDGET" or "over the 5 ms/s budget, INFLIGHT_BUDGET, in the last 10 s" */
@@ -81,7 +83,8 @@ export function costView(cost: WatchCost): CostView {
           : `pg_aios ${ms(aios.msPerRead)} a read here, read only while a backend is active (none in the last 10 s)`;
   const over = cost.msPerSecond > cost.budgetMsPerSecond;
   return {
-    summary: `watching costs ${formatNumber(cost.msPerSecond, 1)} ms/s of server time, ${coreShare(cost.msPerSecond)} of a core`,
+    summary: `watching costs ${formatNumber(cost.msPerSecond, 1)} ms/s of server time`,
+    core: `${coreShare(cost.msPerSecond)} of a core`,
     aios: aiosText,
     budget: `${over ? "over" : "within"} the ${formatNumber(cost.budgetMsPerSecond)} ms/s budget, INFLIGHT_BUDGET${over ? `, in the last ${cost.spanS} s` : ""}`,
     over,
