@@ -25,8 +25,11 @@ export function PastPicker({ frozen, actions }: { frozen: FrozenView | null; act
   const to = custom ? Date.parse(custom.to) : Number.NaN;
   const valid = Number.isFinite(from) && Number.isFinite(to) && from < to;
   return (
-    <div className="flex flex-wrap items-center gap-1" role="group" aria-label="past range">
-      <span className="text-slate-500">past</span>
+    <details className="relative" open={custom !== null || undefined} data-testid="past-picker">
+      <summary className={`${span !== null ? PRESSED : PLAIN} cursor-pointer list-none`} title="a range from the history on disk: the last hour, 6 hours, a day, or one of your own">
+        past ▾
+      </summary>
+      <div className="absolute right-0 z-20 mt-1 flex items-center gap-1 whitespace-nowrap rounded border border-slate-200 bg-white p-1.5 shadow-lg" role="group" aria-label="past range">
       {PAST_SPANS.map((s) => (
         <button key={s.id} type="button" data-testid={`past-${s.id}`} onClick={() => actions.onPast(s.ms)} aria-pressed={span === s.ms} className={span === s.ms ? PRESSED : PLAIN}>
           {s.label}
@@ -52,6 +55,7 @@ export function PastPicker({ frozen, actions }: { frozen: FrozenView | null; act
           custom…
         </button>
       )}
-    </div>
+      </div>
+    </details>
   );
 }

@@ -67,7 +67,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    glance: { now: `${capitalize(head)}: full in ${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s`, lever: workersLeverGlance(settings, w.alive) },
+    glance: { now: `The io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverGlance(settings, w.alive) },
     text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
