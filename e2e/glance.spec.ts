@@ -89,7 +89,7 @@ async function watch(page: Page, name: string, work: Promise<unknown>): Promise<
     for (const r of l.rows) {
       expect(r.now, `${name}: what ${r.run} does now`).not.toBe("");
       expect(r.progress, `${name}: how far ${r.run} has got`).not.toBe("");
-      expect(r.lever, `${name}: the lever of ${r.run}`).not.toBe("");
+      expect(r.lever, `${name}: the lever of ${r.run} (or the cause above that holds it back)`).not.toBe("");
     }
     const known = l.rows.filter((r) => r.leftMs !== null).map((r) => r.leftMs!);
     if (known.length > 1) expect(l.rows[0].leftMs, `${name}: the first verdict has the most time left`).toBe(Math.max(...known));

@@ -15,6 +15,9 @@ export const LABEL_CLASSES = {
   warn: "bg-amber-500 text-white",
   info: "bg-slate-200 text-slate-700",
 } as const satisfies Record<FindingSeverity, string>;
+/** Separators drawn, not written: a lever's arrow and a clause's dot are not words to read. */
+const ARROW = "before:mr-1 before:text-slate-500 before:content-['→']";
+const DOT = "before:mr-1 before:content-['·']";
 const LEVER_CLASSES = {
   act: "font-semibold text-red-800",
   warn: "font-medium text-amber-900",
@@ -32,6 +35,8 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
   const [all, setAll] = useState(false);
   const { causes, runs, more, hidden } = findingList(payload, targetId, now, all);
   const pidsShown = new Set(runs.map((l) => l.finding.pid));
+  // A running query a cause above holds back points at it, its lever said once there.
+  const held = new Set(causes.flatMap((l) => (l.finding.glance.lever ? (l.finding.glance.holds ?? []) : [])));
   return (
     <section aria-label="Findings" data-testid="findings" className="space-y-1 [contain:content]">
       {causes.length === 0 && runs.length === 0 ? <p className="text-sm text-slate-500">Nothing to say yet: a query running a second or more gets a verdict here.</p> : null}
@@ -63,7 +68,7 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
             </tr>
           </thead>
           {runs.map((line) => (
-            <RunVerdict key={line.finding.id} line={line} onSelectRun={onSelectRun} />
+            <RunVerdict key={line.finding.id} line={line} onSelectRun={onSelectRun} heldBy={held.has(line.finding.pid ?? -1)} />
           ))}
         </table>
       ) : null}
@@ -129,13 +134,15 @@ function CauseItem({ line: { finding: f, since }, shown }: { line: FindingLine; 
           {f.glance.lever ? (
             <>
               {" "}
-              → <span className={LEVER_CLASSES[f.severity]} data-testid="finding-lever">{f.glance.lever}</span>
+              <span className={`${LEVER_CLASSES[f.severity]} ${ARROW}`} data-testid="finding-lever">
+                {f.glance.lever}
+              </span>
             </>
           ) : null}
           {holds.length ? (
             <span className="text-slate-600" data-testid="finding-holds" title={`holds back pid ${holds.join(", ")}`}>
               {" "}
-              · holds back {holds.length === 1 ? "1 query" : `${holds.length} queries`}
+              <span className={DOT}>holds back {holds.length === 1 ? "1 query" : `${holds.length} queries`}</span>
               {holds.some((p) => !shown.has(p)) ? "" : " below"}
             </span>
           ) : null}
@@ -148,7 +155,7 @@ function CauseItem({ line: { finding: f, since }, shown }: { line: FindingLine; 
 }
 
 /** A running query's verdict: the statement, what it does now, how far, how long left, the lever. */
-function RunVerdict({ line: { finding: f, since, href }, onSelectRun }: { line: FindingLine; onSelectRun: (runId: string) => void }) {
+function RunVerdict({ line: { finding: f, since, href }, onSelectRun, heldBy }: { line: FindingLine; onSelectRun: (runId: string) => void; heldBy: boolean }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const g = f.glance;
@@ -187,8 +194,8 @@ function RunVerdict({ line: { finding: f, since, href }, onSelectRun }: { line: 
         <td className={`${cell} tabular-nums`} data-testid="verdict-left">
           {g.left ?? <span className="text-slate-500">–</span>}
         </td>
-        <td className={`${cell} ${LEVER_CLASSES[f.severity]}`} data-testid="finding-lever">
-          {g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>}
+        <td className={`${cell} ${LEVER_CLASSES[f.severity]}`} data-testid="finding-lever" title={heldBy ? `${g.lever ?? ""}: the cause above holds it back` : undefined}>
+          {heldBy ? <span className="before:mr-1 before:content-['↑']">the cause above</span> : (g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>)}
         </td>
         <td className={`${cell} text-right`}>
           <EvidenceToggle open={open} onToggle={() => setOpen(!open)} controls={id} />

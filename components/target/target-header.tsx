@@ -112,7 +112,7 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
             <span data-testid="now-inflight" data-known="true">
               {aio.inFlight}
             </span>{" "}
-            async · {aio.sync} sync
+            async <span className="before:mr-1 before:content-['·']">{aio.sync} sync</span>
           </>
         ) : (
           <span data-testid="now-inflight" data-known="false" className="text-slate-500">

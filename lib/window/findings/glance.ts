@@ -49,15 +49,14 @@ export function doingNow(run: Pick<QueryRun, "nowWaits">): { doing: Doing; words
   return { doing: best, words: best === "other" ? `waiting on ${byDoing.get(best)!.key}` : DOING_WORDS[best] };
 }
 
-/** "40% of public.readings"; null without a scan position. */
-export function progressGlance(run: Pick<QueryRun, "progress" | "progressRelation">): string | null {
-  if (run.progress === null) return null;
-  return `${pct(run.progress)}${run.progressRelation ? ` of ${run.progressRelation}` : ""}`;
+/** "40%" (of the table its sentence names); null without a scan position. */
+export function progressGlance(run: Pick<QueryRun, "progress">): string | null {
+  return run.progress === null ? null : pct(run.progress);
 }
 
-/** "about 6 s" (the column says "left"); null when not known. */
+/** "~6 s" (the column says "left"); null when not known. */
 export function leftGlance(run: Pick<QueryRun, "etaMs">): string | null {
-  return run.etaMs === null ? null : `about ${formatDuration(run.etaMs)}`;
+  return run.etaMs === null ? null : `~${formatDuration(run.etaMs)}`;
 }
 
 /** "SELECT count(*) FROM readings…": the statement's start, for a cell. */
