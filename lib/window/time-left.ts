@@ -65,7 +65,8 @@ export function notePosition(trail: readonly Position[], p: Position): readonly 
   const last = trail[trail.length - 1];
   if (last && p.blocks <= last.blocks) return trail;
   const next = [...trail];
-  if (next.length >= 2 && p.t - next[next.length - 2].t < TRAIL_STEP_MS) next[next.length - 1] = p;
+  // The newest slides forward until it is TRAIL_STEP_MS past the one before it, then stays.
+  if (next.length >= 2 && next[next.length - 1].t - next[next.length - 2].t < TRAIL_STEP_MS) next[next.length - 1] = p;
   else next.push(p);
   if (next.length <= TRAIL_MAX) return next;
   // Every other point but the first and the newest: the spacing doubles, the span is kept.
