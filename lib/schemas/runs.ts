@@ -73,8 +73,9 @@ export const QueryRun = z.object({
    * size is unknown or the scan has not been seen moving for a second */
   etaMs: z.number().nullable(),
   /** [low, high] ms left: wider while the rate has moved during the run,
-   * narrower as the scan nears its end; null when etaMs is */
-  etaRangeMs: z.tuple([z.number(), z.number()]).nullable(),
+   * narrower as the scan nears its end; null when etaMs is (and absent,
+   * read as null, from runs the history stored before it) */
+  etaRangeMs: z.tuple([z.number(), z.number()]).nullable().default(null),
   /** mean size of the async handles seen (bytes); null without one */
   asyncReadBytes: z.number().nullable(),
   /** mean size of the synchronous handles seen (bytes): 8 kB for index pages */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { QueryRun } from "../schemas/runs";
+import { run } from "../../test/support/fixtures";
 import { formatTimeLeft, MIN_EVIDENCE_MS, notePosition, strayed, timeLeft, TRAIL_MAX, TRAIL_STEP_MS, type Position } from "./time-left";
 
 /** Positions sampled every `every` ms from t = 0 while `blocksAt(t)` is covered. */
@@ -119,5 +121,13 @@ describe("formatTimeLeft", () => {
     [{ etaMs: 90_000, etaRangeMs: [65_200, 110_000] as [number, number] }, "1 min 5 s to 1 min 50 s left"],
   ])("%j: %s", (run, text) => {
     expect(formatTimeLeft(run)).toBe(text);
+  });
+});
+
+describe("QueryRun.etaRangeMs on the wire", () => {
+  it("reads a run stored before it (no etaRangeMs) as no range", () => {
+    const { etaRangeMs: _dropped, ...older } = run({ etaMs: null });
+    expect(QueryRun.parse(older).etaRangeMs).toBeNull();
+    expect(QueryRun.parse(run({ etaMs: 7400, etaRangeMs: [6200, 8700] })).etaRangeMs).toEqual([6200, 8700]);
   });
 });
