@@ -22,6 +22,7 @@ const TIMED = [
   "lib/server/collector/faults.int.test.ts",
   "lib/server/collector/lag.int.test.ts",
   "lib/server/collector/read-share.int.test.ts",
+  "lib/server/collector/time-left.int.test.ts",
   "test/aspects.int.test.ts",
   "test/crowd.int.test.ts",
   "test/load.int.test.ts",

@@ -42,6 +42,7 @@ import { setUp, tearDown } from "./phases/setup";
 import { pageAB } from "./phases/ab-page";
 import { manyTargets } from "./phases/fleet";
 import { costBySize } from "./phases/sizes";
+import { timeLeftFigure } from "./phases/time-left";
 import { viewersAndMemory } from "./phases/viewers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -61,11 +62,12 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
  * the browser phase once A's window is full); BENCH_ONLY=fleet: the many
  * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone;
  * BENCH_ONLY=scans: phase 1 alone (figures 1, 2, 4, 7 and 8, about 9 minutes);
- * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts). Written to bench/tmp/results.<name>.json,
+ * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts);
+ * BENCH_ONLY=timeleft: figure 11 alone (no build needed, about 4 minutes). Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans or ab`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab or timeleft`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -150,9 +152,13 @@ test("inflight benchmarks", async () => {
     memory: { task: Promise.resolve(), stop: false },
   };
   try {
-    results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
-    log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
-    if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
+    // figure 11 watches from the bench's own process: no build to serve
+    if (ONLY !== "timeleft") {
+      results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
+      log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
+    }
+    if (ONLY === "timeleft") await phase("6 time left", () => timeLeftFigure(bench));
+    else if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
     else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
     else if (ONLY === "scans") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
@@ -174,6 +180,7 @@ test("inflight benchmarks", async () => {
       // alone on the machine: everything above has stopped
       await tearDown(bench);
       await phase("5 fleet", () => manyTargets(bench));
+      await phase("6 time left", () => timeLeftFigure(bench));
     }
   } finally {
     await tearDown(bench);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { rows } from "../bench/lib/report";
 import { fleetRows, fleetTable } from "../bench/lib/report-fleet";
 import { sizeRows, sizeTable } from "../bench/lib/report-sizes";
+import { timeLeftRows } from "../bench/lib/report-time-left";
 
 const span = (msPerSecond: number, waitEventsPerSecond: number, worst20s = msPerSecond + 0.1) => ({
   msPerSecond,
@@ -92,5 +93,18 @@ describe("the whole table", () => {
     const r = rows(old);
     expect(r.length).toBeGreaterThan(20);
     expect(r.find((x) => x.fig === "9")?.verdict).toBe("not measured");
+  });
+});
+
+describe("figure 11 (time left)", () => {
+  it("one row each for scans alone and four at once, met only when both goals are", () => {
+    const judged = (heldShare: number | null, medianError: number | null) => ({ scans: 6, looks: 120, noRange: 1, heldShare, medianError, medianScanMs: 8000 });
+    const r = timeLeftRows({ goals: { heldShare: 0.9, medianError: 0.15 }, alone: judged(0.93, 0.12), together: judged(0.93, 0.2) });
+    expect(r.map((x) => [x.fig, x.measured, x.goal, x.verdict])).toEqual([
+      ["11", "93.0%; 12.0%", ">= 90%; <= 15%", "met"],
+      ["11", "93.0%; 20.0%", ">= 90%; <= 15%", "MISSED"],
+    ]);
+    expect(r[0].what).toMatch(/^time left, cold scans alone \(6 scans, median 8\.0 s; 120 looks from a quarter of each scan on, 1 with no range yet\)/);
+    expect(timeLeftRows({ alone: judged(null, null) })[0].verdict).toBe("not measured");
   });
 });

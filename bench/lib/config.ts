@@ -55,6 +55,8 @@ export const ROLES = {
   pga: "bench_pg_activity",
   /** figure 9: the one inflight on each server size */
   size: "bench_inflight_size",
+  /** figure 11: the collector watching cold scans' time left */
+  timeLeft: "bench_inflight_time_left",
 };
 
 export type Roles = typeof ROLES;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fmt, known, mb, pct, signedPct, verdict, type Json, type Row } from "./report-format";
 import { fleetRows, fleetTable } from "./report-fleet";
 import { sizeRows, sizeTable } from "./report-sizes";
+import { timeLeftRows } from "./report-time-left";
 
 export const BEGIN = "<!-- bench:begin (written by npm run bench; edit outside these markers) -->";
 export const END = "<!-- bench:end -->";
@@ -240,7 +241,7 @@ export function rows(r: Json): Row[] {
     verdict: known(f8.pgActivity?.share) ? "n/a" : "not measured",
   });
   out.push(...sizeRows(r.fig9 ?? {}));
-  if (r.fig10) out.push(...fleetRows(r.fig10));
+  out.push(...(r.fig10 ? fleetRows(r.fig10) : []), ...(r.fig11 ? timeLeftRows(r.fig11) : []));
   return out;
 }
 

@@ -68,8 +68,14 @@ export const QueryRun = z.object({
   progressRelation: z.string().nullable(),
   /** blocks covered per second over the last few seconds; null without two positions */
   readBlocksPerSec: z.number().nullable(),
-  /** ms left at that rate; null when the size or the rate is unknown */
+  /** ms left, the middle of etaRangeMs: the rate over the whole span seen
+   * blended with the recent one (lib/window/time-left.ts); null when the
+   * size is unknown or the scan has not been seen moving for a second */
   etaMs: z.number().nullable(),
+  /** [low, high] ms left: wider while the rate has moved during the run,
+   * narrower as the scan nears its end; null when etaMs is (and absent,
+   * read as null, from runs the history stored before it) */
+  etaRangeMs: z.tuple([z.number(), z.number()]).nullable().default(null),
   /** what its last few samples waited on, by wait key ("IO:AioIoCompletion", "CPU"): what it does now */
   nowWaits: z.record(z.string(), z.number()).optional(),
   /** mean size of the async handles seen (bytes); null without one */

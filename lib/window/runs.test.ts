@@ -131,6 +131,26 @@ describe("RunStore", () => {
     expect(store.get("20:1500")).toBe(named);
   });
 
+  // Issue 40: the time left, a range from the run's whole trail, counted down between positions, gone at its end.
+  it("gives a running scan a time left and its range once it has moved for a second, and none once it ended", () => {
+    const store = new RunStore(lookup);
+    const at = (t: number, last: number) => store.observe(t, deriveSample(t, [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)])], 3).runs);
+    // 100 blocks a second from block 15, in a 1000-block table.
+    for (let t = 2000; t < 2900; t += 100) at(t, 15 + (t - 2000) / 10);
+    expect(store.list()[0]).toMatchObject({ etaMs: null, etaRangeMs: null });
+    for (let t = 2900; t <= 4000; t += 100) at(t, 15 + (t - 2000) / 10);
+    const run = store.list()[0];
+    // 215 of 1000 blocks covered (0..215): 784 left at 100 a second.
+    expect(run.etaMs).toBeCloseTo(7840, -2);
+    expect(run.etaRangeMs![0]).toBeLessThan(run.etaMs!);
+    expect(run.etaRangeMs![1]).toBeGreaterThan(run.etaMs!);
+    // A sample with no read to see (blocks already in shared buffers): the time left still counts down.
+    store.observe(4300, deriveSample(4300, [scan(10, [null, null], [])], 3).runs);
+    expect(store.list()[0].etaMs).toBe(run.etaMs! - 300);
+    store.observe(4400, []);
+    expect(store.list()[0]).toMatchObject({ etaMs: null, etaRangeMs: null });
+  });
+
   it("keeps a run per pid and query start", () => {
     const store = new RunStore(lookup);
     store.observe(1, deriveSample(1, [scan(10, [null, null], null)], 0).runs);

@@ -3,6 +3,7 @@
 import type { QueryRun, Relation } from "../schemas/runs";
 import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
+import { notePosition, timeLeft, type Position } from "./time-left";
 import { verdictOf } from "./verdict";
 
 /** A relation file's name and size as far as they are known (a pure read). */
@@ -25,7 +26,7 @@ interface Sums {
   syncBytes: number;
 }
 
-interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncReadBytes" | "syncReadBytes" | "nowWaits"> {
+interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "etaRangeMs" | "asyncReadBytes" | "syncReadBytes" | "nowWaits"> {
   /** the wait keys of its last NOW_SAMPLES samples, oldest first */
   recent: string[];
   scans: Map<string, ScanSpan>;
@@ -36,6 +37,8 @@ interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "asyncR
   sums: Sums;
   /** blocks covered of the furthest scan, at sample times (the last few seconds) */
   coverage: { t: number; blocks: number }[];
+  /** the same over the whole run, thinned (lib/window/time-left.ts): the time left's evidence */
+  trail: readonly Position[];
   /** bumped by every sample of the run and by its end: what its view is built from changed */
   version: number;
   /** the view last built, for the version it was built at and the relations it named */
@@ -146,6 +149,7 @@ export class RunStore {
       sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
       coverage: [],
       recent: [],
+      trail: [],
       version: 0,
       built: null,
     };
@@ -198,6 +202,7 @@ export class RunStore {
     let blocks = 0;
     for (const span of run.scans.values()) blocks = Math.max(blocks, spanCovered(span, this.relation(span.dbOid, span.filenode).blocks));
     run.coverage.push({ t, blocks });
+    run.trail = notePosition(run.trail, { t, blocks });
     while (run.coverage.length > 2 && run.coverage[0].t < t - RATE_SPAN_MS) run.coverage.shift();
   }
 
@@ -241,7 +246,7 @@ export class RunStore {
   }
 
   private build(run: RunAccum, files: readonly Relation[]): QueryRun {
-    const { scans, asyncFiles, syncFiles, sums, coverage, recent, version: _version, built: _built, ...rest } = run;
+    const { scans, asyncFiles, syncFiles, sums, coverage, recent, trail, version: _version, built: _built, ...rest } = run;
     const relations: Relation[] = [];
     let progress: number | null = null;
     let progressRelation: string | null = null;
@@ -263,6 +268,7 @@ export class RunStore {
     for (; i < files.length; i++) relations.push({ ...files[i], read: "sync" });
     const rate = run.endedAt === null ? this.rate(run) : null;
     const left = progress !== null && progressBlocks !== null ? (1 - progress) * progressBlocks : null;
+    const eta = run.endedAt === null && left !== null ? timeLeft(trail, left, run.lastSeen) : null;
     return {
       ...rest,
       workerPids: [...rest.workerPids],
@@ -270,7 +276,8 @@ export class RunStore {
       progress,
       progressRelation,
       readBlocksPerSec: rate === null ? null : Math.round(rate),
-      etaMs: rate !== null && rate > 0 && left !== null ? Math.round((left / rate) * 1000) : null,
+      etaMs: eta?.midMs ?? null,
+      etaRangeMs: eta ? [eta.lowMs, eta.highMs] : null,
       nowWaits: countOf(run.endedAt === null ? recent : []),
       asyncReadBytes: sums.asyncHandles ? Math.round(sums.asyncBytes / sums.asyncHandles) : null,
       syncReadBytes: sums.syncHandles ? Math.round(sums.syncBytes / sums.syncHandles) : null,

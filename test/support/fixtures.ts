@@ -89,6 +89,7 @@ export function run(over: Partial<QueryRun> = {}): QueryRun {
     progressRelation: null,
     readBlocksPerSec: null,
     etaMs: null,
+    etaRangeMs: null,
     asyncReadBytes: null,
     syncReadBytes: null,
     ...over,

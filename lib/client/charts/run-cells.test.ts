@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StatementStat } from "@/lib/schemas/runs";
 import { run } from "../../../test/support/fixtures";
+import { progressText } from "@/lib/window/findings/figures";
 import { inFlightCell, progressCell, readWaitCell, statementShare } from "./run-cells";
 
 const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "q1", query: "select", calls: 3, totalExecTime: 1000, readTime: 220, sharedBlksRead: 1, sharedBlksHit: 0, readShare: 0.22, ...over });
@@ -67,6 +68,12 @@ describe("progressCell", () => {
   it("a running scan has a bar, its time left and its rate", () => {
     const c = progressCell(run({ endedAt: null, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 4000 }), 8192);
     expect(c).toMatchObject({ kind: "bar", pct: 79, text: "79% of public.events scanned", eta: "about 4.0 s left at 180 MB/s" });
+  });
+  it("a running scan whose rate is unsteady: its time left as a range, in the finding's words", () => {
+    const r = run({ endedAt: null, progress: 0.25, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 7400, etaRangeMs: [6200, 8700] });
+    const c = progressCell(r, 8192);
+    expect(c).toMatchObject({ kind: "bar", eta: "6-9 s left at 180 MB/s" });
+    expect(progressText(r, 8192)).toContain(`(${c.kind === "bar" ? c.eta : ""})`);
   });
   it("no position: a dash", () => {
     expect(progressCell(run({ progress: null }), 8192)).toEqual({ kind: "none", text: "–" });

@@ -4,8 +4,8 @@
 // where a scan has got to.
 import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
 import type { RunSample } from "@/lib/schemas/tick";
-import { formatBytes, formatDuration, formatShare } from "@/lib/format";
-import { pct as sharePct, runFigures } from "@/lib/window/findings/figures";
+import { formatDuration, formatShare } from "@/lib/format";
+import { pct as sharePct, runFigures, timeLeftText } from "@/lib/window/findings/figures";
 import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/window/findings/thresholds";
 import { readShare } from "@/lib/window/verdict";
 
@@ -114,8 +114,7 @@ export function progressCell(run: QueryRun, blockSize: number): ProgressCell {
   }
   if (run.progress === null) return { kind: "none", text: "–" };
   const pct = Math.round(Math.min(1, Math.max(0, run.progress)) * 100);
-  const rate = run.readBlocksPerSec !== null && run.readBlocksPerSec > 0 ? `${formatBytes(run.readBlocksPerSec * blockSize)}/s` : null;
-  const eta = run.etaMs !== null ? `about ${formatDuration(run.etaMs)} left${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
+  const eta = timeLeftText(run, blockSize);
   return {
     kind: "bar",
     pct,

@@ -1,7 +1,8 @@
 // The figures a finding cites, computed once from a run, so every sentence
 // and the page agree on them.
-import { formatBytes, formatDuration } from "../../format";
+import { formatBytes } from "../../format";
 import type { QueryRun } from "../../schemas/runs";
+import { formatTimeLeft } from "../time-left";
 
 export interface RunFigures {
   samples: number;
@@ -45,16 +46,23 @@ export function quoteQuery(query: string, max = 60): string {
 }
 
 /**
- * "79% of public.events scanned (about 4 s left at 180 MB/s)"; "79% scanned"
+ * "79% of public.events scanned (6-9 s left at 180 MB/s)", "about 4.0 s
+ * left" once the range is narrow (formatTimeLeft); "79% scanned"
  * when the sentence already named the table. Progress is "scanned", never
  * "read": "read" is the read-wait share's word.
  */
 export function progressText(run: QueryRun, blockSize: number, named?: string): string | null {
   if (run.progress === null) return null;
-  const rate = run.readBlocksPerSec !== null && run.readBlocksPerSec > 0 ? `${formatBytes(run.readBlocksPerSec * blockSize)}/s` : null;
-  const left = run.etaMs !== null ? `about ${formatDuration(run.etaMs)} left${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
+  const left = timeLeftText(run, blockSize);
   const of = run.progressRelation && run.progressRelation === named ? "" : ` of ${run.progressRelation ?? "its table"}`;
   return `${pct(run.progress)}${of} scanned${left ? ` (${left})` : ""}`;
+}
+
+/** "6-9 s left at 180 MB/s", "about 4.0 s left", "reading 180 MB/s": the finding's and the runs table's words. */
+export function timeLeftText(run: QueryRun, blockSize: number): string | null {
+  const rate = run.readBlocksPerSec !== null && run.readBlocksPerSec > 0 ? `${formatBytes(run.readBlocksPerSec * blockSize)}/s` : null;
+  const left = formatTimeLeft(run);
+  return left ? `${left}${rate ? ` at ${rate}` : ""}` : rate ? `reading ${rate}` : null;
 }
 
 /** A clause as a sentence's start. */

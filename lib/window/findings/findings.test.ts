@@ -59,6 +59,16 @@ describe("per running query, one rule a case", () => {
     expect(f?.runId).toBeDefined();
   });
 
+  // Issue 40: the time left as a range while the rate is unsteady, its ends in the evidence; the row says the same words.
+  it("says a wide time left as a range, and puts its ends beside the middle in the evidence", () => {
+    const f = runFinding(input({ runs: [asyncScan({ etaMs: 7400, etaRangeMs: [6200, 8700] })] }));
+    expect(f?.text).toMatch(/79% scanned \(6-9 s left at 180 MB\/s\)/);
+    expect(f?.evidence).toMatchObject({ etaMs: 7400, etaLowMs: 6200, etaHighMs: 8700 });
+    const narrow = runFinding(input({ runs: [asyncScan({ etaMs: 4200, etaRangeMs: [4000, 4400] })] }));
+    expect(narrow?.text).toMatch(/79% scanned \(about 4\.2 s left at 180 MB\/s\)/);
+    expect(runFinding(input({ runs: [asyncScan({ etaMs: null, etaRangeMs: null })] }))?.evidence).toMatchObject({ etaLowMs: null, etaHighMs: null });
+  });
+
   it("does not judge an index-lookup run's io_method under sync: single pages stay synchronous whatever the method", () => {
     const f = runFinding(input({ settings: settingsOf("sync"), runs: [scan({ readWaitSamples: 300, syncSamples: 300, syncReadBytes: 8192, cpuSamples: 100 })] }));
     expect(f?.rule).not.toBe("io_method_sync");

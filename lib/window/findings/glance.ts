@@ -1,9 +1,9 @@
 // A finding at a glance (pure): a few plain words per cell, what a person
 // reads before the charts. The finding's sentence stays its evidence, opened
 // on demand; these words say the same thing shorter, never another figure.
-import { formatDuration } from "../../format";
 import type { Glance } from "../../schemas/findings";
 import type { QueryRun } from "../../schemas/runs";
+import { formatTimeLeft } from "../time-left";
 import { pct } from "./figures";
 import { COMPLETION_WAIT, SUBMISSION_QUEUE_WAIT } from "./workers";
 
@@ -54,9 +54,10 @@ export function progressGlance(run: Pick<QueryRun, "progress">): string | null {
   return run.progress === null ? null : pct(run.progress);
 }
 
-/** "~6 s" (the column says "left"); null when not known. */
-export function leftGlance(run: Pick<QueryRun, "etaMs">): string | null {
-  return run.etaMs === null ? null : `~${formatDuration(run.etaMs)}`;
+/** "~6 s", "6-9 s" while the rate moves (the column says "left", as the sentence does); null when not known. */
+export function leftGlance(run: Pick<QueryRun, "etaMs" | "etaRangeMs">): string | null {
+  const left = formatTimeLeft(run);
+  return left === null ? null : left.replace(/ left$/, "").replace(/^about /, "~");
 }
 
 /** "SELECT count(*) FROM readings…": the statement's start, for a cell. */

@@ -134,6 +134,8 @@ function runFinding(run: QueryRun, first: boolean, input: FindingsInput, workers
       elapsedMs: f.elapsedMs,
       progress: run.progress,
       etaMs: run.etaMs,
+      etaLowMs: run.etaRangeMs?.[0] ?? null,
+      etaHighMs: run.etaRangeMs?.[1] ?? null,
       readBytesPerSec: run.readBlocksPerSec === null ? null : run.readBlocksPerSec * blockSize,
       ...verdict?.evidence,
     },
