@@ -195,7 +195,7 @@ function RunVerdict({ line: { finding: f, since, href }, onSelectRun, heldBy }: 
           {g.left ?? <span className="text-slate-500">–</span>}
         </td>
         <td className={`${cell} ${LEVER_CLASSES[f.severity]}`} data-testid="finding-lever" title={heldBy ? `${g.lever ?? ""}: the cause above holds it back` : undefined}>
-          {heldBy ? <span className="before:mr-1 before:content-['↑']">the cause above</span> : (g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>)}
+          {heldBy ? <span className="before:mr-1 before:content-['↑']">above</span> : (g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>)}
         </td>
         <td className={`${cell} text-right`}>
           <EvidenceToggle open={open} onToggle={() => setOpen(!open)} controls={id} />

@@ -24,6 +24,8 @@ describe("reload_applied: a reload is a reload", () => {
   it("names the setting, before -> after, and the reload's time (pg_conf_load_time()), with the workers alive since", () => {
     const [f] = find(input(), "reload_applied");
     expect(f).toMatchObject({ id: `reload_applied:${reload.at}`, severity: "info", text: `io_workers 3 -> 1 by a reload at ${formatClock(reload.at)}; 1 io worker alive since.` });
+    // at a glance: a reload, its moment, what it changed
+    expect(f.glance).toEqual({ now: `Reloaded ${formatClock(reload.at)}: io_workers 3→1`, lever: null });
   });
 
   it("the restart finding names only the restart's change and does not count the reload's workers as its own", () => {

@@ -63,7 +63,7 @@ export function reloadsApplied({ reloads, start, ioMethod, recent }: ReloadInput
         id: `reload_applied:${x.reload.at}`,
         rule: "reload_applied" as const,
         severity: "info" as const,
-        glance: { now: `${changes} by a reload at ${formatClock(x.reload.at)}`, lever: null },
+        glance: { now: `Reloaded ${formatClock(x.reload.at)}: ${x.io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`).join(", ")}`, lever: null },
         text: `${changes} by a reload at ${formatClock(x.reload.at)}${alive}.`,
         evidence: { at: x.reload.at, changes },
       };
