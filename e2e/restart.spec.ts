@@ -25,6 +25,8 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
 
   await page.getByTestId("demo-io-method").selectOption("sync");
   await page.getByTestId("demo-restart").click();
+  // The demo's controls are below the charts, and a chart off the screen is not drawn: back up to them.
+  await page.getByTestId("inflight-chart").scrollIntoViewIfNeeded();
   await expect(toSync).toHaveCount(toSyncBefore + 1, { timeout: 60_000 });
   await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "sync", { timeout: 30_000 });
   await expect(page.getByTestId("setting-io_method")).toContainText("sync");
@@ -44,6 +46,7 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   // second run's advice cites what this statement took here under worker (glance.spec.ts ran it
   // there) and under sync, whichever way that goes, and never advises worker unmeasured as a fact.
   const a = await admin();
+  await page.evaluate(() => window.scrollTo(0, 0));
   try {
     await watch(page, "sync", coldRuns(a, 1, SCAN));
     const looks = await watch(page, "sync-again", coldRuns(a, 1, SCAN));
@@ -62,6 +65,7 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   await page.getByTestId("demo-io-workers").fill(String(DEMO_IO.io_workers));
   await expect(page.getByTestId("demo-restart")).toBeEnabled({ timeout: 60_000 });
   await page.getByTestId("demo-restart").click();
+  await page.getByTestId("inflight-chart").scrollIntoViewIfNeeded();
   await expect(notes).toHaveCount(notesBefore + 2, { timeout: 60_000 });
   await expect(notes.filter({ hasText: "io_method sync -> worker" }).last()).toBeVisible();
   await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "worker", { timeout: 30_000 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeChecks } from "./checks";
-import { FLAG_OUTLIVES, pendingText, withPendingValues } from "./pending";
+import { FLAG_OUTLIVES, pendingGlance, pendingText, withPendingValues } from "./pending";
 import { toSettings } from "./settings";
 
 const row = (name: string, setting: string, pending = false, enumvals: string[] | null = null) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals, vartype: enumvals ? "enum" : "integer" });
@@ -42,5 +42,18 @@ describe("pendingText", () => {
     const s = withPendingValues(toSettings([row("io_method", "worker", true, TWO)]), null);
     const check = computeChecks({ settings: s, capabilities: null, lastTick: undefined, asyncSeen: false, readsSeen: false }).find((c) => c.id === "pending_restart");
     expect(check).toMatchObject({ status: "warn", message: pendingText(s) });
+  });
+});
+
+describe("pendingGlance", () => {
+  const methods = ["sync", "worker"];
+  it.each([
+    ["the only other value of the enum", toSettings([row("io_method", "worker", true, methods)]), "io_method sync"],
+    ["from pg_file_settings", withPendingValues(toSettings([row("io_workers", "3", true)]), [{ name: "io_workers", file_setting: "1", boot_val: "3" }] as never), "io_workers 1"],
+    ["undone: the file brings the value in force again", withPendingValues(toSettings([row("io_workers", "3", true)]), [{ name: "io_workers", file_setting: null, boot_val: "3" }] as never), "io_workers (undone)"],
+    ["not knowable", toSettings([row("io_workers", "3", true)]), "io_workers ?"],
+  ])("%s", (_, settings, want) => {
+    const [name, s] = Object.entries(settings)[0];
+    expect(pendingGlance(name, s)).toBe(want);
   });
 });

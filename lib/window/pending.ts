@@ -40,7 +40,7 @@ const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLow
 const CANNOT_READ = "pg_file_settings, which this role cannot read (a superuser's, unless granted)";
 
 /** The value the next start takes, how it is known, and whether it is inferred; null: not known. */
-function nextValue(s: Setting): { value: string; how: string; inferred: boolean } | null {
+export function nextValue(s: Setting): { value: string; how: string; inferred: boolean } | null {
   if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now", inferred: false };
   const offered = s.enumvals ?? [];
   const others = offered.filter((v) => v !== s.setting);
@@ -63,4 +63,11 @@ export function pendingText(settings: Readonly<Settings>): string | null {
   const pending = pendingSettings(settings);
   if (!pending.length) return null;
   return `Waiting for a restart: ${pending.map(([name, s]) => pendingClause(name, s)).join("; ")}. ${FLAG_OUTLIVES}`;
+}
+
+/** "io_method sync", "io_method ?" when the next value cannot be known: a pending setting in a few words. */
+export function pendingGlance(name: string, s: Setting): string {
+  const next = nextValue(s);
+  if (next && same(next.value, s.setting)) return `${name} (undone)`;
+  return `${name} ${next?.value ?? "?"}`;
 }

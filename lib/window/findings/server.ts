@@ -7,7 +7,7 @@ import type { StatementStat } from "../../schemas/runs";
 import type { Reload, Restart, SettingChange, Settings } from "../../schemas/settings";
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
-import { pendingSettings, pendingText } from "../pending";
+import { pendingGlance, pendingSettings, pendingText } from "../pending";
 import { POOL_SETTINGS, workersLever, workersLeverName, workerSizing, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
 import { capitalize, pct, quoteQuery } from "./figures";
@@ -95,7 +95,7 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
     id: "restart_pending",
     rule: "restart_pending",
     severity: "act",
-    glance: { now: `Waiting for a restart: ${pending.map(([name, p]) => `${name} ${p.pendingNext?.value ?? "?"}`).join(", ")}`, lever: "restart to apply, or undo it" },
+    glance: { now: `Waiting for a restart: ${pending.map(([name, p]) => pendingGlance(name, p)).join(", ")}`, lever: "restart to apply, or undo it" },
     text,
     evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingNext?.value ?? "?").join(",") },
   };
