@@ -12,6 +12,12 @@ describe("findingList", () => {
     expect(list.more).toBeNull();
   });
 
+  it("lists the running queries with the most time left first, whatever their severity", () => {
+    const withLeft = (id: string, severity: Finding["severity"], etaMs: number | null) => ({ ...f(id, severity, id), evidence: { etaMs } });
+    const list = findingList({ asOf: 0, findings: [withLeft("1:1", "act", 2000), withLeft("2:2", "info", 9000), withLeft("3:3", "act", null), withLeft("4:4", "warn", 5000)], moreRuns: 0 }, "demo", 0, true);
+    expect(list.runs.map((l) => l.finding.id)).toEqual(["2:2", "4:4", "1:1", "3:3"]);
+  });
+
   it("shows 3 running queries, then 'and N more running', all when asked", () => {
     const runs = ["1:1", "2:2", "3:3", "4:4"].map((id) => f(id, "info", id));
     const list = findingList({ asOf: 0, findings: runs, moreRuns: 2 }, "demo", 0);

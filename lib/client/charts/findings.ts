@@ -41,8 +41,9 @@ export const runHref = (targetId: string, runId: string) => `/targets/${encodeUR
 
 /**
  * The findings as the page lists them: the server's causes, most severe
- * first, then a verdict per running query in the server's order (the most
- * time left first), the first few unless all are asked for.
+ * first, then a verdict per running query, the most time left first (those
+ * whose time left is not known after, in the server's order), the first few
+ * unless all are asked for.
  */
 export function findingList(payload: FindingsPayload, targetId: string, now: number | null, all = false, maxRuns = MAX_RUN_LINES): FindingList {
   const line = (f: Finding): FindingLine => ({ finding: f, since: now === null ? null : heldFor(f.since, now), href: f.runId ? runHref(targetId, f.runId) : null });
@@ -52,7 +53,13 @@ export function findingList(payload: FindingsPayload, targetId: string, now: num
     .map((f, i) => ({ f, i }))
     .sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i)
     .map(({ f }) => line(f));
-  const running = payload.findings.filter((f) => f.runId).map(line);
+  // The most time left first (the server sorts them so, then by severity among all findings).
+  const left = (f: Finding) => (typeof f.evidence.etaMs === "number" ? f.evidence.etaMs : -1);
+  const running = payload.findings
+    .filter((f) => f.runId)
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => left(b.f) - left(a.f) || a.i - b.i)
+    .map(({ f }) => line(f));
   const shown = all ? running : running.slice(0, maxRuns);
   const hidden = running.length - shown.length + payload.moreRuns;
   return { causes, runs: shown, hidden, more: hidden > 0 ? `and ${hidden} more running` : null };
