@@ -51,7 +51,7 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
     await watch(page, "sync", coldRuns(a, 1, SCAN));
     const looks = await watch(page, "sync-again", coldRuns(a, 1, SCAN));
     const advice = looks.flatMap((l) => l.rows).filter((r) => r.rule === "io_method_sync");
-    expect(advice.length, "a verdict on the scan under io_method = sync").toBeGreaterThan(0);
+    expect(advice.length, `a verdict on the scan under io_method = sync (the verdicts seen: ${[...new Set(looks.flatMap((l) => l.rows.map((r) => `${r.rule}: ${r.evidence}`)))].join(" | ")})`).toBeGreaterThan(0);
     for (const r of advice) {
       expect(r.evidence).toMatch(/under worker: [\d.-]+ s, \d+ runs?; under sync: [\d.-]+ s, \d+ runs?/);
       expect(["io_method = worker: faster here", "not io_method: worker was no faster here"]).toContain(r.lever);
