@@ -67,8 +67,9 @@ export function runBuild(root = process.cwd(), { label = "[inflight]", log = con
   const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
-    // next build runs next.config.ts before it settles NODE_ENV: a build is production.
-    env: { ...process.env, NODE_ENV: "production" },
+    // next build runs next.config.ts before it settles NODE_ENV: a build is
+    // production. No telemetry: nothing the project runs phones home.
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
   const onLine = (line, out) => {
     out.write(`${line}\n`);
