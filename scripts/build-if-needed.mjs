@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { shimExternals } from "./external-shims.mjs";
 
 const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 const TICK_MS = 5_000;
@@ -121,6 +122,8 @@ export async function buildIfNeeded(root = process.cwd(), { label = "[inflight]"
     console.error(`${label} the build failed (exit ${code}) after ${seconds(Date.now() - started)}`);
     process.exit(code || 1);
   }
+  // The build served as a package ships it (scripts/external-shims.mjs).
+  await shimExternals(root, { label });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildIfNeeded();

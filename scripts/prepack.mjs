@@ -1,12 +1,9 @@
 // `npm pack` runs this first (package.json "prepack"): the package ships a
 // built app, so nothing is built where it is installed. Three steps:
 // 1. the production build (next build, only when the sources are newer);
-// 2. the build's external packages as shims: Turbopack names them with a
-//    hash ("pg-587764f78a6c7a9c") and links each from .next/node_modules to
-//    the project's node_modules; a link is not packed, and where npm installs
-//    the package its dependencies may sit one or two folders higher (hoisted),
-//    so each link becomes a small package that re-exports the real one, found
-//    by Node's own lookup wherever it is;
+// 2. the build's external packages as shims (scripts/external-shims.mjs;
+//    a build by build-if-needed.mjs has them already, one by `next build`
+//    alone not);
 // 3. the A/B lab (lib/server/lab/cli.ts) as one ES module, dist/lab.mjs: a
 //    checkout runs the TypeScript through vite (scripts/lab.mjs), an
 //    installed package has no vite.
@@ -15,42 +12,14 @@
 // package.json names their exact versions, and this checks that node_modules
 // holds them before it packs. (npm-shrinkwrap.json would not do: npm reads a
 // package's shrinkwrap only when the registry serves it, not from a tarball.)
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
+import { shimExternals } from "./external-shims.mjs";
 
 const LABEL = "[inflight pack]";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/** The links in .next/node_modules (a scope folder holds its own): [link path, name it stands for]. */
-function externalLinks(dir) {
-  if (!existsSync(dir)) return [];
-  const out = [];
-  for (const entry of readdirSync(dir)) {
-    const at = path.join(dir, entry);
-    const stat = lstatSync(at);
-    if (stat.isSymbolicLink()) {
-      const name = path.relative(path.join(root, "node_modules"), path.resolve(path.dirname(at), readlinkSync(at)));
-      if (name.startsWith("..") || path.isAbsolute(name)) throw new Error(`${at} links outside node_modules (${name})`);
-      out.push([at, name.split(path.sep).join("/")]);
-    } else if (stat.isDirectory() && entry.startsWith("@")) out.push(...externalLinks(at));
-  }
-  return out;
-}
-
-/** Replaces a link with a package that re-exports `name` for import() and require() alike. */
-async function writeShim(link, name) {
-  const real = await import(pathToFileURL(createRequire(path.join(root, "package.json")).resolve(name)).href).catch(() => import(name));
-  const lines = [`export * from ${JSON.stringify(name)};`];
-  if ("default" in real) lines.push(`export { default } from ${JSON.stringify(name)};`);
-  rmSync(link, { force: true });
-  mkdirSync(link);
-  writeFileSync(path.join(link, "package.json"), `${JSON.stringify({ name: path.relative(path.join(root, ".next", "node_modules"), link), private: true, exports: { import: "./index.mjs", require: "./index.cjs" } }, null, 2)}\n`);
-  writeFileSync(path.join(link, "index.mjs"), `// Made by scripts/prepack.mjs: the build's name for ${name}.\n${lines.join("\n")}\n`);
-  writeFileSync(path.join(link, "index.cjs"), `// Made by scripts/prepack.mjs: the build's name for ${name}.\nmodule.exports = require(${JSON.stringify(name)});\n`);
-}
 
 async function bundleLab() {
   // rolldown comes with vite (through vitest): a dev dependency, as the lab's loader in a checkout.
@@ -82,8 +51,6 @@ function checkPinned(names) {
 checkPinned(["next", "react", "react-dom"]);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 await buildIfNeeded(root, { label: LABEL });
-const links = externalLinks(path.join(root, ".next", "node_modules"));
-for (const [link, name] of links) await writeShim(link, name);
-if (links.length) console.log(`${LABEL} external packages as shims in .next/node_modules: ${links.map(([, name]) => name).join(", ")}`);
+await shimExternals(root, { label: LABEL });
 await bundleLab();
 console.log(`${LABEL} the lab bundled into dist/lab.mjs`);
