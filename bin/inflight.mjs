@@ -37,8 +37,8 @@ Usage:
   inflight lab --help              the A/B lab of io_method on a server you control
 
 Targets:
-  URL                  postgres://user:password@host:5432/db; several are named
-                       after their hosts (db1, db1-5433, ...); write name=URL to name one.
+  URL                  postgres://user:password@host:5432/db, named after its host
+                       (two on one host: db1-5432, db1-5433); name=URL names it yourself.
                        Prefer a password in ~/.pgpass or PGPASSWORD: arguments show in ps
   --config FILE        a JSON file {"targets": [{"name": "...", "url": "..."}]}
                        Targets given here replace DATABASE_URL, INFLIGHT_TARGETS and
@@ -91,7 +91,8 @@ const URL_ARG = /^(?:([A-Za-z0-9][A-Za-z0-9_.-]*)=)?(postgres(?:ql)?:\/\/.*)$/s;
 function hostOf(url) {
   try {
     const u = new URL(url);
-    return { host: u.hostname.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 50) || "target", port: u.port || "5432" };
+    const host = u.hostname.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "").slice(0, 50);
+    return { host: host || "target", port: u.port || "5432" };
   } catch {
     return { host: "target", port: "" };
   }
