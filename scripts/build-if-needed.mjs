@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { shimExternals } from "./external-shims.mjs";
+import { shimExternals, stampBuild } from "./external-shims.mjs";
 
 const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 const TICK_MS = 5_000;
@@ -124,6 +124,7 @@ export async function buildIfNeeded(root = process.cwd(), { label = "[inflight]"
   }
   // The build served as a package ships it (scripts/external-shims.mjs).
   await shimExternals(root, { label });
+  stampBuild(root);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildIfNeeded();

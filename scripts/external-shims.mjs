@@ -5,8 +5,10 @@
 // or two higher (hoisted): so each link becomes a small package that
 // re-exports the real one, found by Node's own lookup wherever it is. Run
 // after every build (build-if-needed.mjs) and before a pack (prepack.mjs), so
-// a checkout serves the same build a package ships.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// a checkout serves the same build a package ships. The same steps stamp the
+// build with the next it was made with: served by another next, a build
+// answers every page with 500 "Invalid URL", so start.mjs refuses instead.
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -50,4 +52,20 @@ export async function shimExternals(root, { label = "[inflight]", log = console.
   for (const [link, name] of links) await writeShim(root, link, name);
   if (links.length) log(`${label} external packages as shims in .next/node_modules: ${links.map(([, name]) => name).join(", ")}`);
   return links.map(([, name]) => name);
+}
+
+const STAMP = [".next", "inflight-build.json"];
+
+/** Records in .next the version of the next that made it. */
+export function stampBuild(root) {
+  const { version } = JSON.parse(readFileSync(path.join(root, "node_modules", "next", "package.json"), "utf8"));
+  writeFileSync(path.join(root, ...STAMP), `${JSON.stringify({ next: version })}\n`);
+}
+
+/** Why `nextVersion` cannot serve the build in .next, or null (also when the build has no stamp: a bare `next build`). */
+export function stampProblem(root, nextVersion) {
+  const file = path.join(root, ...STAMP);
+  if (!existsSync(file)) return null;
+  const built = JSON.parse(readFileSync(file, "utf8")).next;
+  return built === nextVersion ? null : `the build in .next was made with next ${built}, and this is next ${nextVersion}: rebuild it (npm run build) or install the package again`;
 }

@@ -1,9 +1,9 @@
 // `npm pack` runs this first (package.json "prepack"): the package ships a
 // built app, so nothing is built where it is installed. Three steps:
 // 1. the production build (next build, only when the sources are newer);
-// 2. the build's external packages as shims (scripts/external-shims.mjs;
-//    a build by build-if-needed.mjs has them already, one by `next build`
-//    alone not);
+// 2. the build's external packages as shims, and its stamp of the next it
+//    was made with (scripts/external-shims.mjs; a build by build-if-needed.mjs
+//    has them already, one by `next build` alone not);
 // 3. the A/B lab (lib/server/lab/cli.ts) as one ES module, dist/lab.mjs: a
 //    checkout runs the TypeScript through vite (scripts/lab.mjs), an
 //    installed package has no vite.
@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
-import { shimExternals } from "./external-shims.mjs";
+import { shimExternals, stampBuild } from "./external-shims.mjs";
 
 const LABEL = "[inflight pack]";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -52,5 +52,6 @@ checkPinned(["next", "react", "react-dom"]);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 await buildIfNeeded(root, { label: LABEL });
 await shimExternals(root, { label: LABEL });
+stampBuild(root);
 await bundleLab();
 console.log(`${LABEL} the lab bundled into dist/lab.mjs`);

@@ -27,6 +27,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
+import { stampProblem } from "./external-shims.mjs";
 
 function fail(setting, problem) {
   // The flag that set it, when the `inflight` command did (lib/server/runtime/config.ts settingName).
@@ -100,6 +101,13 @@ export async function start({ build = true } = {}) {
     process.exit(1);
   }
 
+  const require = createRequire(path.join(root, "package.json"));
+  const problem = stampProblem(root, require("next/package.json").version);
+  if (problem) {
+    console.error(`inflight: could not start: ${problem}`);
+    process.exit(1);
+  }
+
   // Told before anything starts (no PostgreSQL to stop yet); listen() below
   // still handles the race and every other listen error.
   if (portTaken(bindHost, port)) {
@@ -114,7 +122,6 @@ export async function start({ build = true } = {}) {
   env.HOST = host;
   env.PORT = portText;
 
-  const require = createRequire(path.join(root, "package.json"));
   const next = require("next");
   const app = next({ dev: false, dir: root, hostname: bindHost, port });
   await app.prepare();

@@ -87,7 +87,7 @@ describe("the package", () => {
 
   it("ships run-time files only: the build, the command, sql/, no test, bench or e2e file", () => {
     expect(files.filter((f) => NOT_RUNTIME.test(f))).toEqual([]);
-    for (const f of ["bin/inflight.mjs", ".next/BUILD_ID", "sql/activity.sql", "dist/lab.mjs", "scripts/start.mjs", "lib/server/history/samples-writer.mjs"]) expect(files).toContain(f);
+    for (const f of ["bin/inflight.mjs", ".next/BUILD_ID", ".next/inflight-build.json", "sql/activity.sql", "dist/lab.mjs", "scripts/start.mjs", "lib/server/history/samples-writer.mjs"]) expect(files).toContain(f);
   });
 
   it("says its version and its usage", async () => {
