@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,6 +29,10 @@ describe("check-links", () => {
     writeFileSync(path.join(root, "docs", "a.md"), "[b](b.md)\n[up](../README.md)\n[gone](gone.md)\n");
     writeFileSync(path.join(root, "docs", "b.md"), "");
     writeFileSync(path.join(root, "README.md"), "[a](docs/a.md)\n");
-    expect(brokenLinks(root, ["README.md", "docs/a.md"])).toEqual(["docs/a.md:3: gone.md -> docs/gone.md does not exist"]);
+    try {
+      expect(brokenLinks(root, ["README.md", "docs/a.md"])).toEqual(["docs/a.md:3: gone.md -> docs/gone.md does not exist"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

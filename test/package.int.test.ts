@@ -116,32 +116,64 @@ describe("the package", () => {
   });
 
   it("serves a PostgreSQL 18 URL: /api/health answers, the target is up, its history in XDG_STATE_HOME; SIGTERM ends it cleanly", async () => {
-    const port = await freePort();
-    const started = Date.now();
-    const child = spawn(bin, ["--port", String(port), "--sample-ms", "200", testPg().monitorUrl], { cwd: work, env: userEnv(stateHome), stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    try {
-      const url = `http://127.0.0.1:${port}`;
-      await waitFor("/api/health", async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, 60_000, 100);
-      const healthMs = Date.now() - started;
-      await waitFor("the target up", async () => {
-        const body = (await (await fetch(`${url}/api/targets`)).json()) as { targets: { status: string }[] };
-        return body.targets.length === 1 && body.targets[0].status === "up";
-      }, 60_000, 100);
-      const upMs = Date.now() - started;
-      expect((await fetch(`${url}/`)).status).toBe(200);
-      console.log(`[package] installed inflight: /api/health after ${(healthMs / 1000).toFixed(1)} s, target up after ${(upMs / 1000).toFixed(1)} s, page 200 after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      expect(existsSync(path.join(stateHome, "inflight", "history.db"))).toBe(true);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\n${out}`, { cause: err });
-    } finally {
-      child.kill("SIGTERM");
-    }
-    expect(await exited, out).toBe(0);
-    // A page or route that failed prints "⨯ Error: ..." (a build served by another next did).
-    expect(out).not.toMatch(/⨯|Error:/);
+    const served = await serveUntilUp(bin, ["--sample-ms", "200", testPg().monitorUrl], { cwd: work, env: userEnv(stateHome) });
+    console.log(`[package] installed inflight: /api/health after ${seconds(served.healthMs)}, target up after ${seconds(served.upMs)}, page 200 after ${seconds(served.pageMs)}`);
+    expect(existsSync(path.join(stateHome, "inflight", "history.db"))).toBe(true);
   }, 120_000);
+
+  it("with no target, runs the demo from XDG_STATE_HOME; as root, whose postgres user cannot enter it (0700), from a folder it can", async () => {
+    const demoState = mkdtempSync(path.join(os.tmpdir(), "inflight-package-state-")); // 0700
+    const seen = { out: "" };
+    try {
+      const served = await serveUntilUp(bin, [], { cwd: work, env: { ...userEnv(demoState), INFLIGHT_DEMO_TABLE_MB: "16" } }, seen);
+      const { out } = seen;
+      console.log(`[package] installed inflight, the demo: target up after ${seconds(served.upMs)}`);
+      expect(existsSync(path.join(demoState, "inflight", "history.db"))).toBe(true);
+      if (process.getuid?.() === 0) expect(out).toMatch(/OS user "postgres" cannot enter .*; using data in /);
+      else expect(out).toContain(path.join(demoState, "inflight", "demo-pg"));
+    } finally {
+      rmSync(demoState, { recursive: true, force: true });
+      // The folder the demo moved to (lib/server/demo/placement.ts).
+      const moved = /using data in (\S+)\/demo-pg/.exec(seen.out)?.[1];
+      if (moved && path.basename(moved).startsWith("inflight-")) rmSync(moved, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The installed command with `args` on a free port until /api/health
+ * answers, the one target is up and the page is served; then SIGTERM, which
+ * must end it with exit 0 and no failed page or route in its output
+ * (gathered in `seen.out`, there even when this throws).
+ */
+async function serveUntilUp(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, seen = { out: "" }) {
+  const port = await freePort();
+  const started = Date.now();
+  const child = spawn(bin, ["--port", String(port), ...args], { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (d) => (seen.out += d));
+  child.stderr.on("data", (d) => (seen.out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const times = { healthMs: 0, upMs: 0, pageMs: 0 };
+  try {
+    await waitFor("/api/health", async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, 60_000, 100);
+    times.healthMs = Date.now() - started;
+    await waitFor("the target up", async () => {
+      const body = (await (await fetch(`${url}/api/targets`)).json()) as { targets: { status: string }[] };
+      return body.targets.length === 1 && body.targets[0].status === "up";
+    }, 120_000, 100);
+    times.upMs = Date.now() - started;
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    times.pageMs = Date.now() - started;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${seen.out}`, { cause: err });
+  } finally {
+    child.kill("SIGTERM");
+  }
+  expect(await exited, seen.out).toBe(0);
+  // A page or route that failed prints "⨯ Error: ..." (a build served by another next did).
+  expect(seen.out).not.toMatch(/⨯|Error:/);
+  return times;
+}
