@@ -126,7 +126,7 @@ function stateDir(env) {
   return path.join(base, "inflight");
 }
 
-/** Sets the environment from the arguments; returns nothing it did not set. */
+/** Sets the variables the arguments stand for (a flag wins over its variable), and the installed defaults. */
 function configure(values, positionals, env) {
   const fromFlags = {};
   if (positionals.length || values.config !== undefined) for (const key of TARGET_SETTINGS) delete env[key];
@@ -141,7 +141,9 @@ function configure(values, positionals, env) {
   for (const [flag, variable] of Object.entries(SETTINGS)) {
     const value = values[flag];
     if (value === undefined) continue;
-    env[variable] = PATHS.has(flag) && value.trim() ? path.resolve(value) : value;
+    // An empty value would read as unset, and the default would stand in silence.
+    if (value.trim() === "") usageError(`--${flag}: needs a value`);
+    env[variable] = PATHS.has(flag) ? path.resolve(value) : value;
     fromFlags[variable] = `--${flag}`;
   }
   // Paths given in the environment are the caller's too: start.mjs moves into the package's folder.
