@@ -90,7 +90,7 @@ describe("the package", () => {
     for (const f of ["bin/inflight.mjs", ".next/BUILD_ID", ".next/inflight-build.json", "sql/activity.sql", "dist/lab.mjs", "scripts/start.mjs", "lib/server/history/samples-writer.mjs"]) expect(files).toContain(f);
   });
 
-  it("says its version and its usage", async () => {
+  it("says its version, its usage and the lab's", async () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
     const v = await run(bin, ["--version"], { cwd: work, env: userEnv(stateHome) });
     expect(v.code).toBe(0);
@@ -98,6 +98,10 @@ describe("the package", () => {
     const help = await run(bin, ["--help"], { cwd: work, env: userEnv(stateHome) });
     expect(help.code).toBe(0);
     for (const flag of ["--port", "--host", "--budget", "--window", "--history-file", "--auth-token", "--sample-ms", "--config", "lab"]) expect(help.stdout).toContain(flag);
+    // The lab, bundled (dist/lab.mjs): its modules and their imports load.
+    const lab = await run(bin, ["lab", "--help"], { cwd: work, env: userEnv(stateHome) });
+    expect(lab.code, lab.stderr).toBe(0);
+    expect(lab.stdout).toMatch(/^inflight lab --url URL --restart COMMAND/);
   });
 
   it.each([
