@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { shimExternals, stampBuild } from "./external-shims.mjs";
 
 const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 const TICK_MS = 5_000;
@@ -67,8 +68,9 @@ export function runBuild(root = process.cwd(), { label = "[inflight]", log = con
   const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
-    // next build runs next.config.ts before it settles NODE_ENV: a build is production.
-    env: { ...process.env, NODE_ENV: "production" },
+    // next build runs next.config.ts before it settles NODE_ENV: a build is
+    // production. No telemetry: nothing the project runs phones home.
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
   const onLine = (line, out) => {
     out.write(`${line}\n`);
@@ -120,6 +122,9 @@ export async function buildIfNeeded(root = process.cwd(), { label = "[inflight]"
     console.error(`${label} the build failed (exit ${code}) after ${seconds(Date.now() - started)}`);
     process.exit(code || 1);
   }
+  // The build served as a package ships it (scripts/external-shims.mjs).
+  await shimExternals(root, { label });
+  stampBuild(root);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildIfNeeded();

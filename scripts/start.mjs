@@ -25,34 +25,14 @@ import http from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildIfNeeded } from "./build-if-needed.mjs";
+import { stampProblem } from "./external-shims.mjs";
 
 function fail(setting, problem) {
-  console.error(`inflight: bad configuration: ${setting}: ${problem}`);
-  process.exit(1);
-}
-
-const env = process.env;
-const host = (env.HOST ?? "").trim() || "127.0.0.1";
-const portText = (env.PORT ?? "").trim() || "3000";
-if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) fail("PORT", `must be between 1 and 65535, got "${portText.slice(0, 20)}"`);
-const port = Number(portText);
-const loopback = host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-if (!loopback && !env.INFLIGHT_AUTH_TOKEN) fail("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
-const bindHost = host.replace(/^\[(.*)\]$/, "$1");
-const url = `http://${bindHost.includes(":") ? `[${bindHost}]` : bindHost}:${port}`;
-const quiet = /^(0|false|off|no)$/i.test(env.INFLIGHT_LOG ?? "");
-
-// The project folder, wherever this is started from (the demo's data and
-// Next's build are found relative to it).
-const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
-process.chdir(root);
-// --no-build: serve the build that is there (the integration tests start
-// several servers at once and must not build concurrently).
-if (!process.argv.includes("--no-build")) await buildIfNeeded(root);
-else if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
-  console.error("inflight: no build in .next: run `npm run build` (npm start and npm test build when needed)");
+  // The flag that set it, when the `inflight` command did (lib/server/runtime/config.ts settingName).
+  const flag = globalThis[Symbol.for("inflight.flags")]?.[setting];
+  console.error(`inflight: bad configuration: ${flag ? `${flag} (${setting})` : setting}: ${problem}`);
   process.exit(1);
 }
 
@@ -90,77 +70,117 @@ function portTaken(h, p) {
   }
 }
 
-// Told before anything starts (no PostgreSQL to stop yet); listen() below
-// still handles the race and every other listen error.
-if (portTaken(bindHost, port)) {
-  console.error(`inflight: cannot listen on ${url}: the port is in use (EADDRINUSE)`);
-  process.exit(1);
-}
+/**
+ * Boots inflight and serves it. `build`: build first when the sources are
+ * newer than .next (a checkout); false serves the build that is there (the
+ * tests, and the installed package, which ships its build).
+ */
+export async function start({ build = true } = {}) {
+  const env = process.env;
+  // Nothing phones home: not Next's telemetry in the build below, nor at run time.
+  env.NEXT_TELEMETRY_DISABLED = "1";
+  const host = (env.HOST ?? "").trim() || "127.0.0.1";
+  const portText = (env.PORT ?? "").trim() || "3000";
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) fail("PORT", `must be between 1 and 65535, got "${portText.slice(0, 20)}"`);
+  const port = Number(portText);
+  const loopback = host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  if (!loopback && !env.INFLIGHT_AUTH_TOKEN) fail("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
+  const bindHost = host.replace(/^\[(.*)\]$/, "$1");
+  const url = `http://${bindHost.includes(":") ? `[${bindHost}]` : bindHost}:${port}`;
+  const quiet = /^(0|false|off|no)$/i.test(env.INFLIGHT_LOG ?? "");
 
-// What `next start` sets up for its server; NEXT_MANUAL_SIG_HANDLE in case a
-// part of Next ever installs its exit-at-once handlers in this process too.
-env.NODE_ENV = "production";
-env.NEXT_MANUAL_SIG_HANDLE = "true";
-env.HOST = host;
-env.PORT = portText;
-
-const require = createRequire(path.join(root, "package.json"));
-const next = require("next");
-const app = next({ dev: false, dir: root, hostname: bindHost, port });
-await app.prepare();
-
-// register(): lib/boot runs here, and exits the process on a bad configuration.
-const RUNTIME = Symbol.for("inflight.runtime"); // where lib/runtime.ts keeps what boot() made
-let registration = null;
-try {
-  registration = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js").ensureInstrumentationRegistered;
-} catch {
-  // A later Next that moved it: wait below for boot() to have run instead.
-}
-try {
-  if (registration) await registration(root, ".next");
-  for (const until = Date.now() + 60_000; !globalThis[RUNTIME] && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
-} catch (err) {
-  console.error(`inflight: could not start: ${String(err?.message ?? err).split("\n")[0]}`);
-  process.exit(1);
-}
-// Its absence means register() did not boot inflight (a build without instrumentation, say).
-if (!globalThis[RUNTIME]) {
-  console.error("inflight: could not start: instrumentation's register() did not boot inflight (is .next a build of this app?)");
-  process.exit(1);
-}
-
-const handle = app.getRequestHandler();
-const inflight = globalThis[RUNTIME];
-const server = http.createServer(async (req, res) => {
-  // The client's address, for the per-client limits (lib/server/http/gate.ts
-  // CLIENT_HEADER): always the socket's, whatever the client sent as that header.
-  const client = req.socket.remoteAddress ?? "unknown";
-  req.headers["x-inflight-client"] = client;
-  try {
-    // The SSE streams are served here, before Next's pipeline (lib/server/http/direct-stream.ts).
-    if (await inflight.serveStream(req, res, client)) return;
-    await handle(req, res);
-  } catch (err) {
-    console.error(`inflight: failed to handle ${req.method} ${req.url}: ${err?.stack ?? err}`);
-    if (!res.headersSent) {
-      res.statusCode = 500;
-      res.end("Internal Server Error");
-    } else res.destroy();
+  // The project folder, wherever this is started from (the demo's data and
+  // Next's build are found relative to it).
+  const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+  process.chdir(root);
+  // --no-build: serve the build that is there (the integration tests start
+  // several servers at once and must not build concurrently).
+  if (build) await buildIfNeeded(root);
+  else if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    console.error("inflight: no build in .next: run `npm run build` (npm start and npm test build when needed)");
+    process.exit(1);
   }
-});
 
-server.on("error", (err) => {
-  console.error(`inflight: cannot listen on ${url}: ${err.code ?? err.message}${err.code === "EADDRINUSE" ? " (the port is in use)" : ""}`);
-  // inflight has booted (collectors, maybe the embedded PostgreSQL): stop it
-  // through its own SIGTERM handler, and make the exit code say it failed.
-  process.on("exit", () => (process.exitCode = 1));
-  setTimeout(() => process.exit(1), 20_000).unref();
-  process.kill(process.pid, "SIGTERM");
-});
+  const require = createRequire(path.join(root, "package.json"));
+  const problem = stampProblem(root, require("next/package.json").version);
+  if (problem) {
+    console.error(`inflight: could not start: ${problem}`);
+    process.exit(1);
+  }
 
-server.listen(port, bindHost, () => {
-  // As `next start` does: the origin Next uses when it forwards server actions.
-  env.__NEXT_PRIVATE_ORIGIN = url;
-  if (!quiet) console.log(`[inflight] ready on ${url}`);
-});
+  // Told before anything starts (no PostgreSQL to stop yet); listen() below
+  // still handles the race and every other listen error.
+  if (portTaken(bindHost, port)) {
+    console.error(`inflight: cannot listen on ${url}: the port is in use (EADDRINUSE)`);
+    process.exit(1);
+  }
+
+  // What `next start` sets up for its server; NEXT_MANUAL_SIG_HANDLE in case a
+  // part of Next ever installs its exit-at-once handlers in this process too.
+  env.NODE_ENV = "production";
+  env.NEXT_MANUAL_SIG_HANDLE = "true";
+  env.HOST = host;
+  env.PORT = portText;
+
+  const next = require("next");
+  const app = next({ dev: false, dir: root, hostname: bindHost, port });
+  await app.prepare();
+
+  // register(): lib/boot runs here, and exits the process on a bad configuration.
+  const RUNTIME = Symbol.for("inflight.runtime"); // where lib/runtime.ts keeps what boot() made
+  let registration = null;
+  try {
+    registration = require("next/dist/server/lib/router-utils/instrumentation-globals.external.js").ensureInstrumentationRegistered;
+  } catch {
+    // A later Next that moved it: wait below for boot() to have run instead.
+  }
+  try {
+    if (registration) await registration(root, ".next");
+    for (const until = Date.now() + 60_000; !globalThis[RUNTIME] && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+  } catch (err) {
+    console.error(`inflight: could not start: ${String(err?.message ?? err).split("\n")[0]}`);
+    process.exit(1);
+  }
+  // Its absence means register() did not boot inflight (a build without instrumentation, say).
+  if (!globalThis[RUNTIME]) {
+    console.error("inflight: could not start: instrumentation's register() did not boot inflight (is .next a build of this app?)");
+    process.exit(1);
+  }
+
+  const handle = app.getRequestHandler();
+  const inflight = globalThis[RUNTIME];
+  const server = http.createServer(async (req, res) => {
+    // The client's address, for the per-client limits (lib/server/http/gate.ts
+    // CLIENT_HEADER): always the socket's, whatever the client sent as that header.
+    const client = req.socket.remoteAddress ?? "unknown";
+    req.headers["x-inflight-client"] = client;
+    try {
+      // The SSE streams are served here, before Next's pipeline (lib/server/http/direct-stream.ts).
+      if (await inflight.serveStream(req, res, client)) return;
+      await handle(req, res);
+    } catch (err) {
+      console.error(`inflight: failed to handle ${req.method} ${req.url}: ${err?.stack ?? err}`);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end("Internal Server Error");
+      } else res.destroy();
+    }
+  });
+
+  server.on("error", (err) => {
+    console.error(`inflight: cannot listen on ${url}: ${err.code ?? err.message}${err.code === "EADDRINUSE" ? " (the port is in use)" : ""}`);
+    // inflight has booted (collectors, maybe the embedded PostgreSQL): stop it
+    // through its own SIGTERM handler, and make the exit code say it failed.
+    process.on("exit", () => (process.exitCode = 1));
+    setTimeout(() => process.exit(1), 20_000).unref();
+    process.kill(process.pid, "SIGTERM");
+  });
+
+  server.listen(port, bindHost, () => {
+    // As `next start` does: the origin Next uses when it forwards server actions.
+    env.__NEXT_PRIVATE_ORIGIN = url;
+    if (!quiet) console.log(`[inflight] ready on ${url}`);
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await start({ build: !process.argv.includes("--no-build") });

@@ -15,11 +15,14 @@ import { runLab } from "./runner";
 import { commandCluster } from "./shell";
 import { isLabInputError, prepareLab, type LabStatement } from "./statement";
 
-// `npm run lab`: the labs' A/B for a cluster the user controls. Loaded by
-// scripts/lab.mjs through vite's runnerImport; nothing here imports at run
-// time (the module runner is closed once this module is loaded).
+// `inflight lab` (`npm run lab` in a checkout): the labs' A/B for a cluster
+// the user controls. A checkout loads it through vite's runnerImport
+// (scripts/lab.mjs), the package ships it bundled (dist/lab.mjs,
+// scripts/prepack.mjs); nothing here imports at run time (the module runner
+// is closed once this module is loaded).
 
-export const HELP = `npm run lab -- --url URL --restart COMMAND [options]
+export const HELP = `inflight lab --url URL --restart COMMAND [options]
+(in a checkout: npm run lab -- --url URL --restart COMMAND [options])
 
 The write-ups' A/B of io_method on a PostgreSQL 18 or 19 you control: one
 query, cold, N runs per io_method, the methods taking turns within each
@@ -143,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parsed;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`lab: ${err.message} (npm run lab -- --help)\n`);
+    process.stderr.write(`lab: ${err.message} (inflight lab --help)\n`);
     return 2;
   }
   const cluster = commandCluster({ url: args.url, restart: args.restart, dropCache: args.dropCache, dataDir: args.dataDir });

@@ -206,6 +206,17 @@ function checkBound(config: Config, production: boolean): void {
 }
 
 
+/**
+ * The setting as the user gave it: the `inflight` command (bin/inflight.mjs)
+ * maps its flags onto these variables and leaves, on globalThis, which flag
+ * set which, so a bad value is named by the flag typed ("--port (PORT)").
+ */
+function settingName(setting: string): string {
+  const flags = (globalThis as Record<symbol, Record<string, string> | undefined>)[Symbol.for("inflight.flags")];
+  const flag = flags?.[setting];
+  return flag ? `${flag} (${setting})` : setting;
+}
+
 /** The process's configuration, or exit(1) with one line naming the setting. */
 export function loadConfigOrExit(): Config {
   try {
@@ -216,7 +227,7 @@ export function loadConfigOrExit(): Config {
     return config;
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`inflight: bad configuration: ${err.message}`);
+      console.error(`inflight: bad configuration: ${settingName(err.setting)}${err.message.slice(err.setting.length)}`);
       process.exit(1);
     }
     throw err;
