@@ -64,7 +64,8 @@ export class RunStore {
    * statement ended (its state_change), or running the next statement, begun
    * after this one ended. Never before the last sample that saw it active.
    */
-  observe(t: number, observations: RunObservation[], backends: ReadonlyMap<number, RunBackend> = new Map()): void {
+  observe(t: number, observations: RunObservation[], backends: ReadonlyMap<number, RunBackend> = new Map()): QueryRun[] {
+    const endedNow: RunAccum[] = [];
     const seen = new Set<string>();
     for (const obs of observations) {
       seen.add(obs.sample.id);
@@ -79,13 +80,15 @@ export class RunStore {
       run.version++;
       this.open.delete(id);
       this.ended.push(run);
+      endedNow.push(run);
     }
     if (this.ended.length > MAX_ENDED_RUNS) this.ended.splice(0, this.ended.length - MAX_ENDED_RUNS);
+    return endedNow.map((run) => this.view(run));
   }
 
   /** Ends every open run: the connection was lost, nothing more is known. */
-  closeAll(t: number): void {
-    this.observe(t, []);
+  closeAll(t: number): QueryRun[] {
+    return this.observe(t, []);
   }
 
   evictBefore(cutoff: number): void {

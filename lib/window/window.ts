@@ -21,6 +21,7 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
+import { MethodRuns } from "./method-runs";
 import { ServerSettings } from "./server-settings";
 import { configuredWorkers } from "./settings";
 import { poolBounds, WorkerTurnover } from "./pool";
@@ -37,6 +38,8 @@ export class TargetWindow {
   /** the io workers launched and exited, sample to sample (19's pool; /metrics counts them) */
   readonly turnover = new WorkerTurnover();
   private readonly server = new ServerSettings();
+  /** the slow runs of each statement under the io_method they ran with (the findings' io_method advice) */
+  private readonly methodRuns = new MethodRuns();
   private readonly outageLog = new OutageLog();
   private checkList: Check[] = [];
   private stats: { statements: StatementStat[]; note: string | null } = { statements: [], note: null };
@@ -172,7 +175,7 @@ export class TargetWindow {
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
     if (!extra) this.sampleTotals.add(tick);
-    this.runs.observe(t, derived.runs, derived.backends);
+    this.methodRuns.note(this.runs.observe(t, derived.runs, derived.backends), this.server.now.io_method?.setting);
     for (const run of derived.runs) {
       for (const b of [...run.blocks.values(), ...run.syncFiles.values()]) this.names.noteSeen(b.dbOid, b.filenode, t);
     }
@@ -247,6 +250,7 @@ export class TargetWindow {
       recent: this.ticksFrom(t - WORKERS_SPAN_MS),
       poolExitAt: this.turnover.firstExitAt,
       measured: this.measures,
+      methodRuns: this.methodRuns.all,
     });
     const { next, changed } = stampFindings(this.findingList, findings, moreRuns, t);
     this.findingList = next;
@@ -283,6 +287,7 @@ export class TargetWindow {
     const cutoff = now - this.spanMs;
     this.ioRing.evictBefore(cutoff);
     this.runs.evictBefore(cutoff);
+    this.methodRuns.evictBefore(cutoff);
     this.outageLog.evictBefore(cutoff);
   }
 }

@@ -4,6 +4,7 @@
 import { formatDuration } from "../../format";
 import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
 import type { MethodMeasures } from "../../history/measured";
+import type { MethodRun } from "../method-runs";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Reload, Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
@@ -39,6 +40,8 @@ export interface FindingsInput {
   poolExitAt?: number | null;
   /** what this server's history measured per queryid under each io_method (the page's before/after), when it has */
   measured?: MethodMeasures;
+  /** the slow runs of each statement in the window with the io_method they ran under (method-runs.ts) */
+  methodRuns?: readonly MethodRun[];
 }
 
 /** What the findings need to know of the target beyond the window. */
@@ -93,7 +96,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     poolNote: poolNote(s, input.recent),
     major: majorOf(input.target.serverVersionNum),
     statement: run.queryId ? input.statements.find((x) => x.queryId === run.queryId) : undefined,
-    method: s.io_method?.setting === "sync" ? methodEvidence(run, "sync", "worker", input.runs, input.restarts, input.measured) : null,
+    method: s.io_method?.setting === "sync" ? methodEvidence(run, "sync", "worker", input.methodRuns ?? [], input.measured) : null,
   };
 }
 

@@ -3,11 +3,10 @@ import { run, target } from "../../../test/support/fixtures";
 import type { MethodMeasure } from "../../history/measured";
 import { methodMeasures } from "../../history/measured";
 import type { CompareResponse } from "../../schemas/history";
-import type { QueryRun } from "../../schemas/runs";
-import type { Restart } from "../../schemas/settings";
+import type { MethodRun } from "../method-runs";
+import { MethodRuns } from "../method-runs";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
-import { methodAt } from "./method-evidence";
 
 const NOW = 1_000_000;
 const AT = Date.UTC(2026, 0, 10, 18, 35, 42);
@@ -17,16 +16,13 @@ const measure = (over: Partial<MethodMeasure>): MethodMeasure => ({ at: AT, befo
 const input = (over: Partial<FindingsInput> = {}): FindingsInput => ({ now: NOW, target: target({ postmasterStart: NOW - 100_000 }), settings: sync, restarts: [], statements: [], runs: [scan], recent: [], ...over });
 const finding = (i: FindingsInput) => computeFindings(i).findings.find((f) => f.runId);
 
-/** A restart at `at` from worker to sync. */
-const toSync = (at: number): Restart => ({ at, seenAt: at + 500, changes: [{ name: "io_method", before: "worker", after: "sync" }] });
-/** An ended run of the same statement, `ms` long, started at `at`. */
-const ended = (at: number, ms: number, id = `${at}`): QueryRun => run({ id: `9:${id}`, pid: 9, queryId: "7", query: scan.query, startedAt: at, endedAt: at + ms, lastSeen: at + ms, verdict: "sync" });
+/** A slow run of the same statement, `ms` long, under `ioMethod`. */
+const ended = (ioMethod: string, ms: number, endedAt = NOW - 100_000): MethodRun => ({ queryId: "7", query: scan.query, ioMethod, ms, endedAt });
 
 describe("io_method advice checked against this server's own history", () => {
   it("the same statement under worker and sync at the same times in the window: no advice to switch, and what it saw", () => {
-    const restart = toSync(NOW - 100_000);
-    const runs = [ended(NOW - 400_000, 13_000), ended(NOW - 350_000, 16_000), ended(NOW - 300_000, 14_000), ended(NOW - 90_000, 13_000), scan];
-    const f = finding(input({ runs, restarts: [restart] }));
+    const methodRuns = [ended("worker", 13_000), ended("worker", 16_000), ended("worker", 14_000), ended("sync", 13_000)];
+    const f = finding(input({ methodRuns }));
     expect(f?.rule).toBe("io_method_sync");
     expect(f?.severity).toBe("info");
     expect(f?.glance.lever).toBe("not io_method: worker was no faster here");
@@ -36,8 +32,8 @@ describe("io_method advice checked against this server's own history", () => {
   });
 
   it("worker measured faster in the window: advised, with the figures", () => {
-    const runs = [ended(NOW - 400_000, 5_000), ended(NOW - 350_000, 6_000), ended(NOW - 90_000, 13_000), scan];
-    const f = finding(input({ runs, restarts: [toSync(NOW - 100_000)] }));
+    const methodRuns = [ended("worker", 5_000), ended("worker", 6_000), ended("sync", 13_000)];
+    const f = finding(input({ methodRuns }));
     expect(f?.severity).toBe("act");
     expect(f?.glance.lever).toBe("io_method = worker: faster here");
     expect(f?.text).toContain("under worker: 5.0-6.0 s, 2 runs; under sync: 13 s, 1 run");
@@ -63,10 +59,21 @@ describe("io_method advice checked against this server's own history", () => {
     expect(f?.text).not.toMatch(/published|labs:|\d+-\d+%/);
   });
 
-  it("the io_method of a moment follows the restarts that changed it", () => {
-    const restarts = [toSync(100), { at: 200, seenAt: 201, changes: [{ name: "io_method", before: "sync", after: "io_uring" }] }];
-    expect([methodAt(50, restarts, "io_uring"), methodAt(150, restarts, "io_uring"), methodAt(250, restarts, "io_uring")]).toEqual(["worker", "sync", "io_uring"]);
-    expect(methodAt(50, [], "sync")).toBe("sync");
+  it("another statement's runs are not this one's", () => {
+    const other = (ioMethod: string, ms: number): MethodRun => ({ queryId: "8", query: "SELECT 2", ioMethod, ms, endedAt: NOW });
+    const f = finding(input({ methodRuns: [other("worker", 1000), other("sync", 9000)] }));
+    expect(f?.glance.lever).toBe("io_method = worker? unmeasured here: try the lab");
+  });
+
+  it("keeps the runs of a second or more that ended, under the io_method in force, the oldest evicted", () => {
+    const kept = new MethodRuns();
+    const r = (id: string, ms: number, endedAt: number | null = 10_000 + ms) => run({ id, queryId: "7", startedAt: 10_000, endedAt });
+    kept.note([r("a", 1500), r("b", 400), r("c", 2000, null)], "worker");
+    kept.note([r("d", 3000)], "sync");
+    kept.note([r("e", 3000)], undefined);
+    expect(kept.all.map((x) => [x.ioMethod, x.ms])).toEqual([["worker", 1500], ["sync", 3000]]);
+    kept.evictBefore(12_000);
+    expect(kept.all.map((x) => x.ms)).toEqual([3000]);
   });
 
   it("takes from a comparison only the restart that changed io_method, and statements with enough calls on both sides", () => {

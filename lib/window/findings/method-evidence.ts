@@ -1,11 +1,11 @@
 // Whether this server's own history backs advice to change io_method
-// (pure): the same statement's runs in the window on each side of a restart
-// that changed io_method, and the history's before/after of its mean. Advice
+// (pure): the same statement's slow runs in the window under each io_method,
+// and the history's before/after of its mean. Advice
 // the history contradicts is never given; advice it has not measured says so.
 import { formatDuration } from "../../format";
 import type { MethodMeasure, MethodMeasures } from "../../history/measured";
 import type { QueryRun } from "../../schemas/runs";
-import type { Restart } from "../../schemas/settings";
+import type { MethodRun } from "../method-runs";
 
 /** A method is a gain only when its median run is at least this much shorter. */
 export const METHOD_GAIN_SHARE = 0.1;
@@ -17,27 +17,11 @@ export interface MethodEvidence {
   text: string | null;
 }
 
-/** The io_method in force at `t`, by the restarts that changed it; `now` after the last. */
-export function methodAt(t: number, restarts: readonly Restart[], now: string): string {
-  const changes = restarts
-    .map((r) => ({ at: r.at, change: r.changes.find((c) => c.name === "io_method") }))
-    .filter((x) => x.change?.after)
-    .sort((a, b) => a.at - b.at);
-  if (changes.length === 0) return now;
-  let method = changes[0].change!.before ?? now;
-  for (const c of changes) if (c.at <= t) method = c.change!.after!;
-  return method;
-}
-
-/** Durations (ms) of the ended runs of one statement (by query id, else by text), by the io_method they ran under. */
-export function runsByMethod(run: QueryRun, runs: readonly QueryRun[], restarts: readonly Restart[], now: string): Map<string, number[]> {
-  const same = (r: QueryRun) => (run.queryId && r.queryId ? r.queryId === run.queryId : r.query === run.query);
+/** Durations (ms) of the slow runs of one statement (by query id, else by text), by the io_method they ran under. */
+export function runsByMethod(run: QueryRun, runs: readonly MethodRun[]): Map<string, number[]> {
+  const same = (r: MethodRun) => (run.queryId && r.queryId ? r.queryId === run.queryId : r.query === run.query);
   const out = new Map<string, number[]>();
-  for (const r of runs) {
-    if (r.endedAt === null || r.id === run.id || !same(r)) continue;
-    const m = methodAt(r.startedAt, restarts, now);
-    out.set(m, [...(out.get(m) ?? []), r.endedAt - r.startedAt]);
-  }
+  for (const r of runs) if (same(r)) out.set(r.ioMethod, [...(out.get(r.ioMethod) ?? []), r.ms]);
   return out;
 }
 
@@ -68,11 +52,11 @@ function measureSays(m: MethodMeasure, from: string, to: string): MethodEvidence
 
 /**
  * What this server's history says of moving `run`'s statement from the
- * io_method `from` to `to`: its runs in the window on both sides of a restart
- * that changed io_method, else the history's before/after of its mean.
+ * io_method `from` to `to`: its slow runs in the window under each
+ * (method-runs.ts), else the history's before/after of its mean.
  */
-export function methodEvidence(run: QueryRun, from: string, to: string, runs: readonly QueryRun[], restarts: readonly Restart[], measures: MethodMeasures | undefined): MethodEvidence {
-  const byMethod = runsByMethod(run, runs, restarts, from);
+export function methodEvidence(run: QueryRun, from: string, to: string, runs: readonly MethodRun[], measures: MethodMeasures | undefined): MethodEvidence {
+  const byMethod = runsByMethod(run, runs);
   const a = byMethod.get(from);
   const b = byMethod.get(to);
   if (a?.length && b?.length) {
