@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { admin, coldRuns, SCAN, watch } from "./glance-helpers";
+import { admin, coldRuns, READ_SCAN, watch } from "./glance-helpers";
 import { DEMO_IO, openTarget, restoreDemo } from "./helpers";
 
 // Issue 4: restarting with other io settings is seen, marked and explained.
@@ -14,10 +14,9 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   test.setTimeout(300_000);
   await openTarget(page);
   await expect(page.getByTestId("setting-io_method")).toHaveAttribute("data-value", "worker");
-  // The glance's scan under worker first (glance.spec ran it too, but this spec may run alone):
-  // the advice under sync below weighs these runs.
+  // A read-bound scan under worker first: the advice under sync below weighs these runs.
   const before = await admin();
-  for (let i = 0; i < 2; i++) await coldRuns(before, 1, SCAN);
+  for (let i = 0; i < 2; i++) await coldRuns(before, 1, READ_SCAN);
   await before.client.end();
   const marks = page.getByTestId("restart-mark");
   const notes = page.getByTestId("restart-note");
@@ -48,13 +47,13 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   await page.screenshot({ path: "test-results/sync.png" });
 
   // Under sync after the restart, at a glance: the scan's verdict in few words; run twice, the
-  // second run's advice cites what this statement took here under worker (glance.spec.ts ran it
-  // there) and under sync, whichever way that goes, and never advises worker unmeasured as a fact.
+  // second run's advice cites what this statement took here under worker (above) and under sync,
+  // whichever way that goes, and never advises worker unmeasured as a fact.
   await page.evaluate(() => window.scrollTo(0, 0));
   const a = await admin();
   try {
-    await watch(page, "sync", coldRuns(a, 1, SCAN));
-    const looks = await watch(page, "sync-again", coldRuns(a, 1, SCAN));
+    await watch(page, "sync", coldRuns(a, 1, READ_SCAN));
+    const looks = await watch(page, "sync-again", coldRuns(a, 1, READ_SCAN));
     const advice = looks.flatMap((l) => l.rows).filter((r) => r.rule === "io_method_sync");
     expect(advice.length, `a verdict on the scan under io_method = sync (the verdicts seen: ${[...new Set(looks.flatMap((l) => l.rows.map((r) => `${r.rule}: ${r.evidence}`)))].join(" | ")})`).toBeGreaterThan(0);
     for (const r of advice) {

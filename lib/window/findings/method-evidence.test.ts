@@ -65,13 +65,17 @@ describe("io_method advice checked against this server's own history", () => {
     expect(f?.glance.lever).toBe("io_method = worker? unmeasured here: try the lab");
   });
 
-  it("keeps the runs of a second or more that ended, under the io_method in force, the oldest evicted", () => {
+  it("keeps each statement's runs of 100 ms or more under the io_method in force, the latest ten under each, evicted by age", () => {
     const kept = new MethodRuns();
     const r = (id: string, ms: number, endedAt: number | null = 10_000 + ms) => run({ id, queryId: "7", startedAt: 10_000, endedAt });
-    kept.note([r("a", 1500), r("b", 400), r("c", 2000, null)], "worker");
+    kept.note([r("a", 1500), r("b", 40), r("c", 2000, null)], "worker");
     kept.note([r("d", 3000)], "sync");
     kept.note([r("e", 3000)], undefined);
     expect(kept.all.map((x) => [x.ioMethod, x.ms])).toEqual([["worker", 1500], ["sync", 3000]]);
+    kept.note(Array.from({ length: 12 }, (_, i) => r(`w${i}`, 200 + i)), "worker");
+    const worker = kept.of({ queryId: "7", query: "" }).filter((x) => x.ioMethod === "worker");
+    expect(worker.map((x) => x.ms)).toEqual([202, 203, 204, 205, 206, 207, 208, 209, 210, 211]);
+    expect(kept.of({ queryId: "7", query: "" }).filter((x) => x.ioMethod === "sync")).toHaveLength(1);
     kept.evictBefore(12_000);
     expect(kept.all.map((x) => x.ms)).toEqual([3000]);
   });
