@@ -131,3 +131,30 @@ describe("checks in the state of the findings", () => {
     expect(pendingCheck(w)?.status).toBe("pass");
   });
 });
+
+describe("the io_method advice weighs the statement's runs under each io_method, across a restart", () => {
+  /** A run of the scan from `start`, sampled every 100 ms for `ms`, reading synchronously, then gone. */
+  function runScan(w: TargetWindow, pid: number, start: number, ms: number): number {
+    const row = (t: number): SampledBackend => ({ ...scan("DataFileRead"), pid, query_start_ms: start, state_change_ms: start, query_id: "7" });
+    let t = start;
+    for (; t <= start + ms; t += 100) w.addActivity(t, [row(t)], "unknown");
+    w.addActivity(t + 100, [], "unknown");
+    return t + 200;
+  }
+
+  it("under sync, a statement twice as fast under worker before the restart is advised, with the figures", () => {
+    const w = new TargetWindow(15 * 60_000);
+    w.setServerState(1000, settingsOf("worker"), 500);
+    let t = runScan(w, 41, 2_000, 900);
+    t = runScan(w, 42, t + 1000, 1000);
+    w.setServerState(t, settingsOf("sync"), t - 100);
+    t = runScan(w, 43, t + 1000, 2500);
+    // the second run under sync, still running
+    const start = t + 1000;
+    for (let s = start; s <= start + 1500; s += 100) w.addActivity(s, [{ ...scan("DataFileRead"), pid: 44, query_start_ms: start, state_change_ms: start }], "unknown");
+    w.refreshFindings(start + 1500, target({ postmasterStart: t - 100 }));
+    const f = w.findings.findings.find((x) => x.pid === 44);
+    expect(f?.rule).toBe("io_method_sync");
+    expect(f?.text).toMatch(/under worker: [\d.-]+ s, 2 runs; under sync: [\d.]+ s, 1 run/);
+  });
+});

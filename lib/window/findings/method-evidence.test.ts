@@ -59,6 +59,11 @@ describe("io_method advice checked against this server's own history", () => {
     expect(f?.text).not.toMatch(/published|labs:|\d+-\d+%/);
   });
 
+  it("says a spread in one unit", () => {
+    const f = finding(input({ methodRuns: [ended("worker", 816), ended("worker", 1100), ended("sync", 1600)] }));
+    expect(f?.text).toContain("under worker: 0.8-1.1 s, 2 runs; under sync: 1.6 s, 1 run");
+  });
+
   it("another statement's runs are not this one's", () => {
     const other = (ioMethod: string, ms: number): MethodRun => ({ queryId: "8", query: "SELECT 2", ioMethod, ms, endedAt: NOW });
     const f = finding(input({ methodRuns: [other("worker", 1000), other("sync", 9000)] }));

@@ -31,12 +31,12 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
-/** "13-16 s, 3 runs"; "13 s, 1 run". */
+/** "13-16 s, 3 runs"; "0.8-1.1 s, 2 runs"; "13 s, 1 run": one unit for both ends. */
 function spread(ms: readonly number[]): string {
-  const lo = Math.min(...ms);
-  const hi = Math.max(...ms);
-  const range = formatDuration(lo) === formatDuration(hi) ? formatDuration(lo) : `${formatDuration(lo).replace(/ s$/, "")}-${formatDuration(hi)}`;
-  return `${range}, ${ms.length} run${ms.length === 1 ? "" : "s"}`;
+  const [lo, hi] = [formatDuration(Math.min(...ms)), formatDuration(Math.max(...ms))];
+  const unit = (d: string) => / (\S+)$/.exec(d)?.[1] ?? "";
+  const low = unit(lo) === unit(hi) ? lo.replace(/ \S+$/, "") : unit(hi) === "s" && unit(lo) === "ms" ? (Math.min(...ms) / 1000).toFixed(1) : lo;
+  return `${lo === hi ? hi : `${low}-${hi}`}, ${ms.length} run${ms.length === 1 ? "" : "s"}`;
 }
 
 /** Whether the history's before/after says `to` was faster than `from`, or not. */
