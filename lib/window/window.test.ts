@@ -135,9 +135,9 @@ describe("checks in the state of the findings", () => {
 describe("the io_method advice weighs the statement's runs under each io_method, across a restart", () => {
   /** A run of the scan from `start`, sampled every 100 ms for `ms`, reading synchronously, then gone. */
   function runScan(w: TargetWindow, pid: number, start: number, ms: number): number {
-    const row = (t: number): SampledBackend => ({ ...scan("DataFileRead"), pid, query_start_ms: start, state_change_ms: start, query_id: "7" });
+    const row = (): SampledBackend => ({ ...scan("DataFileRead"), pid, query_start_ms: start, state_change_ms: start, query_id: "7" });
     let t = start;
-    for (; t <= start + ms; t += 100) w.addActivity(t, [row(t)], "unknown");
+    for (; t <= start + ms; t += 100) w.addActivity(t, [row()], "unknown");
     w.addActivity(t + 100, [], "unknown");
     return t + 200;
   }
