@@ -119,6 +119,7 @@ describe("about the server", () => {
 
   it("a restart whose setting is not in force is something to act on", () => {
     const f = computeFindings(input({ target: target({ postmasterStart: NOW - 1 }), settings: settingsOf("worker"), restarts: [{ at: NOW - 1, seenAt: NOW, changes: [{ name: "io_method", before: "worker", after: "io_uring" }] }] })).findings.find((x) => x.rule === "restart_applied");
+    expect(f?.glance.now).toMatch(/^Restarted \d\d:\d\d:\d\d: io_method worker→io_uring, not in force$/);
     expect(f?.severity).toBe("act");
     expect(f?.text).toMatch(/but io_method reads worker now: check the server log/);
   });

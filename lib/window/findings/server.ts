@@ -67,7 +67,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    glance: { now: `The io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverGlance(settings, w.alive) },
+    glance: { now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverGlance(settings, w.alive) },
     text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
@@ -185,7 +185,7 @@ export function serverStarted({ restarts, reloads, settings, recent, target }: S
     id: `restart_applied:${start}`,
     rule: "restart_applied",
     severity: applied ? "info" : "act",
-    glance: { now: `Restart at ${formatClock(start)}: ${changes}${applied ? ", in force" : ", not in force"}`, lever: applied ? null : "check the server log" },
+    glance: { now: `Restarted ${formatClock(start)}: ${[changed!.version, ...io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`)].filter(Boolean).join(", ")}${applied ? "" : ", not in force"}`, lever: applied ? null : "check the server log" },
     text: applied
       ? `Server started ${formatClock(start)}: that restart changed ${changes}, in force${how ? ` (${how})` : ""}${waits}.`
       : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,

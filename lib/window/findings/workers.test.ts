@@ -68,7 +68,7 @@ describe("the finding", () => {
     expect(found.filter((x) => x.pid).map((x) => x.pid)).toEqual([1, 2, 3, 4]);
     const server = found.find((x) => !x.runId)!;
     expect(server.severity).toBe("act");
-    expect(server.glance).toMatchObject({ now: "The io workers are the queue (100% of the last 5 s)", lever: "raise io_workers (now 1)", holds: [1, 2, 3, 4] });
+    expect(server.glance).toMatchObject({ now: "io workers are the queue (100% of the last 5 s)", lever: "raise io_workers (now 1)", holds: [1, 2, 3, 4] });
     expect(server.text).toMatch(/full while backends waited on them in 100% of the samples of the last 5 s \(1 of 1 io worker busy in 100%; backends waiting on their reads \(IO:AioIoCompletion\) in 100%; more reads submitted than io workers \(queued for one\) in 100%\)\. Raise io_workers \(now 1; a reload applies it\) and measure again/);
     const f = found[0];
     expect(f.severity).toBe("act");
