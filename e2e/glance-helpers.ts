@@ -77,9 +77,15 @@ export async function watch(page: Page, name: string, work: Promise<unknown>): P
   let done = false;
   const finished = work.finally(() => (done = true));
   const looks: Look[] = [];
+  let most = 0;
   while (!done) {
     const l = await look(page);
     if (l.rows.length) looks.push(l);
+    // The picture of the case (docs/page.md): the look with the most running queries, at its first.
+    if (l.rows.length > most && !done) {
+      most = l.rows.length;
+      await page.screenshot({ path: `test-results/glance-${name}.png` });
+    }
     await page.waitForTimeout(250);
   }
   await finished;
@@ -95,7 +101,6 @@ export async function watch(page: Page, name: string, work: Promise<unknown>): P
     const known = l.rows.filter((r) => r.leftMs !== null).map((r) => r.leftMs!);
     if (known.length > 1) expect(l.rows[0].leftMs, `${name}: the first verdict has the most time left`).toBe(Math.max(...known));
   }
-  await page.screenshot({ path: `test-results/glance-${name}.png` });
   return looks;
 }
 
