@@ -24,10 +24,9 @@ export function nextProbeMs(currentMs: number, probedUnfit: boolean): number {
 /** The wait-event sample may take at most this share of the budget before its cadence is stretched:
  * it comes first; pg_aios is what the rest of the budget spaces out. Less where the other reads
  * (pg_stat_io, pg_stat_statements, the settings: measured over the last 10 s) and pg_aios's floor
- * need more than the rest, a tenth under the budget (samplingShare). A fixed three quarters left
- * 0.75 ms/s of the default 5 to reads that took 0.45 on the 1000 x 64 server and held the sample
- * at 9.3 a second (npm run bench, 12-02); a fixed four fifths, where they took about 1 ms/s (CI,
- * a loaded machine), put the whole at 5.01 ms/s over 20 s. */
+ * need more than the rest, a tenth under the budget (samplingShare): a fixed share either starves
+ * the sample where the other reads are cheap or lets the whole pass the budget where they are dear
+ * (BENCHMARKS.md, figure 9). */
 export const SAMPLING_SHARE = 0.8;
 /** What the other reads are taken to cost, as a share of the budget, until their cost is measured
  * over a whole window of a session (its first reads are charged at their round trips). */

@@ -101,8 +101,8 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     // at once: here 1.2 GB in a fraction of the time, read exactly as a logged table is.
     // Three rows a page (fillfactor 10): a scan spends little CPU on each page it reads, so
     // it waits on its reads even when the VM's disk answers from the host's cache. With 28 rows
-    // a page, a fresh-clone run read them at 662 MB/s, on CPU in 40-60 % of samples, and the
-    // sync scan below was rightly "reads are not its bottleneck".
+    // a page a scan from the host's cache is on CPU much of the time, and the sync scan below is
+    // then rightly "reads are not its bottleneck".
     await Promise.all(
       [TABLE, `${TABLE}_2`, `${TABLE}_3`].map(async (t) => {
         const c = await superuser();

@@ -16,13 +16,10 @@ const SQL = timeLeftScanSql(PG.table, 16);
 /** Three scans alone, two rounds of four: 11 scans, some 400 looks from a quarter on, about 50 s. */
 const PLAN = { alone: 3, rounds: 2, together: 4 };
 /**
- * Below the bench's goals (90 % held, 15 % error): this machine's two cores
- * are shared with other work that comes and goes within a scan, which moved
- * a CPU-bound scan's rate by 20-40 % (one scan alone took 3 s, the next 7 s)
- * with nothing in its past to foretell it, and 11 scans are few. Five runs
- * here (this estimator, and before it one with a narrower horizon term)
- * gave 80-98 % held and 14-24 % error alone, 90-99 % and 12-26 % four at
- * once; the bounds sit under the worst of them.
+ * Below the bench's goals (90 % held, 15 % error, BENCHMARKS.md figure 11):
+ * the two cores here are shared with other work that comes and goes within a
+ * scan and moves its rate with nothing in its past to foretell it, and 11
+ * scans are few; the bounds sit under the worst of the runs measured.
  */
 const HELD_AT_LEAST = 0.7;
 const ERROR_AT_MOST = 0.35;
