@@ -2,6 +2,7 @@
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation } from "../schemas/runs";
 import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
+import { countOf, noteWait } from "./run-now";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
 import { notePosition, timeLeft, type Position } from "./time-left";
 import { verdictOf } from "./verdict";
@@ -10,9 +11,6 @@ import { verdictOf } from "./verdict";
 export type RelationLookup = (dbOid: number, filenode: number) => Relation;
 
 const MAX_ENDED_RUNS = 2000;
-
-/** What a run does "now" is what its last this many samples waited on. */
-const NOW_SAMPLES = 10;
 
 /** The read rate is judged over this long. */
 const RATE_SPAN_MS = 3000;
@@ -27,7 +25,7 @@ interface Sums {
 }
 
 interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "etaRangeMs" | "asyncReadBytes" | "syncReadBytes" | "nowWaits"> {
-  /** the wait keys of its last NOW_SAMPLES samples, oldest first */
+  /** the wait keys of its last few samples, oldest first (run-now.ts) */
   recent: string[];
   scans: Map<string, ScanSpan>;
   /** files read through async handles */
@@ -173,8 +171,7 @@ export class RunStore {
     if (state === "aio" || state === "read" || state === "io") run.ioWaitSamples++;
     if (state === "read" || (syncInFlight ?? 0) > 0) run.syncSamples++;
     if (state === "aio" || (inFlight ?? 0) > 0) run.asyncSamples++;
-    run.recent.push(waitKey(obs.leader.wait_event_type, obs.leader.wait_event));
-    if (run.recent.length > NOW_SAMPLES) run.recent.shift();
+    noteWait(run.recent, waitKey(obs.leader.wait_event_type, obs.leader.wait_event));
     // Without a pg_aios read the handles are unknown: keep the last known.
     if (obs.handles && inFlight !== null) {
       run.aioReadSamples++;
@@ -286,12 +283,6 @@ export class RunStore {
       syncReadBytes: sums.syncHandles ? Math.round(sums.syncBytes / sums.syncHandles) : null,
     };
   }
-}
-
-function countOf(keys: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
-  return out;
 }
 
 /** Whether two lookups of a run's files name and size them alike (what its view shows of them). */
