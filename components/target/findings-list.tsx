@@ -39,7 +39,7 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
   const held = new Set(causes.flatMap((l) => (l.finding.glance.lever ? (l.finding.glance.holds ?? []) : [])));
   return (
     <section aria-label="Findings" data-testid="findings" className="space-y-1 [contain:content]">
-      {causes.length === 0 && runs.length === 0 ? <p className="text-sm text-slate-500">Nothing to say yet: a query running a second or more gets a verdict here.</p> : null}
+      {causes.every((l) => l.finding.rule === "settings_unchanged") && runs.length === 0 ? <p className="text-sm text-slate-500">Nothing to say yet: a query running a second or more gets a verdict here.</p> : null}
       {causes.length ? (
         <ul className="space-y-1">
           {causes.map((line) => (

@@ -48,9 +48,14 @@ export function workersLeverName(settings: Readonly<Settings>): "io_workers" | "
  * `alive` when the setting is not known. The one wording of the lever.
  */
 export function workersLever(settings: Readonly<Settings>, alive: number): string {
+  return `${workersLeverShort(settings, alive).slice(0, -1)}; a reload applies it)`;
+}
+
+/** "raise io_workers (now 1)": the lever as a glance's cell says it (the reload that applies it is in the evidence). */
+export function workersLeverShort(settings: Readonly<Settings>, alive: number): string {
   const sizing = workerSizing(settings);
   const now = sizing?.kind === "pool" ? sizing.max : sizing?.kind === "fixed" ? sizing.workers : alive;
-  return `raise ${workersLeverName(settings)} (now ${now}; a reload applies it)`;
+  return `raise ${workersLeverName(settings)} (now ${now})`;
 }
 
 /** "io_workers 3" on 18, "io_min_workers 2, io_max_workers 8" on 19; null when not known. */

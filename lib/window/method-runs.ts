@@ -48,7 +48,9 @@ export class MethodRuns {
   }
 
   evictBefore(cutoff: number): void {
+    // Called every tick: a statement is looked at only when its oldest run is past the cutoff.
     for (const [key, runs] of this.byStatement) {
+      if (runs.every((r) => r.endedAt >= cutoff)) continue;
       const kept = runs.filter((r) => r.endedAt >= cutoff);
       if (kept.length) this.byStatement.set(key, kept);
       else this.byStatement.delete(key);

@@ -9,7 +9,7 @@ import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Reload, Restart, Settings } from "../../schemas/settings";
 import type { Capabilities, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
-import { majorOf, workersLeverName } from "../major";
+import { majorOf, workersLeverName, workersLeverShort } from "../major";
 import { settingBytes } from "../settings";
 import { progressText, quoteQuery, runFigures } from "./figures";
 import { NO_LEVER, runGlance } from "./glance";
@@ -91,7 +91,7 @@ function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["wo
     combineBytes: limit !== null && max !== null ? Math.min(limit, max) : limit,
     workers,
     workersLever: workersLeverText(s, workers),
-    workersLeverShort: server.workersLeverGlance(s, workers.alive),
+    workersLeverShort: workersLeverShort(s, workers.alive),
     workersSetting: workersLeverName(s),
     poolNote: poolNote(s, input.recent),
     major: majorOf(input.target.serverVersionNum),

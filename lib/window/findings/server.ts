@@ -8,7 +8,7 @@ import type { Reload, Restart, SettingChange, Settings } from "../../schemas/set
 import type { AspectHealth, TargetInfo } from "../../schemas/target";
 import type { Tick } from "../../schemas/tick";
 import { pendingGlance, pendingSettings, pendingText } from "../pending";
-import { POOL_SETTINGS, workersLever, workersLeverName, workerSizing, workersSettingText } from "../major";
+import { POOL_SETTINGS, workersLever, workersLeverShort, workersSettingText } from "../major";
 import { settingBytes } from "../settings";
 import { capitalize, pct, quoteQuery } from "./figures";
 import { changesWorkers, ioReloadsSince, isIoSetting, lastReloadOf, type IoReload } from "./reloads";
@@ -67,7 +67,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    glance: { now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverGlance(settings, w.alive) },
+    glance: { now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverShort(settings, w.alive) },
     text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
@@ -236,11 +236,4 @@ export function cachedStatement({ statements }: ServerInput): NewFinding | null 
 /** Transaction control and session settings: nothing to say about their reads. */
 export function isHousekeeping(query: string): boolean {
   return /^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|END|SET|RESET|SHOW|DISCARD|SAVEPOINT|RELEASE)\b/i.test(query);
-}
-
-/** "raise io_workers (now 1)": the lever as a cell says it (the reload that applies it is in the evidence). */
-export function workersLeverGlance(settings: Readonly<Settings>, alive: number): string {
-  const sizing = workerSizing(settings);
-  const now = sizing?.kind === "pool" ? sizing.max : sizing?.kind === "fixed" ? sizing.workers : alive;
-  return `raise ${workersLeverName(settings)} (now ${now})`;
 }
