@@ -74,9 +74,20 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     expect(scans.every((q) => q.verdict === "async")).toBe(true);
   });
 
-  it("its checks pass for io_uring, and nothing blames io workers", async () => {
+  it("its checks pass for io_uring (or follow a finding about io_uring), and nothing blames io workers", async () => {
     await waitFor("async reads observed", () => check("async_observed")?.status === "pass", 10_000);
-    expect(check("io_uring")).toMatchObject({ status: "pass" });
+    // The io_uring check passes, unless submission waits dominated the last seconds' samples
+    // (this machine's chroot has shown it): then the check shows that finding's state, not "pass".
+    const uring = await waitFor(
+      "the io_uring check agrees with the findings",
+      () => {
+        const submit = w().findings.findings.some((f) => f.rule === "io_uring_submit");
+        const c = check("io_uring");
+        return c && c.status === (submit ? "warn" : "pass") ? c : null;
+      },
+      10_000,
+    );
+    expect(uring.message).toMatch(/io_uring/);
     expect(check("io_workers")).toMatchObject({ status: "pass" });
     expect(check("io_workers")?.message).toMatch(/io_method = io_uring: no io worker processes/);
     const texts = w().findings.findings.map((f) => f.text).join("\n");

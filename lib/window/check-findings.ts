@@ -11,7 +11,7 @@ export const CHECK_OF_RULE = {
   io_method_sync: { check: "async_observed", brief: "io_method = sync makes a running scan wait for each read in turn" },
   combine_clamped: { check: "io_combine_limit", brief: "io_combine_limit is clamped" },
   restart_pending: { check: "pending_restart", brief: "a setting waits for a restart" },
-  io_uring_submit: { check: "io_uring", brief: "io_uring submission waits dominate" },
+  io_uring_submit: { check: "io_uring", brief: "handing reads to io_uring is where backends wait" },
 } as const satisfies Partial<Record<FindingRule, { check: string; brief: string }>>;
 
 type MappedRule = keyof typeof CHECK_OF_RULE;
