@@ -47,5 +47,13 @@ export const COMPARE_VERDICTS = ["faster", "slower", "same", "too_few"] as const
 export const LAB_QUERIES = ["seq", "bitmap", "custom"] as const;
 export type LabQuery = (typeof LAB_QUERIES)[number];
 
+/**
+ * The settings the lab compares (issue 41): io_method by a restart, the
+ * others by a reload (io_workers on 18, the pool's bounds on 19,
+ * effective_io_concurrency).
+ */
+export const LAB_LEVERS = ["io_method", "io_workers", "io_min_workers", "io_max_workers", "effective_io_concurrency"] as const;
+export type LabLever = (typeof LAB_LEVERS)[number];
+
 /** idle: never run in this process; running; done: a table; failed: one line says why. */
 export const LAB_STATES = ["idle", "running", "done", "failed"] as const;

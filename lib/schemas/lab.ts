@@ -1,7 +1,7 @@
 // The labs' A/B as a button: the wire contract of GET/POST
 // /api/targets/demo/lab and of its export, and what `npm run lab` prints.
 import { z } from "zod";
-import { IO_METHODS, LAB_QUERIES, LAB_STATES } from "./enums";
+import { IO_METHODS, LAB_LEVERS, LAB_QUERIES, LAB_STATES } from "./enums";
 
 /** PostgreSQL 19's EXPLAIN (IO) of the scan node that read most: its read stream's prefetch distance and I/Os. */
 export const LabScanIo = z.object({
@@ -105,3 +105,40 @@ export const LabExport = LabState.extend({
   explains: z.array(z.object({ round: z.number(), method: z.enum(IO_METHODS), explain: z.unknown() })),
 });
 export type LabExport = z.infer<typeof LabExport>;
+
+/** One value of a lever as a lab measured it: its cold runs' median and spread. */
+export const LabResultRow = z.object({
+  /** the setting's value, as set ("1", "3", "worker") */
+  value: z.string(),
+  runs: z.number(),
+  medianMs: z.number(),
+  minMs: z.number(),
+  maxMs: z.number(),
+  /** median read wait over execution time; null when EXPLAIN gave no I/O Timings */
+  readShare: z.number().nullable(),
+});
+export type LabResultRow = z.infer<typeof LabResultRow>;
+
+/**
+ * A lab that ended, as the history keeps it (history.db, lab_results) and
+ * the sizing view cites it: "measured here: io_workers 1 -> 3: 5.5 s ->
+ * 4.4 s, 3 rounds each".
+ */
+export const LabResult = z.object({
+  /** ms since the epoch, when it ended */
+  at: z.number(),
+  lever: z.enum(LAB_LEVERS),
+  /** the rows, in the order asked for: the first is the baseline */
+  rows: z.array(LabResultRow),
+  /** sessions running the statement at once (1: a single scan) */
+  concurrency: z.number(),
+  /** rounds asked for */
+  rounds: z.number(),
+  query: z.enum(LAB_QUERIES),
+  /** the statement as run */
+  sql: z.string(),
+  /** the io_method in force while a lever other than io_method was compared */
+  ioMethod: z.string().nullable(),
+  serverVersion: z.string().nullable(),
+});
+export type LabResult = z.infer<typeof LabResult>;

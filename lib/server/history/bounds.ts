@@ -29,6 +29,7 @@ export function pruneBefore(db: Database.Database, cutoff: number): void {
     }
     db.prepare("DELETE FROM restarts WHERE at < ?").run(cutoff);
     db.prepare("DELETE FROM lab_restarts WHERE epoch < ?").run(cutoff);
+    db.prepare("DELETE FROM lab_results WHERE at < ?").run(cutoff);
   })();
 }
 

@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS lab_restarts (
   epoch   REAL NOT NULL,
   PRIMARY KEY (history, epoch)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lab_results (
+  history TEXT    NOT NULL,
+  at      INTEGER NOT NULL,
+  lever   TEXT    NOT NULL,
+  result  TEXT    NOT NULL,
+  PRIMARY KEY (history, at, lever)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS settings (
   history        TEXT    NOT NULL,
   t              INTEGER NOT NULL,

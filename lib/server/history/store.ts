@@ -270,7 +270,8 @@ export class HistoryStore implements HistoryReader {
     return row ? { epoch: row.epoch, json: row.settings, settings: JSON.parse(row.settings) as Settings, version: row.version } : undefined;
   }
 
-  private guard<T>(what: string, fallback: T, body: (db: Database.Database) => T): T {
+  /** `body` on the open file, or `fallback` when the history is off; what SQLite throws turns it off (one log line). */
+  guard<T>(what: string, fallback: T, body: (db: Database.Database) => T): T {
     const db = this.db;
     if (!db) return fallback;
     try {
