@@ -71,6 +71,14 @@ function seen(t: Tick): Seen {
   return { allBusy, queued, queueWait, waiting, full: queueWait || ((allBusy || queued) && waiting) };
 }
 
+/**
+ * One sample on its own evidence (no bridging): the io workers full (every
+ * alive worker busy, or more reads SUBMITTED than workers) while a backend
+ * waited on its reads, or a backend waiting to hand a read over. The
+ * sizing view's and /metrics' "the io workers were the queue".
+ */
+export const workersFull = (t: Tick): boolean => t.workers.alive > 0 && seen(t).full;
+
 function count(ticks: readonly Tick[]): Counts {
   const c: Counts = { samples: 0, alive: 0, maxBusy: 0, allBusy: 0, waiting: 0, queueWaits: 0, aioTicks: 0, submittedAbove: 0, saturated: 0 };
   const judged = ticks.filter((t) => t.workers.alive > 0);
