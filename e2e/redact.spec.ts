@@ -68,7 +68,7 @@ test("with INFLIGHT_REDACT=1 a statement's literal leaves the process nowhere, a
     await scanner.query("SET max_parallel_workers_per_gather = 0");
     while (scanning) await scanner.query(SCAN);
   })();
-  let stream = "";
+  let stream: string;
   try {
     // The run is on the page, its literal replaced ($1 from pg_stat_statements, or ?).
     const row = page.getByTestId("query-text").filter({ hasText: "max(reading)" }).first();
