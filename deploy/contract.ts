@@ -29,6 +29,8 @@ export interface MetricSpec {
    * combination of the fixed label values.
    */
   alwaysEmitted?: readonly Readonly<Record<string, string>>[];
+  /** Emitted only for a target whose io workers are 19's self-sizing pool (none on 18, whose io_workers has no maximum). */
+  poolOnly?: true;
 }
 
 export const TARGET_LABEL = "target";
@@ -105,6 +107,10 @@ export const CONTRACT: readonly MetricSpec[] = [
   { name: "inflight_io_workers_busy_sampled_total", type: "counter", help: "Busy io workers summed over samples", labels: {} },
   { name: "inflight_io_workers_alive_sampled_total", type: "counter", help: "Alive io workers summed over samples", labels: {} },
   { name: "inflight_read_wait_samples_total", type: "counter", help: "Samples in which at least one backend waited on a read of that mode", labels: { mode: fixed(["async", "sync"]) } },
+  { name: "inflight_io_workers_queue_samples_total", type: "counter", help: "Samples in which the io workers were the queue (the sizing view's test)", labels: {} },
+  { name: "inflight_io_workers_read_wait_samples_total", type: "counter", help: "Samples in which a backend waited for the io workers, one alive (the queue samples' denominator)", labels: {} },
+  { name: "inflight_io_worker_pool_at_max_samples_total", type: "counter", help: "Samples with 19's io worker pool at io_max_workers", labels: {}, poolOnly: true },
+  { name: "inflight_io_worker_pool_at_max_queue_samples_total", type: "counter", help: "Samples with 19's io worker pool at io_max_workers while its workers were the queue", labels: {}, poolOnly: true },
   { name: "inflight_aio_handles", type: "gauge", help: "Async handles at the last aio sample, by state and operation", labels: { state: fixed(AIO_STATES), operation: fixed(AIO_OPERATIONS) } },
   {
     name: "inflight_io_workers",
@@ -162,8 +168,9 @@ export function metricSpec(name: string): MetricSpec | undefined {
   return CONTRACT.find((m) => m.name === name);
 }
 
-/** Every label set a metric must carry for one target from the first scrape. */
-export function requiredSeries(spec: MetricSpec, target: string): Record<string, string>[] {
+/** Every label set a metric must carry for one target from the first scrape; `pool`: the target runs 19's pool. */
+export function requiredSeries(spec: MetricSpec, target: string, { pool = false } = {}): Record<string, string>[] {
+  if (spec.poolOnly && !pool) return [];
   if (spec.alwaysEmitted) return spec.alwaysEmitted.map((l) => ({ [TARGET_LABEL]: target, ...l }));
   let sets: Record<string, string>[] = [{ [TARGET_LABEL]: target }];
   for (const [label, l] of Object.entries(spec.labels)) {

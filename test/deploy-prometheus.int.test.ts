@@ -10,14 +10,14 @@ const records = rules.filter((r) => r.kind === "record");
 const dashboard = loadDashboard();
 
 describe("a real Prometheus scraping the contract's series", () => {
-  // Two inflight processes: one watches east and west, the other east too
-  // (an HA pair): no query may fail on duplicate series.
+  // Two inflight processes: one watches east (18) and west (19's pool), the
+  // other east too (an HA pair): no query may fail on duplicate series.
   let a: StandIn;
   let b: StandIn;
   let prom: RunningPrometheus;
 
   beforeAll(async () => {
-    a = await startContractExporter(["east", "west"]);
+    a = await startContractExporter(["east", "west"], ["west"]);
     b = await startContractExporter(["east"]);
     prom = await startPrometheus({ targets: [a.hostPort, b.hostPort], ruleFiles: RULE_FILES, scrapeInterval: "1s" });
     const deadline = Date.now() + 30_000;

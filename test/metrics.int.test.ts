@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTRACT, requiredSeries } from "../deploy/contract";
 import { RULE_FILES, loadDashboard, panelQueries } from "../deploy/queries";
 import type { WindowSnapshot } from "../lib/schemas/window";
+import { parseMetrics, sampleOf } from "./support/metrics-text";
 import { connect, evictFromPageCache, testPg, waitFor } from "./support/pg";
 import { startPrometheus, type RunningPrometheus } from "./support/prometheus";
 import { startServer, type RunningServer } from "./support/server";
@@ -17,32 +18,6 @@ const TARGET = "127.0.0.1";
 /** Scraped every second for this long: 30 s of rate() and 5 s to spare (the suite's time, not Prometheus', bounds it). */
 const SCRAPE_SPAN_MS = 35_000;
 const RANGE_S = 30;
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The text exposition format, enough of it to check every figure. */
-function parseMetrics(text: string): { samples: Sample[]; types: Map<string, string> } {
-  const samples: Sample[] = [];
-  const types = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    if (line.startsWith("# TYPE ")) {
-      const [, , name, type] = line.split(" ");
-      types.set(name, type);
-      continue;
-    }
-    if (!line || line.startsWith("#")) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not a metric line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2];
-    samples.push({ name: m[1], labels, value: Number(m[3]) });
-  }
-  return { samples, types };
-}
 
 let app: RunningServer;
 
@@ -68,12 +43,11 @@ describe("GET /metrics", () => {
     for (const spec of CONTRACT) {
       expect(types.get(spec.name), spec.name).toBe(spec.type);
       for (const labels of requiredSeries(spec, TARGET)) {
-        const hit = samples.some((s) => s.name === spec.name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-        if (!hit) missing.push(`${spec.name}${JSON.stringify(labels)}`);
+        if (!sampleOf(samples, spec.name, labels)) missing.push(`${spec.name}${JSON.stringify(labels)}`);
       }
     }
     expect(missing).toEqual([]);
-    const get = (name: string, labels: Record<string, string>) => samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+    const get = (name: string, labels: Record<string, string>) => sampleOf(samples, name, labels);
     expect(get("inflight_io_workers", { target: TARGET, kind: "alive" })?.value).toBe(3);
     expect(get("inflight_io_method", { target: TARGET, method: "worker" })?.value).toBe(1);
     expect(get("inflight_setting", { target: TARGET, name: "io_combine_limit" })?.value).toBe(131072);

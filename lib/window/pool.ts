@@ -12,6 +12,9 @@ export function poolBounds(settings: Readonly<Settings>): { max?: number } {
   return settings.io_method?.setting === "worker" && sizing?.kind === "pool" ? { max: sizing.max } : {};
 }
 
+/** 19's pool at io_max_workers in this sample: it can grow no further. Never on 18 (no max). */
+export const poolAtMax = (t: Tick): boolean => t.workers.max !== undefined && t.workers.alive >= t.workers.max;
+
 export class WorkerTurnover {
   private prev: Set<number> | null = null;
   /** launches and exits seen since inflight started, every sample's (for Prometheus; never evicted) */

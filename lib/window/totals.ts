@@ -4,6 +4,8 @@
 // mean busy io workers) that a 15 s scrape of last-sample gauges would miss.
 // Unlike the window they are never evicted. Pure.
 import type { Tick } from "../schemas/tick";
+import { workersAwaited, workersFull } from "./findings/workers";
+import { poolAtMax } from "./pool";
 
 export const CPU_WAIT = "CPU";
 
@@ -32,6 +34,13 @@ export class SampleTotals {
   /** samples in which at least one backend waited on a read of that mode */
   asyncReadWaitSamples = 0;
   syncReadWaitSamples = 0;
+  /** samples in which the io workers were the queue (workersFull: the sizing view's definition) */
+  workersQueueSamples = 0;
+  /** samples in which a backend waited for the io workers (workersAwaited): the queue share's denominator */
+  workersAwaitedSamples = 0;
+  /** samples with 19's pool at io_max_workers, and those of them in which the workers were the queue */
+  poolAtMaxSamples = 0;
+  poolAtMaxQueueSamples = 0;
 
   /** A tick whose pg_aios was read, or known empty (no backend active), counts for the handles. */
   add(tick: Tick): void {
@@ -47,11 +56,21 @@ export class SampleTotals {
     if (syncWait) this.syncReadWaitSamples++;
     this.workersBusy += tick.workers.busy;
     this.workersAlive += tick.workers.alive;
+    this.addWorkerLoad(tick);
     if (tick.aio) {
       this.aioSamples++;
       this.asyncHandles += tick.aio.inFlight;
       this.syncHandles += tick.aio.sync;
       this.asyncBytes += tick.aio.bytes;
     }
+  }
+
+  private addWorkerLoad(tick: Tick): void {
+    const full = workersFull(tick);
+    const atMax = poolAtMax(tick);
+    if (full) this.workersQueueSamples++;
+    if (workersAwaited(tick)) this.workersAwaitedSamples++;
+    if (atMax) this.poolAtMaxSamples++;
+    if (atMax && full) this.poolAtMaxQueueSamples++;
   }
 }

@@ -133,6 +133,10 @@ const COUNTER_RATES: Record<string, number | Record<string, number>> = {
   inflight_io_workers_busy_sampled_total: 10,
   inflight_io_workers_alive_sampled_total: 30,
   inflight_read_wait_samples_total: { async: 4, sync: 1 },
+  inflight_io_workers_queue_samples_total: 1,
+  inflight_io_workers_read_wait_samples_total: 4,
+  inflight_io_worker_pool_at_max_samples_total: 2,
+  inflight_io_worker_pool_at_max_queue_samples_total: 0.5,
   inflight_restarts_total: 0,
   inflight_io_reads_total: 10,
   inflight_io_read_bytes_total: 10 * 122880,
@@ -165,13 +169,13 @@ function pick(table: Record<string, number | Record<string, number>>, spec: Metr
 
 const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
 
-/** The contract's required series for each target, in the text format, at `seconds` since start. */
-export function contractExposition(targets: string[], seconds: number): string {
+/** The contract's required series for each target, in the text format, at `seconds` since start; `pools`: the targets that run 19's pool. */
+export function contractExposition(targets: string[], seconds: number, pools: readonly string[] = []): string {
   const lines: string[] = [];
   for (const spec of CONTRACT) {
     lines.push(`# HELP ${spec.name} ${spec.help}`, `# TYPE ${spec.name} ${spec.type}`);
     for (const target of targets) {
-      for (const labels of requiredSeries(spec, target)) {
+      for (const labels of requiredSeries(spec, target, { pool: pools.includes(target) })) {
         const value = spec.type === "counter" ? pick(COUNTER_RATES, spec, labels) * seconds : pick(GAUGES, spec, labels);
         const ls = Object.entries(labels).map(([k, v]) => `${k}="${esc(v)}"`).join(",");
         lines.push(`${spec.name}{${ls}} ${value}`);
@@ -187,7 +191,7 @@ export interface StandIn {
 }
 
 /** An HTTP server on 127.0.0.1 serving contractExposition() on /metrics. */
-export async function startContractExporter(targets: string[]): Promise<StandIn> {
+export async function startContractExporter(targets: string[], pools: readonly string[] = []): Promise<StandIn> {
   const started = Date.now();
   const server = http.createServer((req, res) => {
     if (req.url !== "/metrics") {
@@ -195,7 +199,7 @@ export async function startContractExporter(targets: string[]): Promise<StandIn>
       return;
     }
     res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
-    res.end(contractExposition(targets, 1000 + (Date.now() - started) / 1000));
+    res.end(contractExposition(targets, 1000 + (Date.now() - started) / 1000, pools));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Finding, FindingRule } from "../../schemas/findings";
 import { alterSystem } from "../demo/admin";
 import { startOwnPg, type OwnPg } from "../../../test/support/own-pg";
+import { createScanTables } from "../../../test/support/scan-tables";
 import { connect, evictFromPageCache, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { backendPid, watching, type Watch } from "../../../test/support/watch";
 import { Collector } from "./collector";
@@ -96,25 +97,10 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   beforeAll(async () => {
     own = await startOwnPg();
     admin = await superuser();
-    // ~400 MB each, many times shared_buffers (32 MB): cold scans read from the OS. Unlogged
-    // (no WAL to write: the restarts below are clean, so they keep their rows) and written three
-    // at once: here 1.2 GB in a fraction of the time, read exactly as a logged table is.
-    // Three rows a page (fillfactor 10): a scan spends little CPU on each page it reads, so
-    // it waits on its reads even when the VM's disk answers from the host's cache. With 28 rows
-    // a page a scan from the host's cache is on CPU much of the time, and the sync scan below is
-    // then rightly "reads are not its bottleneck".
-    await Promise.all(
-      [TABLE, `${TABLE}_2`, `${TABLE}_3`].map(async (t) => {
-        const c = await superuser();
-        try {
-          await c.query(`CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 140000) AS g`);
-          // What autovacuum would do: its size in pg_class (progress is a share of it).
-          await c.query(`VACUUM ANALYZE ${t}`);
-        } finally {
-          await c.end();
-        }
-      }),
-    );
+    // ~400 MB each, many times shared_buffers (32 MB): cold scans read from the OS, kept across
+    // the restarts below. With 28 rows a page the sync scan below would rightly be "reads are not
+    // its bottleneck".
+    await createScanTables(superuser, [TABLE, `${TABLE}_2`, `${TABLE}_3`], 140_000);
     collector = new Collector({ id: "own", name: "own", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));

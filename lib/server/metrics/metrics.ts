@@ -53,6 +53,8 @@ function settingValue(setting: string, unit: string | null): number | null {
 }
 
 const one = (c: Collector, value: number, labels: Labels = {}): Value => ({ labels: { target: c.id, ...labels }, value });
+/** A series of 19's self-sizing pool only: none on 18, whose io_workers is fixed. */
+const onPool = (c: Collector, value: number): Value[] => (hasPool(c.window.settings) ? [one(c, value)] : []);
 
 function targetFamilies(r: Registry): void {
   family(r, "inflight_target_up", "1 when inflight is connected to the target", "gauge", (c) => [one(c, c.info().status === "up" ? 1 : 0)]);
@@ -99,6 +101,20 @@ function sampledFamilies(r: Registry): void {
     one(c, c.window.totals.asyncReadWaitSamples, { mode: "async" }),
     one(c, c.window.totals.syncReadWaitSamples, { mode: "sync" }),
   ]);
+  workerLoadFamilies(r);
+}
+
+/** The sizing signals (issue 41): how often the io workers were the queue, and 19's pool at its maximum. */
+function workerLoadFamilies(r: Registry): void {
+  family(r, "inflight_io_workers_queue_samples_total", "Samples in which the io workers were the queue: all of them busy, or more reads waiting than workers, while a backend waited on its reads; or a backend waiting to hand a read over", "counter", (c) => [
+    one(c, c.window.totals.workersQueueSamples),
+  ]);
+  family(r, "inflight_io_workers_read_wait_samples_total", "Samples in which a backend waited for the io workers (on its async reads, or to hand one over) while at least one was running: what the queue samples are a share of", "counter", (c) => [
+    one(c, c.window.totals.workersAwaitedSamples),
+  ]);
+  // 18's io_workers has no maximum to reach.
+  family(r, "inflight_io_worker_pool_at_max_samples_total", "Samples with the io worker pool at io_max_workers: it could start no more (PostgreSQL 19)", "counter", (c) => onPool(c, c.window.totals.poolAtMaxSamples));
+  family(r, "inflight_io_worker_pool_at_max_queue_samples_total", "Samples with the io worker pool at io_max_workers while its workers were the queue (PostgreSQL 19)", "counter", (c) => onPool(c, c.window.totals.poolAtMaxQueueSamples));
 }
 
 function lastSampleFamilies(r: Registry): void {
@@ -126,10 +142,9 @@ function lastSampleFamilies(r: Registry): void {
       one(c, tick.workers.busy, { kind: "busy" }),
     ];
   });
-  // 19's pool grows and shrinks by itself; 18's io_workers never changes between restarts, so there are none on 18.
-  const pool = (c: Collector, value: number) => (hasPool(c.window.settings) ? [one(c, value)] : []);
-  family(r, "inflight_io_workers_launched_total", "io workers seen for the first time (19's pool growing), since inflight started", "counter", (c) => pool(c, c.window.turnover.launchedTotal));
-  family(r, "inflight_io_workers_exited_total", "io workers gone (19's pool shrinking), since inflight started", "counter", (c) => pool(c, c.window.turnover.exitedTotal));
+  // 18's io_workers never changes between restarts, so there are none on 18.
+  family(r, "inflight_io_workers_launched_total", "io workers seen for the first time (19's pool growing), since inflight started", "counter", (c) => onPool(c, c.window.turnover.launchedTotal));
+  family(r, "inflight_io_workers_exited_total", "io workers gone (19's pool shrinking), since inflight started", "counter", (c) => onPool(c, c.window.turnover.exitedTotal));
 }
 
 function settingFamilies(r: Registry): void {

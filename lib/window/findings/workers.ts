@@ -79,6 +79,17 @@ function seen(t: Tick): Seen {
  */
 export const workersFull = (t: Tick): boolean => t.workers.alive > 0 && seen(t).full;
 
+/**
+ * One sample in which a backend waited for the io workers, one alive: on
+ * its async reads, or to hand one over. The denominator of workersFull on
+ * /metrics: every full sample is one of these, so the share stays within 1.
+ */
+export function workersAwaited(t: Tick): boolean {
+  if (t.workers.alive === 0) return false;
+  const x = seen(t);
+  return x.waiting || x.queueWait;
+}
+
 function count(ticks: readonly Tick[]): Counts {
   const c: Counts = { samples: 0, alive: 0, maxBusy: 0, allBusy: 0, waiting: 0, queueWaits: 0, aioTicks: 0, submittedAbove: 0, saturated: 0 };
   const judged = ticks.filter((t) => t.workers.alive > 0);
