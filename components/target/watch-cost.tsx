@@ -12,11 +12,15 @@ export function CostLine({ cost, children }: { cost: WatchCost; children?: React
     <details data-testid="watch-cost" data-ms-per-second={cost.msPerSecond}>
       <summary className="cursor-pointer list-none">
         <span className="font-medium text-slate-700">{v.summary}</span>
-        {v.over ? <span className="text-amber-800"> ({v.budget})</span> : null}
-        {v.note ? <span className="text-amber-800" data-testid="watch-cost-note"> {v.note}</span> : null}
+        {v.over || v.note ? <span className="text-amber-800"> ({v.over ? "over the budget" : "sampling slowed to stay in the budget"})</span> : null}
         <span className="ml-1 text-blue-700">▾</span>
       </summary>
       <div className="mt-1 space-y-0.5">
+        {v.note ? (
+          <p className="text-amber-800" data-testid="watch-cost-note">
+            {v.note}
+          </p>
+        ) : null}
         <p>
           {v.core};{" "}
           {v.aios ? (

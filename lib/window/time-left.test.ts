@@ -118,7 +118,8 @@ describe("formatTimeLeft", () => {
     [{ etaMs: 4000, etaRangeMs: [3900, 4200] as [number, number] }, "about 4.0 s left"],
     [{ etaMs: 7400, etaRangeMs: [6200, 8700] as [number, number] }, "6-9 s left"],
     [{ etaMs: 300, etaRangeMs: [0, 700] as [number, number] }, "under 1 s left"],
-    [{ etaMs: 90_000, etaRangeMs: [65_200, 110_000] as [number, number] }, "1 min 5 s to 1 min 50 s left"],
+    [{ etaMs: 90_000, etaRangeMs: [65_200, 110_000] as [number, number] }, "1:05-1:50 min left"],
+    [{ etaMs: 50_000, etaRangeMs: [11_200, 101_100] as [number, number] }, "0:11-1:42 min left"],
   ])("%j: %s", (run, text) => {
     expect(formatTimeLeft(run)).toBe(text);
   });

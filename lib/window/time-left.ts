@@ -191,9 +191,12 @@ export function formatTimeLeft(run: { etaMs: number | null; etaRangeMs: readonly
   return `${rangeText(range[0], range[1])} left`;
 }
 
-/** "6-9 s" (whole seconds, outward), "under 1 s", "1 min 5 s to 1 min 40 s". */
+/** 65 s -> "1:05": minutes and seconds, as a timer shows them. */
+const clockOf = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+
+/** "6-9 s" (whole seconds, outward), "under 1 s", "1:05-1:50 min" past a minute (one glance, not six words). */
 function rangeText(low: number, high: number): string {
   if (high <= 1000) return "under 1 s";
   if (high < 60_000) return `${Math.floor(low / 1000)}-${Math.ceil(high / 1000)} s`;
-  return `${formatDuration(Math.floor(low / 1000) * 1000)} to ${formatDuration(Math.ceil(high / 1000) * 1000)}`;
+  return `${clockOf(Math.floor(low / 1000))}-${clockOf(Math.ceil(high / 1000))} min`;
 }
