@@ -100,7 +100,7 @@ export async function watch(page: Page, name: string, work: Promise<unknown>, ne
       expect(r.lever, `${name}: the lever of ${r.run} (or the cause above that holds it back)`).not.toBe("");
     }
     const known = l.rows.filter((r) => r.leftMs !== null).map((r) => r.leftMs!);
-    if (known.length > 1) expect(l.rows[0].leftMs, `${name}: the first verdict has the most time left`).toBe(Math.max(...known));
+    if (known.length > 1) expect(l.rows[0].leftMs, `${name}: the first verdict has the most time left: ${JSON.stringify(l.rows.map((r) => [r.run, r.leftMs]))}`).toBe(Math.max(...known));
   }
   return looks;
 }
