@@ -7,7 +7,7 @@ import { FRAME_MS, useChannel, useChannelSelect, useStaggeredFrame } from "@/lib
 import { pixelBudget, plotPixels, redrawMs } from "@/lib/client/charts/series";
 import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
-import type { Frame, Outages } from "@/lib/client/live/store";
+import type { Frame, Outages } from "@/lib/client/charts/frame";
 import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/charts/time";
 import { runsInRange, type FrozenView } from "@/lib/client/charts/view";
 import type { ChartBox } from "./chart-box";

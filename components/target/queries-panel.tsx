@@ -5,7 +5,7 @@ import { useChannel } from "@/lib/client/live/hooks";
 import { formatClock } from "@/lib/format";
 import { RUN_SORT_LABELS, RUN_SORTS, isRunning, sortRuns, type RunSort } from "@/lib/client/charts/runs";
 import { groupRuns } from "@/lib/client/charts/run-groups";
-import { blockSizeOf } from "@/lib/client/charts/settings";
+import { blockSizeOf } from "@/lib/window/settings";
 import { downText } from "@/lib/client/charts/empty";
 import { Panel } from "@/components/ui/panel";
 import { Term } from "@/components/ui/term";

@@ -9,7 +9,7 @@ import { FINDING_SEVERITIES, type Finding } from "../schemas/findings";
 import type { PastFinding, PastTick } from "../schemas/past";
 import type { QueryRun } from "../schemas/runs";
 import type { IoSample, Tick } from "../schemas/tick";
-import { liveReadRate } from "../client/charts/throughput";
+import { liveReadRate } from "../window/read-rate";
 
 const SECOND = 1000;
 /** A running run (or a holding finding) is written again this often: what a stop or a crash can lose. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { tick } from "../../test/support/fixtures";
-import { workersNow } from "../client/charts/header";
 import { computeChecks } from "./checks";
 import { aioTitle, fleetMajor, hasExplainIo, workerSettingsProblem, workerSizing, workersLever } from "./major";
 import { configuredWorkers, toSettings } from "./settings";
@@ -39,14 +38,6 @@ describe("what differs by major", () => {
     expect(check).toMatchObject({ status });
     expect(check.message).toMatch(message);
     expect(check.message).not.toMatch(/NaN|undefined|io_workers =/);
-  });
-
-  it("the header says the pool's bound on 19, io_workers on 18", () => {
-    expect(workersNow(tick(1, 1, { workers: { configured: 2, max: 8, alive: 4, busy: 3 } }), "worker")).toMatchObject({
-      short: "3 of 4 busy",
-      pool: "io workers 4 of up to 8 (pool grows on demand)",
-    });
-    expect(workersNow(tick(1, 1, { workers: { configured: 3, alive: 2, busy: 1 } }), "worker")).toMatchObject({ text: "1 of 2 busy (io_workers = 3)", pool: null });
   });
 
   it("the demo's restart takes the worker settings of the target's major only", () => {

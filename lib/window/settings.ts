@@ -122,3 +122,9 @@ export function configuredWorkers(settings: Settings): number | null {
   const sizing = workerSizing(settings);
   return sizing ? workersFloor(sizing) : null;
 }
+
+/** block_size in bytes (8 kB unless the server says otherwise). */
+export function blockSizeOf(settings: Settings): number {
+  const n = Number(settings.block_size?.setting);
+  return Number.isFinite(n) && n > 0 ? n : 8192;
+}

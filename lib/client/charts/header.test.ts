@@ -110,6 +110,14 @@ describe("aspectsView", () => {
 
 // The header's "workers busy 0 of 3" beside the panel's "now: 1 busy of 3" (issue 11): one figure from one sample.
 describe("workersNow", () => {
+  it("the header says the pool's bound on 19, io_workers on 18", () => {
+    expect(workersNow(tick(1, 1, { workers: { configured: 2, max: 8, alive: 4, busy: 3 } }), "worker")).toMatchObject({
+      short: "3 of 4 busy",
+      pool: "io workers 4 of up to 8 (pool grows on demand)",
+    });
+    expect(workersNow(tick(1, 1, { workers: { configured: 3, alive: 2, busy: 1 } }), "worker")).toMatchObject({ text: "1 of 2 busy (io_workers = 3)", pool: null });
+  });
+
   it("is the newest sample's busy of alive", () => {
     const t = tick(1, 0, { workers: { configured: 3, alive: 3, busy: 1 } });
     expect(workersNow(t, "worker")).toMatchObject({ text: "1 of 3 busy", short: "1 of 3 busy", busy: 1, alive: 3, byDesign: null });

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { run, target, tick } from "../../../test/support/fixtures";
 import type { PastFinding, PastResponse } from "@/lib/schemas/past";
-import { LiveStore } from "../live/store";
 import { mergeFrames, mergeRuns, needsPast, pastFindingLines, pastFrame, withPast } from "./past";
 import { banners } from "./settings";
-import { freeze } from "./view";
+import type { FrozenView } from "./view";
 
 const H = 3_600_000;
 const T0 = new Date(2026, 0, 10, 3, 0, 0).getTime();
@@ -67,8 +66,9 @@ describe("the past from disk", () => {
   });
 
   it("adds the disk's range to a frozen view: seconds, runs, restarts and findings", () => {
-    const store = new LiveStore();
-    const view = withPast(freeze(store, { from: T0, to: T0 + H }, T0 + H), response());
+    // What freezing an empty live store gives (lib/client/live/freeze.ts).
+    const empty: FrozenView = { from: T0, to: T0 + H, frame: { ticks: [], io: [], rates: [] }, cadenceMs: null, queries: { asOf: 0, queries: [], statements: [], statementsNote: null }, restarts: [], outages: [], frozenAt: T0 + H, ticksAtFreeze: 0, zoomed: false, unzoomTo: null };
+    const view = withPast(empty, response());
     expect(view.frame.ticks).toHaveLength(2);
     expect(view.queries.queries.map((r) => r.id)).toEqual(["1:1"]);
     expect(view.restarts.map((r) => r.at)).toEqual([T0 + 1500]);

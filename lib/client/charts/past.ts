@@ -8,7 +8,7 @@ import type { PastFinding, PastResponse } from "@/lib/schemas/past";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import { formatClock } from "@/lib/format";
-import type { Frame } from "../live/store";
+import type { Frame } from "./frame";
 import type { RatePoint } from "./throughput";
 import type { TimeDomain } from "./time";
 import type { FrozenView } from "./view";

@@ -103,8 +103,3 @@ function pastBanner({ past }: TargetInfo): Banner | null {
     : { id: "past-off", tone: "warn", title: "The past is not being kept", text: `${past.reason ?? "The sampled picture cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}` };
 }
 
-/** block_size in bytes (8 kB unless the server says otherwise). */
-export function blockSizeOf(settings: Settings): number {
-  const n = Number(settings.block_size?.setting);
-  return Number.isFinite(n) && n > 0 ? n : 8192;
-}

@@ -8,6 +8,7 @@
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { Settings } from "@/lib/schemas/settings";
+import { liveReadRate } from "@/lib/window/read-rate";
 import { settingBytes } from "@/lib/window/settings";
 import { shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
@@ -19,18 +20,6 @@ export interface RatePoint {
   bytesPerSec: number;
   /** running scans counted */
   scans: number;
-}
-
-/** The running runs' readBlocksPerSec x block_size, summed; scans without two positions yet are not counted. */
-export function liveReadRate(runs: readonly QueryRun[], blockSize: number): { bytesPerSec: number; scans: number } {
-  let bytesPerSec = 0;
-  let scans = 0;
-  for (const r of runs) {
-    if (r.endedAt !== null || r.readBlocksPerSec === null) continue;
-    bytesPerSec += Math.max(0, r.readBlocksPerSec) * blockSize;
-    scans++;
-  }
-  return { bytesPerSec, scans };
 }
 
 /**

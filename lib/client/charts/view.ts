@@ -4,7 +4,7 @@ import type { PastFinding } from "@/lib/schemas/past";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { Restart } from "@/lib/schemas/settings";
 import type { QueriesPayload } from "@/lib/schemas/window";
-import type { Frame, LiveStore, Outages } from "../live/store";
+import type { Frame, Outages } from "./frame";
 import { viewDomain, type TimeDomain } from "./time";
 
 export interface FrozenView {
@@ -45,22 +45,6 @@ export function frameNewest(frame: Frame, fallback: number): number {
 /** The live view's range right now. */
 export function liveDomain(frame: Frame, spanMs: number | null, windowMs: number, fallback: number): TimeDomain {
   return viewDomain(frameNewest(frame, fallback), spanMs, windowMs);
-}
-
-/** A copy of what the store holds now, shown as [range.from, range.to]. Reads only: safe in a render. */
-export function freeze(store: LiveStore, range: TimeDomain, frozenAt: number, zoomed = false): FrozenView {
-  return {
-    ...range,
-    frame: store.currentFrame(),
-    cadenceMs: store.get("target")?.sampleMs ?? null,
-    queries: store.get("queries"),
-    restarts: store.get("settings").restarts,
-    outages: store.get("outages"),
-    frozenAt,
-    ticksAtFreeze: store.ticksReceived,
-    zoomed,
-    unzoomTo: null,
-  };
 }
 
 /** Narrows a frozen view to a range selected on a chart; "reset zoom" returns to where it was. */

@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { createContext, startTransition, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { WindowSnapshot } from "@/lib/schemas/window";
 import { getJson, targetPath } from "./api";
-import { LiveStore, type Channel, type ChannelValue, type Frame } from "./store";
+import type { Frame } from "@/lib/client/charts/frame";
+import { LiveStore, type Channel, type ChannelValue } from "./store";
 import { connectStream } from "./stream";
 
 /** Charts redraw at 2 Hz whatever the tick rate (docs/CHARTS.md, rule 2). */

@@ -6,10 +6,12 @@
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { FindingsPayload } from "@/lib/schemas/findings";
 import { applyQueryChanges } from "@/lib/window/query-changes";
-import type { Outage, QueriesChanges, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
+import type { QueriesChanges, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { blockSizeOf } from "@/lib/client/charts/settings";
-import { liveReadRate, type RatePoint } from "@/lib/client/charts/throughput";
+import type { Frame, Outages } from "@/lib/client/charts/frame";
+import type { RatePoint } from "@/lib/client/charts/throughput";
+import { liveReadRate } from "@/lib/window/read-rate";
+import { blockSizeOf } from "@/lib/window/settings";
 
 export const STREAM_STATES = ["connecting", "live", "reconnecting"] as const;
 export type StreamState = (typeof STREAM_STATES)[number];
@@ -22,17 +24,6 @@ export interface StreamStatus {
   error: string | null;
 }
 
-export interface Frame {
-  /** ticks in the window, oldest first; a new array when anything changed */
-  ticks: readonly Tick[];
-  /** pg_stat_io deltas in the window; the same array until one arrives */
-  io: readonly IoSample[];
-  /** the live read estimate from pg_aios block positions, one point per
-   * queries event since this store was made (the server keeps no history of it) */
-  rates: readonly RatePoint[];
-}
-
-export type Outages = readonly Outage[];
 
 export interface Channels {
   frame: Frame;

@@ -1,5 +1,5 @@
 import "server-only";
-import { blockSizeOf } from "../../client/charts/settings";
+import { blockSizeOf } from "../../window/settings";
 import { SampleRecorder, type SampleRows } from "../../history/samples";
 import type { PastStatus } from "../../schemas/past";
 import type { TargetWindow } from "../../window/window";
