@@ -1,6 +1,8 @@
 // The layout's promises, checked on every run: no import circle anywhere
 // (type-only imports count: they tie the files together for a reader too),
-// and no source file over 300 lines unless it says at its top why.
+// lib/ in layers that import only downward (the contract < the model < the
+// view < the client; the model < the server), and no source file over 300
+// lines unless it says at its top why.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +33,41 @@ function sourceFiles(dir: string): string[] {
 
 const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d))), ...["instrumentation.ts", "proxy.ts", "next.config.ts"].map((f) => path.join(ROOT, f))];
 const known = new Set(files);
+
+/**
+ * lib/'s layers, by folder (or file), lowest first: each may import its own
+ * and the layers it lists, never one above it. Tests count (a test of the
+ * view that needs the live store is the client's).
+ */
+export const LAYERS = {
+  contract: { paths: ["lib/schemas/", "lib/format.ts", "lib/duration.ts"], imports: [] },
+  model: { paths: ["lib/window/", "lib/history/", "lib/lab/"], imports: ["contract"] },
+  view: { paths: ["lib/client/charts/"], imports: ["contract", "model"] },
+  client: { paths: ["lib/client/live/", "components/"], imports: ["contract", "model", "view"] },
+  server: { paths: ["lib/server/"], imports: ["contract", "model"] },
+} as const satisfies Record<string, { paths: readonly string[]; imports: readonly string[] }>;
+type Layer = keyof typeof LAYERS;
+
+export function layerOf(file: string): Layer | null {
+  const rel = path.relative(ROOT, file).split(path.sep).join("/");
+  for (const [layer, { paths }] of Object.entries(LAYERS) as [Layer, (typeof LAYERS)[Layer]][]) if (paths.some((p) => rel === p || rel.startsWith(p))) return layer;
+  return null;
+}
+
+/** "from -> to (from layer -> to layer)" for each import that runs up or across to a layer not listed. */
+export function layerBreaches(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, tos] of graph) {
+    const a = layerOf(from);
+    if (!a) continue;
+    for (const to of tos) {
+      const b = layerOf(to);
+      if (!b || b === a || (LAYERS[a].imports as readonly string[]).includes(b)) continue;
+      out.push(`${path.relative(ROOT, from)} -> ${path.relative(ROOT, to)} (${a} -> ${b})`);
+    }
+  }
+  return out.sort();
+}
 
 /** Every import, export-from and dynamic import of a file, resolved to a file of the tree. */
 export function importsOf(file: string, text: string): string[] {
@@ -91,6 +128,20 @@ describe("the layout", () => {
   it("has no import circle", () => {
     const graph = new Map([...texts].map(([f, text]) => [f, importsOf(f, text)]));
     expect(circles(graph)).toEqual([]);
+  });
+
+  it("keeps lib/'s layers: no import from a lower layer to a higher one", () => {
+    const graph = new Map([...texts].map(([f, text]) => [f, importsOf(f, text)]));
+    expect(layerBreaches(graph)).toEqual([]);
+  });
+
+  it("detects an import that runs up a layer", () => {
+    const at = (p: string) => path.join(ROOT, p);
+    const graph = new Map([
+      [at("lib/window/x.ts"), [at("lib/client/charts/y.ts"), at("lib/schemas/z.ts")]],
+      [at("lib/server/a.ts"), [at("lib/client/live/b.ts"), at("lib/window/x.ts")]],
+    ]);
+    expect(layerBreaches(graph)).toEqual(["lib/server/a.ts -> lib/client/live/b.ts (server -> client)", "lib/window/x.ts -> lib/client/charts/y.ts (model -> view)"]);
   });
 
   it("detects a circle when there is one", () => {
