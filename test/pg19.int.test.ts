@@ -157,6 +157,10 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       expect(series("inflight_io_workers", ',kind="configured"')).toBe("2");
       expect(series("inflight_io_workers", ',kind="max"')).toBe("8");
       expect(series("inflight_io_workers_exited_total")).toMatch(/^\d+$/);
+      // The sizing counters of a 19 pool (issue 41): the samples at io_max_workers, with and without the queue.
+      expect(series("inflight_io_worker_pool_at_max_samples_total")).toMatch(/^\d+$/);
+      expect(series("inflight_io_worker_pool_at_max_queue_samples_total")).toMatch(/^\d+$/);
+      expect(Number(series("inflight_io_workers_queue_samples_total"))).toBeLessThanOrEqual(Number(series("inflight_io_workers_read_wait_samples_total")));
       // The window's CSV names the pool's setting, not 18's io_workers.
       const header = (await (await fetch(`${app.url}/api/targets/${HOST}/export?format=csv`)).text()).split("\n")[0].split(",");
       expect(header).toEqual(expect.arrayContaining(["io_min_workers", "io_workers_max", "io_workers_launched", "io_workers_exited"]));
