@@ -9,10 +9,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LabExport, LabResult } from "../lib/schemas/lab";
+import { LabExport } from "../lib/schemas/lab";
+import { labResultsIn } from "./support/demo-lab";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { startLab } from "./support/lab";
 
@@ -37,15 +37,7 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
     }
   }
 
-  /** The lab results the history file holds, by history id. */
-  function kept(): { history: string; result: LabResult }[] {
-    const db = new Database(historyFile(), { readonly: true });
-    try {
-      return (db.prepare("SELECT history, result FROM lab_results ORDER BY at").all() as { history: string; result: string }[]).map((r) => ({ history: r.history, result: LabResult.parse(JSON.parse(r.result)) }));
-    } finally {
-      db.close();
-    }
-  }
+  const kept = () => labResultsIn(historyFile());
 
   beforeAll(async () => {
     own = await startOwnPg();

@@ -50,20 +50,35 @@ export async function leverOrigin(client: pg.Client, lever: ReloadLever, values:
   return { lever, value: row.setting, inAutoConf: row.in_auto };
 }
 
+interface Seen {
+  value: string;
+  workers: number;
+  /** 19's pool bound (null on 18) */
+  maxWorkers: number | null;
+}
+
 /** The lever's value as a new session has it, and the io worker rows now. */
-async function seen(url: string, lever: ReloadLever): Promise<{ value: string; workers: number }> {
+async function seen(url: string, lever: ReloadLever): Promise<Seen> {
   return withClient(url, async (c) => {
-    const { rows } = await c.query<{ v: string; w: number }>(
-      "SELECT current_setting($1) AS v, (SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = 'io worker')::int AS w",
+    const { rows } = await c.query<{ v: string; w: number; mx: string | null }>(
+      "SELECT current_setting($1) AS v, (SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE backend_type = 'io worker')::int AS w, current_setting('io_max_workers', true) AS mx",
       [lever],
     );
-    return { value: rows[0].v, workers: rows[0].w };
+    return { value: rows[0].v, workers: rows[0].w, maxWorkers: rows[0].mx === null ? null : Number(rows[0].mx) };
   });
 }
 
-/** 18 starts or stops io workers to match io_workers exactly; 19's pool grows and shrinks by itself between its bounds. */
-function workersMatch(lever: ReloadLever, value: string, workers: number): boolean {
-  if (lever === "io_workers") return workers === Number(value);
+/**
+ * The io worker rows a value promises once a reload applied it: 18 runs
+ * exactly io_workers; 19's pool stops workers above io_max_workers and
+ * starts up to io_min_workers (when io_max_workers lets it: the maximum
+ * wins), and in between sizes itself.
+ */
+export function workersMatch(lever: ReloadLever, value: string, now: Pick<Seen, "workers" | "maxWorkers">): boolean {
+  const n = Number(value);
+  if (lever === "io_workers") return now.workers === n;
+  if (lever === "io_max_workers") return now.workers <= n;
+  if (lever === "io_min_workers") return now.workers >= Math.min(n, now.maxWorkers ?? n);
   return true;
 }
 
@@ -80,7 +95,7 @@ async function untilInForce(url: string, lever: ReloadLever, value: string): Pro
   const until = Date.now() + IN_FORCE_MS;
   for (;;) {
     const now = await seen(url, lever);
-    if (now.value === value && workersMatch(lever, value, now.workers)) return;
+    if (now.value === value && workersMatch(lever, value, now)) return;
     if (Date.now() > until) {
       throw new Error(now.value === value ? `${lever} = ${value} is in force, but ${now.workers} io workers run ${IN_FORCE_MS / 1000} s after the reload` : `after the reload a new session has ${lever} = ${now.value}, not ${value} (is it set on the command line, or for the database or the role?)`);
     }
