@@ -50,7 +50,7 @@ export function LabPanel({ target }: { target: PanelTarget }) {
       wide
       testId="lab-panel"
       title="A/B lab: which setting is faster for this query?"
-      subtitle={`As the write-ups measured it: each run cold (io_method: a restart into it; the io workers and effective_io_concurrency: ALTER SYSTEM and a reload, checked in force, PostgreSQL's buffers emptied; the tables' files dropped from the page cache), the values taking turns within each round, EXPLAIN (ANALYZE, BUFFERS${explainIo ? ", IO" : ""}) in each session; with several sessions at once a run is the median of theirs; the median with its spread${explainIo ? ", and the scan's prefetch distance and I/Os" : ""}. The result is kept in the server's history. The demo workload pauses meanwhile; the setting is put back at the end.${explainIo ? "" : ` ${NO_EXPLAIN_IO}`}`}
+      subtitle={`Each run cold (io_method: a restart into it; the others: ALTER SYSTEM and a reload, checked in force, PostgreSQL's buffers emptied; the tables' files dropped from the page cache), the values taking turns within each round, EXPLAIN (ANALYZE, BUFFERS${explainIo ? ", IO" : ""}) in each session (several at once: a run is their median); the median with its spread${explainIo ? ", the scan's prefetch distance and I/Os" : ""}, kept in the server's history. The demo workload pauses meanwhile; the setting is put back at the end.${explainIo ? "" : ` ${NO_EXPLAIN_IO}`}`}
     >
       <form
         className="mb-3 flex flex-wrap items-end gap-3 text-sm"
