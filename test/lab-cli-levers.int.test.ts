@@ -15,6 +15,7 @@ import { LabExport } from "../lib/schemas/lab";
 import { labResultsIn } from "./support/demo-lab";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { startLab } from "./support/lab";
+import { waitFor } from "./support/pg";
 
 const DROP = 'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done';
 
@@ -95,6 +96,23 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
     expect(after.eic).toBe("16");
     expect(after.autoConf).not.toMatch(/effective_io_concurrency/);
     expect(kept().map((k) => [k.result.lever, k.result.concurrency])).toEqual([["io_workers", 4], ["effective_io_concurrency", 1]]);
+  }, 240_000);
+
+  it("Ctrl-C after a round: io_workers is back before it exits, and the round's result is kept", async () => {
+    const before = await server();
+    const lab = startLab(["--url", url, "--lever", "io_workers", "--values", "1,3", "--rounds", "20", "--drop-cache", DROP], { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" });
+    await waitFor("a first round", () => /\[lab\] {3}io_workers = 3: /.test(lab.stderr()), 120_000);
+    lab.signal("SIGINT");
+    expect(await lab.exited).toBe(130);
+    expect(lab.stderr()).toMatch(/Ctrl-C: stopping; putting io_workers back first/);
+    expect(lab.stderr()).toMatch(/^lab: stopped before the end, after \d+ of 40 runs$/m);
+    expect(lab.stderr()).toMatch(/io_workers is back to 3/);
+    const after = await server();
+    expect(after).toMatchObject({ started: before.started, ioWorkers: "3" });
+    expect(after.autoConf).not.toMatch(/io_workers/);
+    const last = kept().at(-1)!.result;
+    expect(last).toMatchObject({ lever: "io_workers", rounds: 20 });
+    expect(last.rows.map((r) => r.value)).toEqual(["1", "3"]);
   }, 240_000);
 
   it.each([
