@@ -16,7 +16,7 @@ if (leftOut.length) console.log(`[inflight test] IOURING_TESTS=skip: ${folderSpe
 // runs) or start clusters of their own with several cold scans (a second
 // Chromium beside them starved on two cores): one at a time, after the
 // specs that only read the demo, which run two at a time.
-const alone = ["**/glance.spec.ts", "**/restart.spec.ts", "**/settings-fresh.spec.ts", "**/what-changed.spec.ts", "**/what-leads.spec.ts", "**/workers.spec.ts", ...folderSpecs];
+const alone = ["**/glance.spec.ts", "**/lab-levers.spec.ts", "**/restart.spec.ts", "**/settings-fresh.spec.ts", "**/what-changed.spec.ts", "**/what-leads.spec.ts", "**/workers.spec.ts", ...folderSpecs];
 
 export default defineConfig({
   testDir: "e2e",

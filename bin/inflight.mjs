@@ -34,7 +34,7 @@ const HELP = `inflight ${version}: a live view of PostgreSQL 18 and 19 asynchron
 Usage:
   inflight [options] [URL ...]     watch the servers at these postgres:// URLs
   inflight [options]               no target: an embedded PostgreSQL 18 demo
-  inflight lab --help              the A/B lab of io_method on a server you control
+  inflight lab --help              the A/B lab (io_method, io workers, read-ahead) on a server you control
 
 Targets:
   URL                  postgres://user:password@host:5432/db, named after its host
@@ -161,6 +161,10 @@ function configure(values, positionals, env) {
 }
 
 async function runLab(argv) {
+  // The lab keeps its result in the history the installed dashboard reads (a path given stays the caller's).
+  const state = stateDir(process.env);
+  if (process.env.INFLIGHT_HISTORY_FILE?.trim()) process.env.INFLIGHT_HISTORY_FILE = path.resolve(process.env.INFLIGHT_HISTORY_FILE.trim());
+  else if (state) process.env.INFLIGHT_HISTORY_FILE = path.join(state, "history.db");
   // A checkout runs the lab's TypeScript (scripts/lab.mjs); the package ships it bundled (scripts/prepack.mjs).
   const cli = INSTALLED ? await import(pathToFileURL(path.join(root, "dist", "lab.mjs")).href) : await (await import(pathToFileURL(path.join(root, "scripts", "lab.mjs")).href)).loadLab();
   process.exitCode = await cli.main(argv);

@@ -4,8 +4,7 @@
 // against the raw EXPLAIN output it exports), io_method put back; a request
 // that is not one read-only SELECT is a 400 naming the field; an SQL error
 // halfway is one line and io_method is still put back.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_COLUMNS, summaryColumns } from "../lib/lab/export";
@@ -13,26 +12,23 @@ import { median } from "../lib/lab/summary";
 import { LabExport, LabState } from "../lib/schemas/lab";
 import { TargetsResponse } from "../lib/schemas/api";
 import { waitFor } from "./support/pg";
-import { startServer, type RunningServer } from "./support/server";
+import { startDemoLab, type DemoLabServer } from "./support/demo-lab";
+import type { RunningServer } from "./support/server";
 
 describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
-  let dir: string;
+  let lab: DemoLabServer;
   let app: RunningServer;
-  const post = (body: unknown, type = "application/json") => fetch(`${app.url}/api/targets/demo/lab`, { method: "POST", headers: { "Content-Type": type, Origin: app.url }, body: JSON.stringify(body) });
-  const state = async () => LabState.parse(await (await fetch(`${app.url}/api/targets/demo/lab`)).json());
-  const finished = () => waitFor("the lab to end", async () => ((await state()).state === "running" ? null : state()), 240_000, 250);
+  const post = (body: unknown, type?: string) => lab.post(body, type);
+  const state = () => lab.state();
+  const finished = () => lab.finished();
   const ioMethod = async () => TargetsResponse.parse(await (await fetch(`${app.url}/api/targets`)).json()).targets[0].ioMethod;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "inflight-lab-"));
-    chmodSync(dir, 0o755);
-    app = await startServer({ INFLIGHT_DEMO_DIR: dir, INFLIGHT_DEMO_TABLE_MB: "32", INFLIGHT_HISTORY_FILE: path.join(dir, "history.db") });
-    await waitFor("the demo up", async () => (await fetch(`${app.url}/api/targets`).then((r) => r.json())).targets[0].status === "up", 120_000, 250);
+    lab = await startDemoLab(32);
+    app = lab.app;
   }, 180_000);
-  afterAll(async () => {
-    await app?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // The last test stops the server itself (a stop halfway through a lab).
+  afterAll(async () => lab?.stop());
 
   it.each([
     [{ query: "custom", sql: "DELETE FROM public.readings", methods: ["sync"] }, "sql", /^sql: must be one read-only SELECT, not DELETE$/],
@@ -44,13 +40,7 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     [{ query: "seq", methods: [] }, "methods", /needs at least one io_method/],
     [{ query: "seq", methods: ["sync"], runs: 0 }, "runs", /^runs: /],
     [{ query: "seq", methods: ["sync"], sql: "SELECT 1" }, "sql", /only for query = custom/],
-  ])("refuses %j with a 400 naming %s", async (body, field, message) => {
-    const res = await post(body);
-    expect(res.status).toBe(400);
-    const { error } = await res.json();
-    expect(error.field).toBe(field);
-    expect(error.message).toMatch(message);
-  });
+  ])("refuses %j with a 400 naming %s", (body, field, message) => lab.refused(body, field, message));
 
   it("refuses a body that is not sent as JSON", async () => {
     const res = await post({ query: "seq", methods: ["sync"] }, "text/plain");
@@ -107,6 +97,6 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     await app.stop();
     expect(app.output()).toMatch(/\[inflight\] lab: stopped before the end, after \d+ of 20 runs/);
     // The next start reads this file: io_method comes from inflight's own settings again (worker).
-    expect(readFileSync(path.join(dir, "demo-pg", "postgresql.auto.conf"), "utf8")).not.toMatch(/io_method/);
+    expect(readFileSync(path.join(lab.dir, "demo-pg", "postgresql.auto.conf"), "utf8")).not.toMatch(/io_method/);
   });
 });

@@ -101,7 +101,7 @@ describe("the package", () => {
     // The lab, bundled (dist/lab.mjs): its modules and their imports load.
     const lab = await run(bin, ["lab", "--help"], { cwd: work, env: userEnv(stateHome) });
     expect(lab.code, lab.stderr).toBe(0);
-    expect(lab.stdout).toMatch(/^inflight lab --url URL --restart COMMAND/);
+    expect(lab.stdout).toMatch(/^inflight lab --url URL \[--lever NAME --values LIST\]/);
   });
 
   it.each([

@@ -181,9 +181,9 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
     it("runs EXPLAIN (ANALYZE, BUFFERS, IO): each run has its scan's prefetch distance and I/Os, the table shows them", async () => {
       const cluster = { url: server.superuserUrl(), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: "restarted, files dropped" };
       const statement = { sql: `SELECT count(*) FROM ${TABLE}`, settings: [] as [string, string][], readRole: null, custom: true };
-      const prepared = await prepareLab(cluster, statement, ["sync", "worker"]);
+      const prepared = await prepareLab(cluster, statement, "io_method", ["sync", "worker"]);
       expect(prepared.explainIo).toBe(true);
-      const outcome = await runLab(cluster, prepared, { methods: ["sync", "worker"], runs: 1, signal: new AbortController().signal, progress: () => undefined });
+      const outcome = await runLab(cluster, prepared, { lever: "io_method", values: ["sync", "worker"], concurrency: 1, runs: 1, signal: new AbortController().signal, progress: () => undefined });
       expect(outcome.error).toBeNull();
       expect(outcome.restoredTo).toBe("worker");
       for (const run of outcome.runs) {

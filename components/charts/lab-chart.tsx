@@ -15,14 +15,14 @@ const LAB_Y_WIDTH = 64;
 const msTick = (ms: number) => formatDuration(ms);
 const tooltipMs = (value: unknown) => (typeof value === "number" ? formatDuration(value) : String(value));
 
-/** Per io_method: the median of its cold runs with the spread, and the read wait within it. */
+/** Per value of the lever: the median of its cold runs with the spread, and the read wait within it. */
 export const LabChart = memo(function LabChart({ bars }: { bars: LabBar[] }) {
   return (
     <div data-testid="lab-chart">
       <Legend items={LEGEND} />
       <BarChart data={bars} style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="method" tick={AXIS_TICK} axisLine={AXIS_LINE} />
+        <XAxis dataKey="label" tick={AXIS_TICK} axisLine={AXIS_LINE} />
         <YAxis tickFormatter={msTick} tick={AXIS_TICK} width={LAB_Y_WIDTH} />
         <Tooltip formatter={tooltipMs} contentStyle={TOOLTIP_STYLE} isAnimationActive={false} />
         <Bar dataKey="median" name="median" fill={COLORS.median} isAnimationActive={false}>

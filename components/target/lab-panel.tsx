@@ -6,20 +6,24 @@ import { NO_EXPLAIN_IO } from "@/lib/lab/explain-io";
 import { hasExplainIo, majorOf } from "@/lib/window/major";
 import { LabState } from "@/lib/schemas/lab";
 import { LAB_RUNS } from "@/lib/schemas/params";
-import type { IoMethod, LabQuery } from "@/lib/schemas/enums";
+import type { LabQuery } from "@/lib/schemas/enums";
+import { leversOf } from "@/lib/lab/levers";
 import { getJson, postJson, targetPath } from "@/lib/client/live/api";
 import { useChannel } from "@/lib/client/live/hooks";
-import { labFraction, offeredMethods } from "@/lib/client/charts/lab";
+import { labFraction, labRequestBody, offeredMethods, type LabChoice } from "@/lib/client/charts/lab";
 import { Panel } from "@/components/ui/panel";
+import { LabLeverFields } from "./lab-lever";
 import { LabResult } from "./lab-result";
 
 const POLL_MS = 700;
 const QUERY_LABELS = { seq: "the demo's sequential scan", bitmap: "the demo's bitmap heap scan", custom: "my own SELECT" } as const satisfies Record<LabQuery, string>;
 
-/** The labs' A/B as a button (demo target only): one query, cold, N runs per io_method. */
+/** The labs' A/B as a button (demo target only): one query, cold, N rounds of each value of one lever. */
 export function LabPanel({ target }: { target: PanelTarget }) {
   const key = ["lab", target.id];
-  const explainIo = hasExplainIo(majorOf(target.serverVersionNum));
+  const major = majorOf(target.serverVersionNum);
+  const explainIo = hasExplainIo(major);
+  const { levers, presets } = leversOf(major);
   const client = useQueryClient();
   const lab = useQuery({
     queryKey: key,
@@ -30,11 +34,12 @@ export function LabPanel({ target }: { target: PanelTarget }) {
   const offered = offeredMethods(settings.io_method?.enumvals);
   const [query, setQuery] = useState<LabQuery>("seq");
   const [sql, setSql] = useState("");
-  const [picked, setPicked] = useState<IoMethod[] | null>(null);
+  const [picked, setPicked] = useState<LabChoice | null>(null);
   const [runs, setRuns] = useState<number>(LAB_RUNS.default);
-  const methods = picked ?? offered;
+  // Until the user picks: io_method, every method the build offers (as the lab has always begun).
+  const choice = picked ?? { lever: "io_method", values: offered, concurrency: 1 };
   const start = useMutation({
-    mutationFn: () => postJson(`${targetPath(target.id)}/lab`, { query, ...(query === "custom" ? { sql } : {}), methods, runs }),
+    mutationFn: () => postJson(`${targetPath(target.id)}/lab`, labRequestBody(query, query === "custom" ? sql : null, choice, runs)),
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
   const state = lab.data;
@@ -44,8 +49,8 @@ export function LabPanel({ target }: { target: PanelTarget }) {
     <Panel
       wide
       testId="lab-panel"
-      title="A/B lab: which io_method is faster for this query?"
-      subtitle={`As the write-ups measured it: each run cold (a restart into the io_method, the tables' files dropped from the page cache), the methods taking turns within each round, EXPLAIN (ANALYZE, BUFFERS${explainIo ? ", IO" : ""}) of every run; the median with its spread${explainIo ? ", and the scan's prefetch distance and I/Os" : ""}. The demo workload pauses meanwhile; io_method is put back at the end.${explainIo ? "" : ` ${NO_EXPLAIN_IO}`}`}
+      title="A/B lab: which setting is faster for this query?"
+      subtitle={`Each run cold (io_method: a restart into it; the others: ALTER SYSTEM and a reload, checked in force, PostgreSQL's buffers emptied; the tables' files dropped from the page cache), the values taking turns within each round, EXPLAIN (ANALYZE, BUFFERS${explainIo ? ", IO" : ""}) in each session (several at once: a run is their median); the median with its spread${explainIo ? ", the scan's prefetch distance and I/Os" : ""}, kept in the server's history. The demo workload pauses meanwhile; the setting is put back at the end.${explainIo ? "" : ` ${NO_EXPLAIN_IO}`}`}
     >
       <form
         className="mb-3 flex flex-wrap items-end gap-3 text-sm"
@@ -64,24 +69,14 @@ export function LabPanel({ target }: { target: PanelTarget }) {
             ))}
           </select>
         </label>
-        <fieldset className="flex flex-col gap-0.5">
-          <legend className="text-xs text-slate-500">io_methods</legend>
-          <div className="flex gap-2 py-1">
-            {offered.map((m) => (
-              <label key={m} className="flex items-center gap-1">
-                <input type="checkbox" data-testid={`lab-method-${m}`} checked={methods.includes(m)} onChange={(e) => setPicked(e.target.checked ? offered.filter((o) => o === m || methods.includes(o)) : methods.filter((x) => x !== m))} />
-                {m}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <LabLeverFields levers={levers} presets={presets} offered={offered} choice={choice} onChange={setPicked} />
         <label className="flex flex-col gap-0.5">
           <span className="text-xs text-slate-500">
-            runs each ({LAB_RUNS.min}-{LAB_RUNS.max})
+            rounds ({LAB_RUNS.min}-{LAB_RUNS.max})
           </span>
           <input data-testid="lab-runs" type="number" min={LAB_RUNS.min} max={LAB_RUNS.max} value={runs} onChange={(e) => setRuns(Math.min(LAB_RUNS.max, Math.max(LAB_RUNS.min, Math.round(Number(e.target.value) || LAB_RUNS.min))))} className="w-20 rounded border border-slate-300 px-2 py-1" />
         </label>
-        <button type="submit" data-testid="lab-start" disabled={running || methods.length === 0 || target.status !== "up"} className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400">
+        <button type="submit" data-testid="lab-start" disabled={running || choice.values.length === 0 || target.status !== "up"} className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400">
           {running ? "Running…" : "Run the A/B"}
         </button>
         {query === "custom" ? (
@@ -108,9 +103,10 @@ function LabStatus({ state }: { state: LabState }) {
       </div>
       <p className="text-xs text-slate-600">
         {state.progress.done} of {state.progress.total} runs{state.state === "running" ? ` · ${state.progress.phase}` : ""}
-        {state.restoredTo ? ` · io_method is back to ${state.restoredTo}` : ""}
+        {state.restoredTo ? ` · ${state.request?.lever ?? "io_method"} is back to ${state.restoredTo}` : ""}
       </p>
       {state.request ? <code className="block break-words font-mono text-xs text-slate-700">{state.request.sql}</code> : null}
+      {state.request && (state.request.concurrency ?? 1) > 1 ? <p className="text-xs text-slate-600">{state.request.concurrency} sessions at once; a run&apos;s time is the median of theirs.</p> : null}
       {state.error ? (
         <p role="alert" className="text-red-800" data-testid="lab-error">
           {state.error}

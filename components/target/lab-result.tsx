@@ -3,6 +3,8 @@ import type { LabState } from "@/lib/schemas/lab";
 import { summaryColumns } from "@/lib/lab/export";
 import { NO_EXPLAIN_IO, readAheadLimits } from "@/lib/lab/explain-io";
 import { labBars } from "@/lib/client/charts/lab";
+import { valueLabel } from "@/lib/lab/levers";
+import { valueOf } from "@/lib/lab/summary";
 import { targetPath } from "@/lib/client/live/api";
 import { formatDuration } from "@/lib/format";
 import { LabChart } from "@/components/charts/lab-chart";
@@ -11,7 +13,8 @@ import { LabChart } from "@/components/charts/lab-chart";
 export function LabResult({ id, state }: { id: string; state: LabState }) {
   if (state.summary.length === 0) return null;
   const exportHref = (format: "json" | "csv") => `${targetPath(id)}/lab/export?format=${format}`;
-  const columns = summaryColumns(state.summary);
+  const lever = state.request?.lever ?? "io_method";
+  const columns = summaryColumns(state.summary, lever);
   const limits = readAheadLimits(state.summary);
   return (
     <div className="space-y-2">
@@ -28,7 +31,7 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
           </thead>
           <tbody>
             {state.summary.map((s) => (
-              <tr key={s.method} data-testid="lab-row" data-method={s.method} data-median={s.medianMs} className="border-b border-slate-100 last:border-0">
+              <tr key={valueOf(s)} data-testid="lab-row" data-method={s.method} data-value={valueOf(s)} data-median={s.medianMs} className="border-b border-slate-100 last:border-0">
                 {columns.map(([header, cell]) => (
                   <td key={header} className="py-1.5 pr-3 tabular-nums">
                     {cell(s)}
@@ -49,13 +52,16 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
           {NO_EXPLAIN_IO}
         </p>
       ) : null}
-      <LabChart bars={labBars(state.summary)} />
+      <LabChart bars={labBars(state.summary, lever)} />
       <details className="text-xs text-slate-600">
-        <summary className="cursor-pointer">every run (EXPLAIN&apos;s Execution Time, in the order run)</summary>
+        <summary className="cursor-pointer">every run (EXPLAIN&apos;s Execution Time, in the order run; the setting as SHOW gave it in the sessions)</summary>
         <ol className="mt-1 list-decimal pl-6 tabular-nums">
           {state.runs.map((r) => (
-            <li key={`${r.round}-${r.method}`}>
-              round {r.round}, {r.method}: {formatDuration(r.executionMs)}, read wait {r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}
+            <li key={`${r.round}-${valueOf(r)}`} data-testid="lab-run">
+              round {r.round}, {valueLabel(lever, valueOf(r))}: {formatDuration(r.executionMs)}
+              {r.sessionsMs ? ` (median of ${r.sessionsMs.map((ms) => formatDuration(ms)).join(", ")})` : ""}, read wait {r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}
+              {r.shown !== undefined && lever !== "io_method" ? `, SHOW ${lever}: ${r.shown}` : ""}
+              {r.workers && lever !== "effective_io_concurrency" ? `, io workers seen: ${r.workers.min === r.workers.max ? r.workers.min : `${r.workers.min}-${r.workers.max}`}` : ""}
             </li>
           ))}
         </ol>

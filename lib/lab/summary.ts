@@ -1,8 +1,10 @@
-// The lab's table (pure): per io_method the median of its cold runs with the
-// spread beside it (min-max, as the write-ups gave it), read wait and read
-// share, and each method against the first.
+// The lab's table (pure): per value of the lever (an io_method, or a number
+// of io workers...) the median of its cold runs with the spread beside it
+// (min-max, as the write-ups gave it), read wait and read share, and each
+// value against the first.
+import type { LabLever } from "../schemas/enums";
 import type { LabMethodSummary, LabRun, LabScanIo, LabVersus } from "../schemas/lab";
-import type { IoMethod } from "../schemas/enums";
+import { valueLabel } from "./levers";
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -34,26 +36,31 @@ export function summarizeIo(runs: readonly LabRun[]): LabScanIo | null {
 
 const known = (xs: (number | null)[]): number[] | null => (xs.every((x) => x !== null) ? (xs as number[]) : null);
 
+/** The value a run or a row is of: the lever's, or its io_method in the io_method lab. */
+export const valueOf = (x: { value?: string; method: string }): string => x.value ?? x.method;
+
 /** "34% faster than sync (outside the spread)": the medians, and whether the min-max ranges overlap. */
-export function versus(base: LabMethodSummary, m: LabMethodSummary): LabVersus {
+export function versus(base: LabMethodSummary, m: LabMethodSummary, lever: LabLever = "io_method"): LabVersus {
   const change = (m.medianMs - base.medianMs) / base.medianMs;
   const outside = m.maxMs < base.minMs || m.minMs > base.maxMs;
   const pct = Math.round(Math.abs(change) * 100);
-  const how = pct === 0 ? `as fast as ${base.method}` : `${pct}% ${change < 0 ? "faster" : "slower"} than ${base.method}`;
+  const than = valueLabel(lever, valueOf(base));
+  const how = pct === 0 ? `as fast as ${than}` : `${pct}% ${change < 0 ? "faster" : "slower"} than ${than}`;
   return { change, outside, text: `${how} (${outside ? "outside" : "within"} the spread)` };
 }
 
-/** One row per method that has runs, in the order asked for. */
-export function summarize(runs: readonly LabRun[], methods: readonly IoMethod[]): LabMethodSummary[] {
+/** One row per value that has runs, in the order asked for. */
+export function summarize(runs: readonly LabRun[], values: readonly string[], lever: LabLever = "io_method"): LabMethodSummary[] {
   const rows: LabMethodSummary[] = [];
-  for (const method of methods) {
-    const mine = runs.filter((r) => r.method === method);
+  for (const value of values) {
+    const mine = runs.filter((r) => valueOf(r) === value);
     if (mine.length === 0) continue;
     const times = mine.map((r) => r.executionMs);
     const waits = known(mine.map((r) => r.readWaitMs));
     const shares = known(mine.map((r) => r.readShare));
     rows.push({
-      method,
+      method: mine[0].method,
+      ...(mine[0].value === undefined ? {} : { value }),
       runs: mine.length,
       medianMs: median(times),
       minMs: Math.min(...times),
@@ -65,10 +72,10 @@ export function summarize(runs: readonly LabRun[], methods: readonly IoMethod[])
       versus: null,
     });
   }
-  return rows.map((row, i) => (i === 0 ? row : { ...row, versus: versus(rows[0], row) }));
+  return rows.map((row, i) => (i === 0 ? row : { ...row, versus: versus(rows[0], row, lever) }));
 }
 
-/** The methods in turn within each round, the order moved on by one each round, so drift and position hit all alike. */
+/** The values in turn within each round, the order moved on by one each round, so drift and position hit all alike. */
 export function labOrder<T>(methods: readonly T[], rounds: number): { round: number; method: T }[] {
   const out: { round: number; method: T }[] = [];
   for (let r = 0; r < rounds; r++) for (let i = 0; i < methods.length; i++) out.push({ round: r + 1, method: methods[(i + r) % methods.length] });

@@ -20,13 +20,29 @@ export const LabScanIo = z.object({
 });
 export type LabScanIo = z.infer<typeof LabScanIo>;
 
-/** One cold run: EXPLAIN (ANALYZE, BUFFERS)'s own figures. */
+/** io worker rows in pg_stat_activity, sampled while a round's sessions ran. */
+export const LabWorkersSeen = z.object({ min: z.number(), max: z.number(), samples: z.number() });
+export type LabWorkersSeen = z.infer<typeof LabWorkersSeen>;
+
+/**
+ * One cold round of one value: EXPLAIN (ANALYZE, BUFFERS)'s own figures.
+ * With several sessions at once, each figure is the median of the sessions'.
+ */
 export const LabRun = z.object({
   /** 1-based */
   round: z.number(),
+  /** the io_method in force (for a lever other than io_method, the one the server runs) */
   method: z.enum(IO_METHODS),
-  /** EXPLAIN's Execution Time, ms */
+  /** the lever's value as set ("3"); absent: the io_method lab, whose value is method */
+  value: z.string().optional(),
+  /** EXPLAIN's Execution Time, ms (several sessions: their median) */
   executionMs: z.number(),
+  /** each session's Execution Time, ms, when several ran at once */
+  sessionsMs: z.array(z.number()).optional(),
+  /** the lever's value as SHOW gave it in the sessions that ran (the setting in force) */
+  shown: z.string().optional(),
+  /** io worker rows while the sessions ran (null: not counted) */
+  workers: LabWorkersSeen.nullish(),
   planningMs: z.number(),
   /** I/O Timings: shared read, ms; null when EXPLAIN gave none */
   readWaitMs: z.number().nullable(),
@@ -53,6 +69,8 @@ export type LabVersus = z.infer<typeof LabVersus>;
 
 export const LabMethodSummary = z.object({
   method: z.enum(IO_METHODS),
+  /** the lever's value; absent: the io_method lab (its value is method) */
+  value: z.string().optional(),
   runs: z.number(),
   medianMs: z.number(),
   minMs: z.number(),
@@ -77,6 +95,12 @@ export const LabRequest = z.object({
   settings: z.array(z.tuple([z.string(), z.string()])),
   methods: z.array(z.enum(IO_METHODS)),
   runs: z.number(),
+  /** the setting compared; absent: io_method */
+  lever: z.enum(LAB_LEVERS).optional(),
+  /** its values, in the order asked for (for io_method, the methods) */
+  values: z.array(z.string()).optional(),
+  /** sessions running the statement at once; absent: 1 */
+  concurrency: z.number().optional(),
 });
 export type LabRequest = z.infer<typeof LabRequest>;
 
@@ -90,7 +114,7 @@ export const LabState = z.object({
   summary: z.array(LabMethodSummary),
   /** one line: why it stopped */
   error: z.string().nullable(),
-  /** io_method the server was left on (the one it started with); null before the end */
+  /** the lever's value the server was left on (the one it started with); null before the end */
   restoredTo: z.string().nullable(),
   /** how each run was made cold */
   cold: z.string().nullable(),
@@ -102,7 +126,8 @@ export type LabState = z.infer<typeof LabState>;
 /** The JSON export: the state, and each run's EXPLAIN output as PostgreSQL gave it. */
 export const LabExport = LabState.extend({
   serverVersion: z.string().nullable(),
-  explains: z.array(z.object({ round: z.number(), method: z.enum(IO_METHODS), explain: z.unknown() })),
+  /** each session's EXPLAIN; value: the lever's, when it is not io_method */
+  explains: z.array(z.object({ round: z.number(), method: z.enum(IO_METHODS), value: z.string().optional(), session: z.number().optional(), explain: z.unknown() })),
 });
 export type LabExport = z.infer<typeof LabExport>;
 

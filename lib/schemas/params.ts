@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseDuration } from "../duration";
-import { IO_METHODS, IO_WORKERS_RANGE, LAB_QUERIES } from "./enums";
+import { LAB_CONCURRENCY, LEVERS, leverValuesProblem } from "../lab/levers";
+import { IO_METHODS, IO_WORKERS_RANGE, LAB_LEVERS, LAB_QUERIES } from "./enums";
 
 // Parameters of the HTTP routes, parsed with zod (shared with the browser,
 // which builds the same URLs).
@@ -73,20 +74,36 @@ export type CompareQuery = z.infer<typeof CompareQuery>;
 /** Runs per io_method a lab may ask for. */
 export const LAB_RUNS = { min: 1, max: 20, default: 5 } as const;
 
-/** POST /api/targets/demo/lab: what to run, with which io_methods, how many times each. */
+/** POST /api/targets/demo/lab: what to run, which lever and its values (io_method: methods), how many rounds, how many sessions at once. */
 export const LabStartBody = z
   .strictObject({
     query: z.enum(LAB_QUERIES),
     /** the statement for query = custom: one read-only SELECT */
     sql: z.string().trim().min(1, "must not be empty").max(10_000, "is too long (10,000 characters at most)").optional(),
+    /** the setting compared (default io_method) */
+    lever: z.enum(LAB_LEVERS).default("io_method"),
+    /** io_method's values (the lever io_method only; values says the same) */
     methods: z
       .array(z.enum(IO_METHODS))
       .min(1, "needs at least one io_method")
-      .refine((m) => new Set(m).size === m.length, "names an io_method twice"),
+      .refine((m) => new Set(m).size === m.length, "names an io_method twice")
+      .optional(),
+    /** the lever's values, in order: the first is the baseline */
+    values: z.array(z.union([z.string().max(32, "is too long"), z.number()]).transform(String)).max(8, "has more than 8 values").optional(),
     runs: z.number().int("must be a whole number").min(LAB_RUNS.min).max(LAB_RUNS.max).default(LAB_RUNS.default),
+    /** sessions running the statement at once (default: 4 for the io worker levers, else 1) */
+    concurrency: z.number().int("must be a whole number").min(LAB_CONCURRENCY.min).max(LAB_CONCURRENCY.max).optional(),
   })
   .refine((b) => b.query !== "custom" || b.sql !== undefined, { message: "is needed for query = custom", path: ["sql"] })
-  .refine((b) => b.query === "custom" || b.sql === undefined, { message: "is only for query = custom", path: ["sql"] });
+  .refine((b) => b.query === "custom" || b.sql === undefined, { message: "is only for query = custom", path: ["sql"] })
+  .refine((b) => b.lever === "io_method" || b.methods === undefined, { message: "is only for lever = io_method (give values)", path: ["methods"] })
+  .refine((b) => b.methods === undefined || b.values === undefined, { message: "give either methods or values", path: ["values"] })
+  .refine((b) => b.methods !== undefined || b.values !== undefined, { message: "is needed: the lever's values to compare", path: ["values"] })
+  .superRefine((b, ctx) => {
+    const problem = b.values === undefined ? null : leverValuesProblem(b.lever, b.values);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["values"] });
+  })
+  .transform((b) => ({ ...b, values: b.values ?? b.methods ?? [], concurrency: b.concurrency ?? LEVERS[b.lever].concurrency }));
 export type LabStartBody = z.infer<typeof LabStartBody>;
 
 export const LabExportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS).default("json") });

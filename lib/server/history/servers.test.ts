@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ServerIdentity } from "../../history/identity";
 import type { Settings } from "../../schemas/settings";
 import { comparePayload } from "./compare";
+import { labHistory } from "./servers";
 import { HistoryStore, type HistoryOptions } from "./store";
 
 const MIN = 60_000;
@@ -153,6 +154,19 @@ describe("histories kept by server", () => {
     expect(west.note).toMatch(/\?history=name%3Awest/);
     const kept = comparePayload(store, { target: "west", history: "name:west", beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 120 * MIN, redact: false });
     expect(kept).toMatchObject({ history: { id: "name:west", identifiedBy: "name" }, restart: { at: T0 + 20 * MIN }, rows: [{ query: "SELECT q", before: { calls: 6 }, after: { calls: 6 } }] });
+    store.close();
+  });
+
+  it("a lab's result goes to the history the dashboard keeps for the server (its identifier, at its port), whatever database the lab connected to", () => {
+    const store = HistoryStore.open(opts());
+    store.forTarget("app").server(who("db.example:5432/app", "42", T0));
+    store.forTarget("replica").server(who("db2.example:5432/app", "43", T0));
+    const lab = (id: ServerIdentity) => store.guard("writing", null, (db) => labHistory(db, id, T0 + MIN))?.id;
+    expect(lab(who("localhost:5432/postgres", "42", T0))).toBe("db.example:5432/app#42");
+    // A server the dashboard never watched: a history of its own, at the lab's address.
+    expect(lab(who("localhost:5433/postgres", "44", T0))).toBe("localhost:5433/postgres#44");
+    // Not told apart by an identifier: by the lab's address, as the collector would.
+    expect(lab(who("localhost:5432/postgres", null, T0))).toBe("localhost:5432/postgres");
     store.close();
   });
 });

@@ -71,3 +71,22 @@ export function resolveHistory(db: Database.Database, who: ServerIdentity, now: 
   ).run(row);
   return row;
 }
+
+const portOf = (address: string) => /:(\d+)\//.exec(address)?.[1] ?? null;
+
+/**
+ * The history a lab's result goes to (`inflight lab`, which connects as a
+ * superuser, maybe to another database than the dashboard does): the one
+ * kept for the server with this system identifier, the one at the same port
+ * when there are several (a replica has its primary's identifier); else the
+ * history at the lab's own address (made when there is none).
+ */
+export function labHistory(db: Database.Database, who: ServerIdentity, now: number): ServerRow {
+  if (who.systemId !== null) {
+    const rows = db.prepare("SELECT * FROM servers WHERE system_id = ? ORDER BY last_seen DESC").all(who.systemId) as ServerRow[];
+    const port = portOf(who.address);
+    const found = rows.find((r) => r.address !== null && portOf(r.address) === port) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (found) return found;
+  }
+  return resolveHistory(db, who, now);
+}

@@ -1,19 +1,24 @@
 import "server-only";
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { NO_EXPLAIN_IO, readAheadLimits } from "../../lab/explain-io";
 import { runsCsv, summaryTable } from "../../lab/export";
+import { valueLabel } from "../../lab/levers";
+import { labResult } from "../../lab/result";
 import { summarize } from "../../lab/summary";
-import { IO_METHODS, LAB_QUERIES, type IoMethod, type LabQuery } from "../../schemas/enums";
-import type { LabExport } from "../../schemas/lab";
-import { LAB_RUNS } from "../../schemas/params";
+import { IO_METHODS, type IoMethod } from "../../schemas/enums";
+import type { LabExport, LabRun } from "../../schemas/lab";
 import { formatDuration, formatNumber } from "../../format";
 import { ensureDemoDatabase } from "../demo/seed";
+import { ConfigError, labHistoryConfig, type HistoryConfig } from "../runtime/config";
+import { HELP, UsageError, parse, type Args } from "./cli-args";
 import { methodOrigin, withClient } from "./cluster";
+import { keepLabResult } from "./keep";
 import { presetStatement } from "./presets";
 import { runLab } from "./runner";
 import { commandCluster } from "./shell";
-import { isLabInputError, prepareLab, type LabStatement } from "./statement";
+import { isLabInputError, prepareLab, type LabStatement, type PreparedLab } from "./statement";
+
+export { HELP } from "./cli-args";
 
 // `inflight lab` (`npm run lab` in a checkout): the labs' A/B for a cluster
 // the user controls. A checkout loads it through vite's runnerImport
@@ -21,122 +26,12 @@ import { isLabInputError, prepareLab, type LabStatement } from "./statement";
 // scripts/prepack.mjs); nothing here imports at run time (the module runner
 // is closed once this module is loaded).
 
-export const HELP = `inflight lab --url URL --restart COMMAND [options]
-(in a checkout: npm run lab -- --url URL --restart COMMAND [options])
-
-The write-ups' A/B of io_method on a PostgreSQL 18 or 19 you control: one
-query, cold, N runs per io_method, the methods taking turns within each
-round; EXPLAIN (ANALYZE, BUFFERS) of every run, with IO on 19 (the scan's
-prefetch distance and I/Os); the median execution time with the spread
-(min-max) beside it, I/O Timings' read wait and read share. Whatever
-happens (an SQL error, a method that will not start, Ctrl-C), the server is
-left on the io_method it started with. It runs only against --url: it never
-reads DATABASE_URL or INFLIGHT_TARGETS.
-
-  --url URL           a superuser's postgres:// URL (ALTER SYSTEM, SET track_io_timing)
-  --restart COMMAND   restarts the server (sh -c); {method} in it becomes the
-                      io_method to start with (it is also set with ALTER SYSTEM first)
-  --drop-cache CMD    run before each run (sh -c) to drop the OS page cache;
-                      {files} becomes the tables' files (quoted), e.g.
-                      'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done'
-                      Without it only PostgreSQL's buffers are cold (the restart)
-  --data-dir DIR      the data directory as this machine sees it (default: the server's
-                      data_directory): where {files} are, and postgresql.auto.conf is put
-                      right if an io_method does not start
-  --query seq|bitmap  the demo's sequential or bitmap heap scan of --table (default seq)
-  --table NAME        the demo-shaped table (id, reading, payload) (default public.readings)
-  --sql SQL           your own statement instead: one read-only SELECT
-  --methods LIST      io_methods, comma-separated (default: every one the build offers)
-  --runs N            runs per io_method (default ${LAB_RUNS.default}, ${LAB_RUNS.min}-${LAB_RUNS.max})
-  --seed-mb N         first make the demo table (public.readings) of N MB in --url's database
-  --json FILE         write the table, every run and its EXPLAIN output as JSON
-  --csv FILE          write the runs as CSV
-  --help
-
-Example, the liburing PostgreSQL 18 of the tests (node scripts/iouring-pg.mjs):
-  npm run lab -- --url "$URL" \\
-    --restart 'node scripts/iouring-pg.mjs restart --data lab --io-method {method}' \\
-    --drop-cache 'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done'
-`;
-
-class UsageError extends Error {}
-
-const OPTIONS = {
-  url: { type: "string" },
-  restart: { type: "string" },
-  "drop-cache": { type: "string" },
-  "data-dir": { type: "string" },
-  query: { type: "string" },
-  table: { type: "string" },
-  sql: { type: "string" },
-  methods: { type: "string" },
-  runs: { type: "string" },
-  "seed-mb": { type: "string" },
-  json: { type: "string" },
-  csv: { type: "string" },
-  help: { type: "boolean" },
-} as const;
-
-interface Args {
-  url: string;
-  restart: string;
-  dropCache: string | null;
-  dataDir: string | null;
-  query: LabQuery;
-  table: string;
-  sql: string | null;
-  methods: IoMethod[] | null;
-  runs: number;
-  seedMb: number | null;
-  json: string | null;
-  csv: string | null;
-}
-
-function whole(name: string, raw: string | undefined, min: number, max: number): number | null {
-  if (raw === undefined) return null;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name}: must be a whole number from ${min} to ${max}`);
-  return Number(raw);
-}
-
-function parse(argv: string[]): Args | "help" {
-  let v;
-  try {
-    v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (err) {
-    throw new UsageError((err as Error).message.split("\n")[0]);
-  }
-  if (v.help) return "help";
-  if (!v.url) throw new UsageError("--url: a superuser's postgres:// URL is needed (the lab runs only against a cluster named here)");
-  if (!/^postgres(ql)?:\/\//.test(v.url)) throw new UsageError("--url: must be a postgres:// URL");
-  if (!v.restart) throw new UsageError("--restart: the command that restarts the server is needed");
-  if (v.sql !== undefined && v.query !== undefined) throw new UsageError("--sql: give either --query or --sql");
-  const query = (v.sql !== undefined ? "custom" : (v.query ?? "seq")) as LabQuery;
-  if (!LAB_QUERIES.includes(query) || (query === "custom" && v.sql === undefined)) throw new UsageError("--query: must be seq or bitmap (or give --sql)");
-  const methods = v.methods?.split(",").map((m) => m.trim()).filter(Boolean) ?? null;
-  const unknown = methods?.find((m) => !(IO_METHODS as readonly string[]).includes(m));
-  if (unknown) throw new UsageError(`--methods: ${unknown} is not an io_method (${IO_METHODS.join(", ")})`);
-  if (methods && new Set(methods).size !== methods.length) throw new UsageError("--methods: names an io_method twice");
-  return {
-    url: v.url,
-    restart: v.restart,
-    dropCache: v["drop-cache"] ?? null,
-    dataDir: v["data-dir"] ?? null,
-    query,
-    table: v.table ?? "public.readings",
-    sql: v.sql ?? null,
-    methods: methods as IoMethod[] | null,
-    runs: whole("runs", v.runs, LAB_RUNS.min, LAB_RUNS.max) ?? LAB_RUNS.default,
-    seedMb: whole("seed-mb", v["seed-mb"], 16, 65536),
-    json: v.json ?? null,
-    csv: v.csv ?? null,
-  };
-}
-
 const say = (line: string) => process.stderr.write(`[lab] ${line}\n`);
 
 /** Returns the exit code: 0 done, 1 a run or the restore failed, 2 bad usage or a refused request, 130 stopped by Ctrl-C. */
 export async function main(argv: string[]): Promise<number> {
   let args: Args;
+  let history: HistoryConfig | null;
   try {
     const parsed = parse(argv);
     if (parsed === "help") {
@@ -144,21 +39,22 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     args = parsed;
+    history = args.history ? labHistoryConfig() : null;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (!(err instanceof UsageError || err instanceof ConfigError)) throw err;
     process.stderr.write(`lab: ${err.message} (inflight lab --help)\n`);
     return 2;
   }
   const cluster = commandCluster({ url: args.url, restart: args.restart, dropCache: args.dropCache, dataDir: args.dataDir });
   const controller = new AbortController();
   const onSigint = () => {
-    if (!controller.signal.aborted) say("Ctrl-C: stopping; putting io_method back first");
-    else say("still putting io_method back; it is not skipped");
+    if (!controller.signal.aborted) say(`Ctrl-C: stopping; putting ${args.lever} back first`);
+    else say(`still putting ${args.lever} back; it is not skipped`);
     controller.abort();
   };
   process.on("SIGINT", onSigint);
   try {
-    return await labOnce(args, cluster, controller.signal);
+    return await labOnce(args, history, cluster, controller.signal);
   } catch (err) {
     const message = ((err as Error).message ?? String(err)).replace(/\s+/g, " ");
     // A refused request names its option: "--sql: must be one read-only SELECT ...".
@@ -169,7 +65,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function labOnce(args: Args, cluster: ReturnType<typeof commandCluster>, signal: AbortSignal): Promise<number> {
+/** The statement, its values (io_method's default: every method the build offers), checked and prepared. */
+async function prepare(args: Args, cluster: ReturnType<typeof commandCluster>): Promise<{ prepared: PreparedLab; values: string[] }> {
   if (args.seedMb !== null) {
     const database = decodeURIComponent(new URL(args.url).pathname.slice(1)) || "postgres";
     const urlFor = (db: string) => Object.assign(new URL(args.url), { pathname: `/${encodeURIComponent(db)}` }).toString();
@@ -180,42 +77,74 @@ async function labOnce(args: Args, cluster: ReturnType<typeof commandCluster>, s
     const s: LabStatement = args.query === "custom" ? { sql: args.sql!, settings: [], readRole: null, custom: true } : await presetStatement(client, args.query, args.table, null);
     return { statement: s, offered: origin.offered };
   });
-  const methods = args.methods ?? IO_METHODS.filter((m) => offered.includes(m));
-  const prepared = await prepareLab(cluster, statement, methods);
+  const values = args.values ?? IO_METHODS.filter((m) => offered.includes(m));
+  return { prepared: await prepareLab(cluster, statement, args.lever, values), values };
+}
+
+function coldText(args: Args, prepared: PreparedLab, cluster: ReturnType<typeof commandCluster>): string {
+  if (args.lever === "io_method") return cluster.cold;
+  const buffers = prepared.evictIn ? "PostgreSQL's buffers emptied with pg_buffercache_evict_all()" : "PostgreSQL's buffers NOT emptied (no pg_buffercache extension in --url's database)";
+  const page = cluster.dropCache ? `the page cache dropped with: ${args.dropCache}` : "the OS page cache NOT dropped (no --drop-cache)";
+  return `set by ALTER SYSTEM and a reload before every run (no restart), ${buffers}, ${page}`;
+}
+
+const ranLine = (args: Args, r: LabRun) =>
+  `  ${valueLabel(args.lever, r.value ?? r.method)}: ${formatDuration(r.executionMs)}${r.sessionsMs ? ` (median of ${r.sessionsMs.map((ms) => formatDuration(ms)).join(", ")})` : ""}, read wait ${r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}, ${formatNumber(r.sharedRead)} blocks read${r.workers && args.lever !== "effective_io_concurrency" ? `, io workers seen ${r.workers.min === r.workers.max ? r.workers.min : `${r.workers.min}-${r.workers.max}`}` : ""}`;
+
+async function labOnce(args: Args, history: HistoryConfig | null, cluster: ReturnType<typeof commandCluster>, signal: AbortSignal): Promise<number> {
+  const { prepared, values } = await prepare(args, cluster);
+  const cold = coldText(args, prepared, cluster);
   if (!cluster.dropCache) say("no --drop-cache: the OS page cache is not dropped, so only PostgreSQL's buffers are cold");
-  say(`PostgreSQL ${prepared.serverVersion}, io_method ${prepared.origin.method}; ${methods.join(" / ")}, ${args.runs} cold runs each; ${prepared.files.length} files dropped before each run`);
+  const sessions = args.concurrency > 1 ? `, ${args.concurrency} sessions at once` : "";
+  say(`PostgreSQL ${prepared.serverVersion}, io_method ${prepared.origin.method}; ${args.lever} ${values.join(" / ")}, ${args.runs} cold runs each${sessions}; ${prepared.files.length} files dropped before each run`);
   const outcome = await runLab(cluster, prepared, {
-    methods,
+    lever: args.lever,
+    values,
+    concurrency: args.concurrency,
     runs: args.runs,
     signal,
     progress: (p) => {
-      if (p.phase.includes(": restarting")) say(`${p.done + 1}/${p.total} ${p.phase.split(":")[0]}`);
+      if (/: (restarting|ALTER SYSTEM)/.test(p.phase)) say(`${p.done + 1}/${p.total} ${p.phase.split(":")[0]}`);
     },
-    ran: (r) => say(`  ${r.method}: ${formatDuration(r.executionMs)} (read wait ${r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}, ${formatNumber(r.sharedRead)} blocks read)`),
+    ran: (r) => say(ranLine(args, r)),
   });
-  const summary = summarize(outcome.runs, methods);
-  process.stdout.write(`${statement.custom ? "SQL" : `the demo's ${args.query === "seq" ? "sequential" : "bitmap heap"} scan`}: ${prepared.statement.sql}\n`);
-  process.stdout.write(`cold: ${cluster.cold}\n\n${summary.length ? summaryTable(summary) : "(no run finished)"}\n`);
+  const summary = summarize(outcome.runs, values, args.lever);
+  process.stdout.write(`${prepared.statement.custom ? "SQL" : `the demo's ${args.query === "seq" ? "sequential" : "bitmap heap"} scan`}: ${prepared.statement.sql}\n`);
+  const each = args.concurrency > 1 ? `\nsessions: ${args.concurrency} at once; a run's time is the median of theirs\n` : "";
+  process.stdout.write(`cold: ${cold}\n${each}\n${summary.length ? summaryTable(summary, args.lever) : "(no run finished)"}\n`);
   const limits = readAheadLimits(summary);
   if (limits.length || !prepared.explainIo) process.stdout.write(`\n${prepared.explainIo ? limits.join("\n") : NO_EXPLAIN_IO}\n`);
   const report: LabExport = {
     state: outcome.error ? "failed" : "done",
-    request: { query: args.query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods, runs: args.runs },
+    request: { query: args.query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods: args.lever === "io_method" ? (values as IoMethod[]) : [prepared.origin.method], runs: args.runs, lever: args.lever, values, concurrency: args.concurrency },
     startedAt: outcome.runs[0]?.at ?? null,
     finishedAt: Date.now(),
-    progress: { done: outcome.runs.length, total: methods.length * args.runs, phase: outcome.error ? "stopped" : "done" },
+    progress: { done: outcome.runs.length, total: values.length * args.runs, phase: outcome.error ? "stopped" : "done" },
     runs: outcome.runs,
     summary,
     error: outcome.error,
     restoredTo: outcome.restoredTo,
-    cold: cluster.cold,
+    cold,
     explainIo: prepared.explainIo,
     serverVersion: prepared.serverVersion,
     explains: outcome.explains,
   };
   if (args.json) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   if (args.csv) writeFileSync(args.csv, runsCsv(outcome.runs));
-  if (outcome.restoredTo) say(`io_method is back to ${outcome.restoredTo}`);
+  if (outcome.restoredTo) say(`${args.lever} is back to ${outcome.restoredTo}`);
+  await keep(args, history, prepared, summary, values);
   if (outcome.error) process.stderr.write(`lab: ${outcome.error}\n`);
   return signal.aborted ? 130 : outcome.error ? 1 : 0;
+}
+
+/** The result into inflight's history, when every value was measured; a failure to keep it is said, not fatal. */
+async function keep(args: Args, history: HistoryConfig | null, prepared: PreparedLab, summary: ReturnType<typeof summarize>, values: string[]): Promise<void> {
+  const result = labResult(summary, { at: Date.now(), lever: args.lever, values, concurrency: args.concurrency, rounds: args.runs, query: args.query, sql: prepared.statement.sql, ioMethod: prepared.origin.method, serverVersion: prepared.serverVersion });
+  if (!result) return void say("the result is not kept in the history: not every value was measured");
+  if (!history) return void say(args.history ? "the result is not kept: INFLIGHT_HISTORY is off" : "the result is not kept (--no-history)");
+  try {
+    say(`the result is kept in the history: ${await keepLabResult(args.url, result, history)}`);
+  } catch (err) {
+    say(`the result could not be kept in the history: ${((err as Error).message ?? String(err)).split("\n")[0]}`);
+  }
 }

@@ -111,9 +111,15 @@ export async function reloadConfig(client: pg.Client): Promise<void> {
  * would have left it. Writing the existing file keeps its owner.
  */
 export async function putBackConfigFile(dataDir: string, origin: MethodOrigin): Promise<void> {
+  await putBackSettingFile(dataDir, "io_method", origin.inAutoConf ? origin.method : null);
+}
+
+/** `name = 'value'` in postgresql.auto.conf, or no line for it (value null): as ALTER SYSTEM SET / RESET would leave the file. */
+export async function putBackSettingFile(dataDir: string, name: string, value: string | null): Promise<void> {
   const file = path.join(dataDir, AUTO_CONF);
-  const lines = (await fs.readFile(file, "utf8")).split("\n").filter((line) => !/^\s*io_method\s*=/.test(line));
+  const line = new RegExp(`^\\s*${name}\\s*=`);
+  const lines = (await fs.readFile(file, "utf8")).split("\n").filter((l) => !line.test(l));
   while (lines.length && lines.at(-1) === "") lines.pop();
-  if (origin.inAutoConf) lines.push(`io_method = '${origin.method}'`);
+  if (value !== null) lines.push(`${name} = '${value.replace(/'/g, "''")}'`);
   await fs.writeFile(file, `${lines.join("\n")}\n`);
 }

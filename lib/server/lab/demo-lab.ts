@@ -1,6 +1,8 @@
 import "server-only";
 import { summarize } from "../../lab/summary";
-import type { LabExport, LabState } from "../../schemas/lab";
+import { labResult } from "../../lab/result";
+import type { IoMethod } from "../../schemas/enums";
+import type { LabExport, LabRequest, LabResult, LabState } from "../../schemas/lab";
 import type { LabStartBody } from "../../schemas/params";
 import type { EmbeddedServer } from "../demo/embedded";
 import { dropFromPageCache } from "../demo/evict";
@@ -16,7 +18,8 @@ const ENSURE_ROLE = `
 DO $$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = '${LAB_ROLE}') THEN CREATE ROLE ${LAB_ROLE} NOLOGIN; END IF;
 END $$;
-GRANT pg_read_all_data TO ${LAB_ROLE}`;
+GRANT pg_read_all_data TO ${LAB_ROLE};
+CREATE EXTENSION IF NOT EXISTS pg_buffercache`;
 
 export interface DemoLabDeps {
   server: EmbeddedServer;
@@ -28,6 +31,8 @@ export interface DemoLabDeps {
   restarting(): boolean;
   /** a restart the lab made, by its server start: not one to compare around */
   noteRestart(startedAt: number): void;
+  /** a lab that ended with every value measured: kept in the demo server's history */
+  record(result: LabResult): void;
   log(line: string): void;
 }
 
@@ -41,7 +46,9 @@ export class LabBusyError extends Error {
 /** By name: see isLabInputError. */
 export const isLabBusyError = (err: unknown): err is LabBusyError => err instanceof Error && err.name === "LabBusyError";
 
-const COLD = "restarted into the io_method before every run (PostgreSQL's buffers empty), the tables' and their indexes' files dropped from the OS page cache with dd iflag=nocache";
+const DROPPED = "the tables' and their indexes' files dropped from the OS page cache with dd iflag=nocache";
+const COLD = `restarted into the io_method before every run (PostgreSQL's buffers empty), ${DROPPED}`;
+const COLD_RELOAD = `set by ALTER SYSTEM and a reload before every run (no restart), PostgreSQL's buffers emptied with pg_buffercache_evict_all(), ${DROPPED}`;
 
 const IDLE: LabState = { state: "idle", request: null, startedAt: null, finishedAt: null, progress: { done: 0, total: 0, phase: "" }, runs: [], summary: [], error: null, restoredTo: null, cold: null };
 
@@ -68,6 +75,12 @@ export class DemoLab {
     return { url: server.superuserUrl(database), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: COLD };
   }
 
+  private request(body: LabStartBody, prepared: PreparedLab): LabRequest {
+    const { query, runs, lever, values, concurrency } = body;
+    const methods = lever === "io_method" ? (values as IoMethod[]) : [prepared.origin.method];
+    return { query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods, runs, lever, values, concurrency };
+  }
+
   /** Checks the request (LabInputError names the field), then runs it in the background. */
   async start(body: LabStartBody): Promise<LabState> {
     if (this.running) throw new LabBusyError("a lab is already running");
@@ -77,18 +90,18 @@ export class DemoLab {
       await client.query(ENSURE_ROLE);
       return body.query === "custom" ? { sql: body.sql!, settings: [], readRole: LAB_ROLE, custom: true } : presetStatement(client, body.query, this.deps.table, LAB_ROLE);
     });
-    const prepared = await prepareLab(cluster, statement, body.methods);
+    const prepared = await prepareLab(cluster, statement, body.lever, body.values);
     if (this.running) throw new LabBusyError("a lab is already running");
-    const total = body.methods.length * body.runs;
+    const total = body.values.length * body.runs;
     this.serverVersion = prepared.serverVersion;
     this.outcome = null;
     this.current = {
       ...IDLE,
       state: "running",
-      request: { query: body.query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods: body.methods, runs: body.runs },
+      request: this.request(body, prepared),
       startedAt: Date.now(),
       progress: { done: 0, total, phase: "pausing the demo workload" },
-      cold: COLD,
+      cold: body.lever === "io_method" ? COLD : prepared.evictIn ? COLD_RELOAD : COLD_RELOAD.replace(/PostgreSQL's buffers emptied with pg_buffercache_evict_all\(\)/, "PostgreSQL's buffers NOT emptied (no pg_buffercache)"),
       explainIo: prepared.explainIo,
     };
     const controller = new AbortController();
@@ -105,39 +118,46 @@ export class DemoLab {
     let resume: (() => void) | null = null;
     try {
       resume = await this.deps.pauseWorkload();
-      this.deps.log(`lab: ${body.query}, ${body.methods.join(" / ")}, ${body.runs} cold runs each`);
+      const sessions = body.concurrency > 1 ? `, ${body.concurrency} sessions at once` : "";
+      this.deps.log(`lab: ${body.query}, ${body.lever} ${body.values.join(" / ")}, ${body.runs} cold runs each${sessions}`);
       const outcome = await runLab(this.cluster, prepared, {
-        methods: body.methods,
+        lever: body.lever,
+        values: body.values,
+        concurrency: body.concurrency,
         runs: body.runs,
         signal: controller.signal,
         progress: (progress) => (this.current = { ...this.current, progress }),
         ran: (run) => {
           const runs = [...this.current.runs, run];
-          this.current = { ...this.current, runs, summary: summarize(runs, body.methods) };
+          this.current = { ...this.current, runs, summary: summarize(runs, body.values, body.lever) };
         },
         restarted: (at) => this.deps.noteRestart(at),
       });
-      this.finish(outcome, body.methods);
+      this.finish(outcome, body, prepared);
     } catch (err) {
-      this.finish({ runs: this.current.runs, explains: [], error: (err as Error).message ?? String(err), restoredTo: null }, body.methods);
+      this.finish({ runs: this.current.runs, explains: [], error: (err as Error).message ?? String(err), restoredTo: null }, body, prepared);
     } finally {
       resume?.();
     }
   }
 
-  private finish(outcome: LabOutcome, methods: LabStartBody["methods"]): void {
+  private finish(outcome: LabOutcome, body: LabStartBody, prepared: PreparedLab): void {
     this.outcome = outcome;
+    const summary = summarize(outcome.runs, body.values, body.lever);
     this.current = {
       ...this.current,
       state: outcome.error ? "failed" : "done",
       finishedAt: Date.now(),
       progress: { ...this.current.progress, done: outcome.runs.length, phase: outcome.error ? "stopped" : "done" },
       runs: outcome.runs,
-      summary: summarize(outcome.runs, methods),
+      summary,
       error: outcome.error,
       restoredTo: outcome.restoredTo,
     };
-    this.deps.log(outcome.error ? `lab: ${outcome.error}` : `lab: done, io_method back to ${outcome.restoredTo}`);
+    this.deps.log(outcome.error ? `lab: ${outcome.error}` : `lab: done, ${body.lever} back to ${outcome.restoredTo}`);
+    const { query, lever, values, concurrency, runs } = body;
+    const result = labResult(summary, { at: Date.now(), lever, values, concurrency, rounds: runs, query, sql: prepared.statement.sql, ioMethod: prepared.origin.method, serverVersion: prepared.serverVersion });
+    if (result) this.deps.record(result);
   }
 
   /** Stops a running lab and waits until io_method is back (a shutdown calls it first). */

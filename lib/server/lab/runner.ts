@@ -1,12 +1,13 @@
 import "server-only";
 import type pg from "pg";
-import { explainFigures } from "../../lab/explain";
-import { scanIo } from "../../lab/explain-io";
+import { valueLabel } from "../../lab/levers";
 import { labOrder } from "../../lab/summary";
-import type { IoMethod } from "../../schemas/enums";
+import type { IoMethod, LabLever } from "../../schemas/enums";
 import type { LabRun } from "../../schemas/lab";
 import { connect, connectWhenUp, putBackConfig, putBackConfigFile, reloadConfig, runningMethod, setMethod, withClient, type LabCluster } from "./cluster";
-import { inReadOnly, type PreparedLab } from "./statement";
+import { applyLever, evictBuffers, putBackLever } from "./reload";
+import { explainOptions, runRound } from "./sessions";
+import type { PreparedLab } from "./statement";
 
 export interface LabProgress {
   done: number;
@@ -16,8 +17,12 @@ export interface LabProgress {
 }
 
 export interface LabOptions {
-  methods: readonly IoMethod[];
+  /** the setting compared, and its values in order (io_method: the methods) */
+  lever: LabLever;
+  values: readonly string[];
   runs: number;
+  /** sessions running the statement at once */
+  concurrency: number;
   signal: AbortSignal;
   progress(p: LabProgress): void;
   /** each run as it ends */
@@ -28,10 +33,10 @@ export interface LabOptions {
 
 export interface LabOutcome {
   runs: LabRun[];
-  explains: { round: number; method: IoMethod; explain: unknown }[];
+  explains: { round: number; method: IoMethod; value?: string; session?: number; explain: unknown }[];
   /** one line; null when every run finished */
   error: string | null;
-  /** the io_method the server runs at the end: the one it started with, unless error says otherwise */
+  /** the lever's value the server runs at the end: the one it started with, unless error says otherwise */
   restoredTo: string | null;
 }
 
@@ -44,35 +49,35 @@ class Stopped extends Error {
 }
 
 /**
- * The write-ups' A/B, cold: for each round, each io_method in turn (the
- * order moving on each round), a restart into it, the tables' files dropped
- * from the OS page cache, and one EXPLAIN (ANALYZE, BUFFERS). Whatever
- * happens (an SQL error, a method that will not start, a stop), the server
- * ends on the io_method it started with; what went wrong is one line.
+ * The write-ups' A/B, cold: for each round, each value in turn (the order
+ * moving on each round), applied (io_method: a restart into it; the others:
+ * ALTER SYSTEM and a reload, checked in force from a new session), the
+ * tables' files dropped from the OS page cache, and `concurrency` sessions
+ * running EXPLAIN (ANALYZE, BUFFERS) at once. Whatever happens (an SQL
+ * error, a value that will not apply, a stop), the server ends on the value
+ * it started with; what went wrong is one line.
  */
 export async function runLab(cluster: LabCluster, prepared: PreparedLab, options: LabOptions): Promise<LabOutcome> {
   const out: LabOutcome = { runs: [], explains: [], error: null, restoredTo: null };
-  const steps = labOrder(options.methods, options.runs);
+  const { lever } = options;
+  const steps = labOrder(options.values, options.runs);
   const say = (done: number, phase: string) => options.progress({ done, total: steps.length, phase });
   try {
-    for (const [i, { round, method }] of steps.entries()) {
-      const where = `round ${round} of ${options.runs}, ${method}`;
+    for (const [i, { round, method: value }] of steps.entries()) {
+      const where = `round ${round} of ${options.runs}, ${valueLabel(lever, value)}`;
       if (options.signal.aborted) throw new Stopped();
       try {
-        say(i, `${where}: restarting into io_method = ${method}`);
-        await switchTo(cluster, method, options);
-        if (cluster.dropCache) {
-          say(i, `${where}: dropping the tables' files from the page cache`);
-          await cluster.dropCache(prepared.files);
-        }
+        await applyValue(cluster, prepared, options, value, (phase) => say(i, `${where}: ${phase}`));
         if (options.signal.aborted) throw new Stopped();
-        say(i, `${where}: running EXPLAIN (${explainOptions(prepared)})`);
-        const explain = await explainOnce(cluster.url, prepared, options.signal);
-        const f = explainFigures(explain);
-        const io = prepared.explainIo ? scanIo(explain) : null;
-        const run: LabRun = { round, method, ...f, readShare: f.readWaitMs !== null && f.executionMs > 0 ? f.readWaitMs / f.executionMs : null, io, at: Date.now() };
+        const sessions = options.concurrency > 1 ? `${options.concurrency} sessions at once` : "one session";
+        say(i, `${where}: running EXPLAIN (${explainOptions(prepared)}), ${sessions}`);
+        const { figures, explains } = await runRound(cluster.url, prepared, lever, options.concurrency, options.signal);
+        const method = lever === "io_method" ? (value as IoMethod) : prepared.origin.method;
+        const tag = lever === "io_method" ? {} : { value };
+        if (figures.shown !== value) throw new Error(`the sessions ran with ${lever} = ${figures.shown}, not ${value}`);
+        const run: LabRun = { round, method, ...tag, ...figures, at: Date.now() };
         out.runs.push(run);
-        out.explains.push({ round, method, explain });
+        explains.forEach((explain, s) => out.explains.push({ round, method, ...tag, ...(explains.length > 1 ? { session: s + 1 } : {}), explain }));
         options.ran?.(run);
       } catch (err) {
         if (err instanceof Stopped || options.signal.aborted) throw new Stopped();
@@ -83,15 +88,35 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
   } catch (err) {
     out.error = err instanceof Stopped ? `stopped before the end, after ${out.runs.length} of ${steps.length} runs` : oneLine(err);
   } finally {
-    say(out.runs.length, `putting io_method back to ${prepared.origin.method}`);
+    const origin = prepared.lever?.value ?? prepared.origin.method;
+    say(out.runs.length, `putting ${lever} back to ${origin}`);
     try {
-      out.restoredTo = await restore(cluster, prepared, options);
+      out.restoredTo = prepared.lever ? await putBackLever(cluster.url, prepared.dataDir, prepared.lever) : await restore(cluster, prepared, options);
     } catch (err) {
-      const why = `io_method could not be put back to ${prepared.origin.method}: ${oneLine(err)}`;
+      const why = `${lever} could not be put back to ${origin}: ${oneLine(err)}`;
       out.error = out.error ? `${out.error}; and ${why}` : why;
     }
   }
   return out;
+}
+
+/** The value in force and the round cold: a restart into an io_method, or a reload (then PostgreSQL's buffers emptied where the server can); the OS page cache dropped. */
+async function applyValue(cluster: LabCluster, prepared: PreparedLab, options: LabOptions, value: string, say: (phase: string) => void): Promise<void> {
+  if (options.lever === "io_method") {
+    say(`restarting into io_method = ${value}`);
+    await switchTo(cluster, value as IoMethod, options);
+  } else {
+    say(`ALTER SYSTEM SET ${options.lever} = ${value}, reloading`);
+    await applyLever(cluster.url, options.lever, value);
+    if (prepared.evictIn) {
+      say("emptying PostgreSQL's buffers (pg_buffercache_evict_all)");
+      await evictBuffers(cluster.url, prepared.evictIn);
+    }
+  }
+  if (cluster.dropCache) {
+    say("dropping the tables' files from the page cache");
+    await cluster.dropCache(prepared.files);
+  }
 }
 
 async function switchTo(cluster: LabCluster, method: IoMethod, options: LabOptions): Promise<void> {
@@ -139,26 +164,4 @@ async function restore(cluster: LabCluster, { origin, dataDir }: PreparedLab, op
   if (now.method !== origin.method) throw new Error(`after the restart io_method is ${now.method}`);
   options.restarted?.(now.startedAt);
   return now.method;
-}
-
-/** 19's EXPLAIN takes IO too: the scan's prefetch distance and I/Os. */
-function explainOptions(prepared: PreparedLab): string {
-  return prepared.explainIo ? "ANALYZE, BUFFERS, IO" : "ANALYZE, BUFFERS";
-}
-
-/** One run in a session of its own; a stop cancels the statement from a second connection. */
-async function explainOnce(url: string, prepared: PreparedLab, signal: AbortSignal): Promise<unknown> {
-  const client = await connectWhenUp(url);
-  const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
-  const cancel = () => void withClient(url, (c) => c.query("SELECT pg_cancel_backend($1)", [pid])).catch(() => undefined);
-  signal.addEventListener("abort", cancel, { once: true });
-  try {
-    return await inReadOnly(client, prepared.statement, async () => {
-      const res = await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (${explainOptions(prepared)}, FORMAT JSON) ${prepared.statement.sql}`);
-      return res.rows[0]["QUERY PLAN"];
-    });
-  } finally {
-    signal.removeEventListener("abort", cancel);
-    await client.end().catch(() => undefined);
-  }
 }

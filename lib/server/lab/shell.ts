@@ -32,8 +32,8 @@ export function runShell(command: string, timeoutMs = COMMAND_TIMEOUT_MS): Promi
 
 export interface CommandClusterOptions {
   url: string;
-  /** run to restart the server; {method} in it becomes the io_method to come up with */
-  restart: string;
+  /** run to restart the server; {method} in it becomes the io_method to come up with; null: none given (a reload lever's lab needs none) */
+  restart: string | null;
   /** run before each run to drop the page cache; {files} in it becomes the tables' files */
   dropCache: string | null;
   dataDir: string | null;
@@ -43,7 +43,7 @@ export function commandCluster(o: CommandClusterOptions): LabCluster {
   return {
     url: o.url,
     dataDir: o.dataDir,
-    restart: (method: IoMethod) => runShell(o.restart.replaceAll("{method}", method)),
+    restart: (method: IoMethod) => (o.restart === null ? Promise.reject(new Error("no --restart command was given")) : runShell(o.restart.replaceAll("{method}", method))),
     dropCache: o.dropCache === null ? null : (files) => runShell(o.dropCache!.replaceAll("{files}", files.map(shellQuote).join(" "))),
     cold: o.dropCache === null
       ? "restarted into the io_method before every run (PostgreSQL's buffers empty); the OS page cache was NOT dropped (no --drop-cache)"

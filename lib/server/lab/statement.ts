@@ -4,9 +4,13 @@ import type pg from "pg";
 import { planRelations, planWrites } from "../../lab/explain";
 import { customSqlProblem, runnableSql } from "../../lab/sql";
 import { hasExplainIo, majorOf } from "../../window/major";
-import type { IoMethod } from "../../schemas/enums";
+import type { LabLever } from "../../schemas/enums";
 import { segmentFiles } from "../demo/evict";
 import { methodOrigin, withClient, type LabCluster, type MethodOrigin } from "./cluster";
+import { LabInputError } from "./input-error";
+import { evictAllIn, leverOrigin, type LeverOrigin } from "./reload";
+
+export { LabInputError, isLabInputError } from "./input-error";
 
 /** What one run executes: one read-only SELECT and the session settings it needs. */
 export interface LabStatement {
@@ -16,25 +20,6 @@ export interface LabStatement {
   readRole: string | null;
   /** the user's own SQL: checked before PostgreSQL plans it */
   custom: boolean;
-}
-
-/** A request the lab refuses before it starts: a 400 naming the field, or one line in the terminal. */
-export class LabInputError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-    this.name = "LabInputError";
-  }
-}
-
-/**
- * By name, not instanceof: the route handlers and the lab (made at boot, in
- * instrumentation's module graph) have each their own copy of the class.
- */
-export function isLabInputError(err: unknown): err is LabInputError {
-  return err instanceof Error && err.name === "LabInputError" && typeof (err as LabInputError).field === "string";
 }
 
 export interface PreparedLab {
@@ -47,6 +32,10 @@ export interface PreparedLab {
   serverVersion: string;
   /** its EXPLAIN takes IO (PostgreSQL 19): each run's scan prefetch distance and I/Os */
   explainIo: boolean;
+  /** a lever a reload applies: its value at the start (put back at the end); null for io_method */
+  lever: LeverOrigin | null;
+  /** the schema of pg_buffercache_evict_all() where the database has it (a reload lever's rounds then start with PostgreSQL's buffers empty) */
+  evictIn: string | null;
 }
 
 /** Statement timeout of one run: a cold scan of a large table takes a while. */
@@ -87,6 +76,14 @@ async function relationFiles(client: pg.Client, dataDir: string, json: unknown):
   return files;
 }
 
+/** The io_method lab: the methods are offered and none is waiting for a restart (it could not be put back). */
+function checkMethods(origin: MethodOrigin & { pending: boolean }, values: readonly string[]): null {
+  const missing = values.filter((m) => !(origin.offered as string[]).includes(m));
+  if (missing.length) throw new LabInputError("methods", `this build offers ${origin.offered.join(", ")}, not ${missing.join(", ")}`);
+  if (origin.pending) throw new LabInputError("methods", "io_method in the configuration files is not the one running (a change waiting for a restart): restart the server first, so that the lab knows which io_method to put back");
+  return null;
+}
+
 /** PostgreSQL's complaint about the user's SQL, as the field's message. */
 function sqlError(err: unknown): LabInputError {
   const e = err as { message?: string; position?: string };
@@ -94,11 +91,13 @@ function sqlError(err: unknown): LabInputError {
 }
 
 /**
- * Everything checked before the first restart: the io_methods asked for are
- * offered, io_method has no change waiting, and the statement plans as a
- * read-only SELECT; the files to drop before each run come from its plan.
+ * Everything checked before the first change: the io_methods asked for are
+ * offered and io_method has no change waiting (or the lever exists on this
+ * server, its values are within its bounds and it has no change waiting),
+ * and the statement plans as a read-only SELECT; the files to drop before
+ * each run come from its plan.
  */
-export async function prepareLab(cluster: LabCluster, statement: LabStatement, methods: readonly IoMethod[]): Promise<PreparedLab> {
+export async function prepareLab(cluster: LabCluster, statement: LabStatement, lever: LabLever, values: readonly string[]): Promise<PreparedLab> {
   if (statement.custom) {
     const problem = customSqlProblem(statement.sql);
     if (problem) throw new LabInputError("sql", problem);
@@ -106,9 +105,8 @@ export async function prepareLab(cluster: LabCluster, statement: LabStatement, m
   const prepared = { ...statement, sql: runnableSql(statement.sql) };
   return withClient(cluster.url, async (client) => {
     const origin = await methodOrigin(client);
-    const missing = methods.filter((m) => !origin.offered.includes(m));
-    if (missing.length) throw new LabInputError("methods", `this build offers ${origin.offered.join(", ")}, not ${missing.join(", ")}`);
-    if (origin.pending) throw new LabInputError("methods", "io_method in the configuration files is not the one running (a change waiting for a restart): restart the server first, so that the lab knows which io_method to put back");
+    const { v: version, n } = (await client.query<{ v: string; n: number }>("SELECT current_setting('server_version') AS v, current_setting('server_version_num')::int AS n")).rows[0];
+    const leverFrom = lever === "io_method" ? checkMethods(origin, values) : await leverOrigin(client, lever, values, Math.floor(n / 10_000), origin.method);
     let plan: unknown;
     try {
       plan = await inReadOnly(client, prepared, async () => (await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${prepared.sql}`)).rows[0]["QUERY PLAN"]);
@@ -120,7 +118,7 @@ export async function prepareLab(cluster: LabCluster, statement: LabStatement, m
     const dataDir = cluster.dataDir ?? ((await client.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0].d);
     const files = cluster.dropCache ? await relationFiles(client, dataDir, plan) : [];
     if (cluster.dropCache && files.length === 0) throw new LabInputError("sql", `its plan reads no table whose files are under ${dataDir}: nothing to make cold`);
-    const { v: version, n } = (await client.query<{ v: string; n: number }>("SELECT current_setting('server_version') AS v, current_setting('server_version_num')::int AS n")).rows[0];
-    return { statement: prepared, origin, files, dataDir, serverVersion: version, explainIo: hasExplainIo(majorOf(n)) };
+    const evictIn = leverFrom ? await evictAllIn(client) : null;
+    return { statement: prepared, origin, files, dataDir, serverVersion: version, explainIo: hasExplainIo(majorOf(n)), lever: leverFrom, evictIn };
   });
 }

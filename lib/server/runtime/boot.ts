@@ -1,5 +1,6 @@
 import "server-only";
 import { Collector } from "../collector/collector";
+import { recordLabResult } from "../history/lab-results";
 import { HistoryStore } from "../history/store";
 import { SampleStore } from "../history/samples";
 import { samplesFile } from "../history/samples-db.mjs";
@@ -161,6 +162,11 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
       noteRestart: (at) => {
         const history = runtime.history.historyOf(collector.id);
         if (history) runtime.history.noteLabRestart(history, at);
+      },
+      record: (result) => {
+        const history = runtime.history.historyOf(collector.id);
+        if (!history) return log("lab: its result is not kept: the demo server's history is not known yet");
+        recordLabResult(runtime.history, history, result);
       },
       log,
     });

@@ -217,6 +217,11 @@ function settingName(setting: string): string {
   return flag ? `${flag} (${setting})` : setting;
 }
 
+/** The history file the server keeps (INFLIGHT_HISTORY, INFLIGHT_HISTORY_FILE), for `inflight lab` to keep its result in; null: off. A bad value is a ConfigError. */
+export function labHistoryConfig(): HistoryConfig | null {
+  return historySetting(process.env, process.cwd());
+}
+
 /** The process's configuration, or exit(1) with one line naming the setting. */
 export function loadConfigOrExit(): Config {
   try {
