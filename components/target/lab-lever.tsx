@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { LAB_CONCURRENCY, LEVERS, type LabPreset } from "@/lib/lab/levers";
+import { LAB_CONCURRENCY, LEVERS, type LabPreset } from "@/lib/schemas/levers";
 import type { IoMethod, LabLever } from "@/lib/schemas/enums";
 import { splitValues, type LabChoice } from "@/lib/client/charts/lab";
 

@@ -7,7 +7,7 @@ import { hasExplainIo, majorOf } from "@/lib/window/major";
 import { LabState } from "@/lib/schemas/lab";
 import { LAB_RUNS } from "@/lib/schemas/params";
 import type { LabQuery } from "@/lib/schemas/enums";
-import { leversOf } from "@/lib/lab/levers";
+import { leversOf } from "@/lib/schemas/levers";
 import { getJson, postJson, targetPath } from "@/lib/client/live/api";
 import { useChannel } from "@/lib/client/live/hooks";
 import { labFraction, labRequestBody, offeredMethods, type LabChoice } from "@/lib/client/charts/lab";

@@ -3,7 +3,7 @@ import type { LabState } from "@/lib/schemas/lab";
 import { summaryColumns } from "@/lib/lab/export";
 import { NO_EXPLAIN_IO, readAheadLimits } from "@/lib/lab/explain-io";
 import { labBars } from "@/lib/client/charts/lab";
-import { valueLabel } from "@/lib/lab/levers";
+import { valueLabel } from "@/lib/schemas/levers";
 import { valueOf } from "@/lib/lab/summary";
 import { targetPath } from "@/lib/client/live/api";
 import { formatDuration } from "@/lib/format";

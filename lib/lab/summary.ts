@@ -4,7 +4,7 @@
 // value against the first.
 import type { LabLever } from "../schemas/enums";
 import type { LabMethodSummary, LabRun, LabScanIo, LabVersus } from "../schemas/lab";
-import { valueLabel } from "./levers";
+import { valueLabel } from "../schemas/levers";
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;

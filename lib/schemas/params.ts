@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseDuration } from "../duration";
-import { LAB_CONCURRENCY, LEVERS, leverValuesProblem } from "../lab/levers";
+import { LAB_CONCURRENCY, LEVERS, leverValuesProblem } from "./levers";
 import { IO_METHODS, IO_WORKERS_RANGE, LAB_LEVERS, LAB_QUERIES } from "./enums";
 
 // Parameters of the HTTP routes, parsed with zod (shared with the browser,

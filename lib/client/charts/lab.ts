@@ -2,7 +2,7 @@
 // median with the min-max spread as an error bar.
 import type { LabMethodSummary, LabState } from "@/lib/schemas/lab";
 import { IO_METHODS, type IoMethod, type LabLever } from "@/lib/schemas/enums";
-import { valueLabel } from "@/lib/lab/levers";
+import { valueLabel } from "@/lib/schemas/levers";
 import { valueOf } from "@/lib/lab/summary";
 
 export interface LabBar {

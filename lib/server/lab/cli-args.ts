@@ -1,6 +1,6 @@
 import "server-only";
 import { parseArgs } from "node:util";
-import { LAB_CONCURRENCY, LEVERS, leverValuesProblem } from "../../lab/levers";
+import { LAB_CONCURRENCY, LEVERS, leverValuesProblem } from "../../schemas/levers";
 import { LAB_LEVERS, LAB_QUERIES, type LabLever, type LabQuery } from "../../schemas/enums";
 import { LAB_RUNS } from "../../schemas/params";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { writeFileSync } from "node:fs";
 import { NO_EXPLAIN_IO, readAheadLimits } from "../../lab/explain-io";
 import { runsCsv, summaryTable } from "../../lab/export";
-import { valueLabel } from "../../lab/levers";
+import { valueLabel } from "../../schemas/levers";
 import { labResult } from "../../lab/result";
 import { summarize } from "../../lab/summary";
 import { IO_METHODS, type IoMethod } from "../../schemas/enums";

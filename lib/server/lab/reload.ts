@@ -1,7 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
-import { leverMissing, valuesOutside } from "../../lab/levers";
+import { leverMissing, valuesOutside } from "../../schemas/levers";
 import type { LabLever } from "../../schemas/enums";
 import { connect, putBackSettingFile, reloadConfig, withClient } from "./cluster";
 import { LabInputError } from "./input-error";

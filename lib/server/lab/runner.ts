@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { valueLabel } from "../../lab/levers";
+import { valueLabel } from "../../schemas/levers";
 import { labOrder } from "../../lab/summary";
 import type { IoMethod, LabLever } from "../../schemas/enums";
 import type { LabRun } from "../../schemas/lab";

@@ -1,7 +1,7 @@
 // The settings a lab compares (pure; the server, `npm run lab` and the page
 // share it): how each is applied, which majors have it, its bounds, how
 // many sessions run the statement at once by default, and the page's presets.
-import { IO_METHODS, IO_WORKERS_RANGE, type LabLever } from "../schemas/enums";
+import { IO_METHODS, IO_WORKERS_RANGE, type LabLever } from "./enums";
 
 interface LeverFacts {
   /** restart: io_method needs one; reload: ALTER SYSTEM + pg_reload_conf() applies it */
