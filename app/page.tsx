@@ -20,7 +20,7 @@ export default function Home() {
       </header>
       <FleetTable initial={initial} />
       <p className="text-xs text-slate-500" data-testid="fleet-cadence">
-        Pick a target for its live view. {runtime ? cadenceNote(runtime.config.sampleMs, runtime.config.idleSampleMs) : ""}
+        Pick a target for its live view. {runtime ? cadenceNote(runtime.config.watchedSampleMs, runtime.config.idleSampleMs) : ""}
       </p>
     </main>
   );

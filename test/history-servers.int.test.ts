@@ -36,7 +36,7 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
   const openStore = (name: string) => HistoryStore.open({ file: path.join(dir, name), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
   /** A collector named after the host; `cadences` the shipped ones where the test is about them. */
   function watch(store: HistoryStore, own: OwnPg, cadences: Cadences = TEST_COLLECTOR.cadences) {
-    const c = new Collector({ id: NAME, name: NAME, demo: false, sampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences, history: store.forTarget(NAME) });
+    const c = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences, history: store.forTarget(NAME) });
     c.start(own.server.monitorUrl("postgres"));
     return c;
   }
@@ -118,7 +118,7 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
     let oldRunning = true;
     let upgraded: OwnPg | null = null;
     try {
-      const first = new Collector({ id: NAME, name: NAME, demo: false, sampleMs: 200, idleSampleMs: 1000, windowMs: 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
+      const first = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
       first.start(old.superuserUrl());
       try {
         await waitFor("up on 15", () => first.info().status === "up", 15_000);

@@ -32,7 +32,7 @@ describe("the history on disk (own PostgreSQL 18)", () => {
 
   const openStore = () => HistoryStore.open({ file, retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
   const startCollector = (store: HistoryStore) => {
-    const c = new Collector({ id: "own", name: "own", demo: false, sampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget("own") });
+    const c = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget("own") });
     c.start(own.server.monitorUrl("postgres"));
     return c;
   };

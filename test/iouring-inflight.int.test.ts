@@ -34,7 +34,7 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
-    collector = new Collector({ id: "uring", name: "uring", demo: false, sampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({ id: "uring", name: "uring", demo: false, watchedSampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.superuserUrl());
     await waitFor("up with checks", () => collector.info().status === "up" && check("io_workers"), 15_000);

@@ -36,7 +36,7 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-pg-upgrade-"));
     store = HistoryStore.open({ file: path.join(dir, "history.db"), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
     server = await startIoUringPg({ settings: { io_method: "worker", io_workers: "3" } });
-    collector = new Collector({ id: NAME, name: NAME, demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
+    collector = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.superuserUrl());
     await waitFor("up on 18 with its settings", () => collector.info().status === "up" && w().settings.io_workers, 20_000);

@@ -46,7 +46,7 @@ async function startWatched(name: string, settings: Record<string, string>): Pro
   } finally {
     await admin.end();
   }
-  const collector = new Collector({ id: name, name, demo: false, sampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const collector = new Collector({ id: name, name, demo: false, watchedSampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(server.superuserUrl());
   await waitFor("up with the io workers check", () => collector.info().status === "up" && collector.window.checks.some((c) => c.id === "io_workers"), 20_000);

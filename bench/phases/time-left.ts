@@ -24,7 +24,7 @@ export async function timeLeftFigure(bench: Bench): Promise<void> {
   const tgt = await startTarget({ dataDir: SIZES_DATA_DIR, tableMb: cfg.tableMb, smallTableMb: cfg.smallTableMb, roles: [roles.timeLeft], log });
   running.target = tgt;
   const config = parseConfig({}, paths.root);
-  const collector = new Collector({ id: "time-left", name: "time-left", demo: false, sampleMs: config.sampleMs, idleSampleMs: config.idleSampleMs, windowMs: config.windowMs, budgetMsPerSecond: config.budgetMsPerSecond });
+  const collector = new Collector({ id: "time-left", name: "time-left", demo: false, watchedSampleMs: config.watchedSampleMs, idleSampleMs: config.idleSampleMs, windowMs: config.windowMs, budgetMsPerSecond: config.budgetMsPerSecond });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   try {
     collector.start(tgt.urlFor(roles.timeLeft));
@@ -35,7 +35,7 @@ export async function timeLeftFigure(bench: Bench): Promise<void> {
     const warmUp = await warmUpScans(rig, collector, cfg.sizeWarmupSeconds * 1000);
     log(`fig11: warm-up ${warmUp.scans} scans (pg_aios's cost ${warmUp.aiosCalibrated ? "from pg_stat_statements" : "not yet from pg_stat_statements"}); ${PLAN.alone} cold scans of ${tgt.table} alone, then ${PLAN.rounds} rounds of ${PLAN.together} at once`);
     const figure = await measureTimeLeft(rig, PLAN);
-    const fig11 = { goals: TIME_LEFT_GOALS, plan: PLAN, md5s: MD5S, table: tgt.table, sampleMs: config.sampleMs, budgetMsPerSecond: config.budgetMsPerSecond, warmUp, alone: rounded(figure.alone), together: rounded(figure.together), scans: { alone: scansOf(figure.seen.alone), together: scansOf(figure.seen.together) } };
+    const fig11 = { goals: TIME_LEFT_GOALS, plan: PLAN, md5s: MD5S, table: tgt.table, sampleMs: config.watchedSampleMs, budgetMsPerSecond: config.budgetMsPerSecond, warmUp, alone: rounded(figure.alone), together: rounded(figure.together), scans: { alone: scansOf(figure.seen.alone), together: scansOf(figure.seen.together) } };
     results.fig11 = fig11;
     log(`fig11 alone ${JSON.stringify(fig11.alone)}; four at once ${JSON.stringify(fig11.together)}`);
   } finally {

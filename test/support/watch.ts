@@ -24,7 +24,7 @@ export interface Watch {
 
 /** A collector with one viewer, so it samples at the given fast cadence. */
 export async function watching(url: string, sampleMs: number): Promise<Watch> {
-  const collector = new Collector({ id: "q", name: "q", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const collector = new Collector({ id: "q", name: "q", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(url);
   await waitFor("collector up", () => collector.info().status === "up" && collector.window.allTicks().length > 3);

@@ -38,7 +38,7 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     // ~90 MB: a cold scan reads from the OS for a good part of a second.
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 300000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
-    collector = new Collector({ id: "big", name: "big", demo: false, sampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, cadences: { statStatementsMs: 2000 } });
+    collector = new Collector({ id: "big", name: "big", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, cadences: { statStatementsMs: 2000 } });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));
     await waitFor("up", () => collector.info().status === "up", 15_000);

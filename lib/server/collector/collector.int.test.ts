@@ -7,7 +7,7 @@ import { expectLookupVerdict, ownSession } from "../../../test/support/watch";
 const PG = testPg();
 
 function makeCollector(sampleMs = 20): Collector {
-  return new Collector({ id: "t", name: "t", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  return new Collector({ id: "t", name: "t", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
 }
 
 /** Starts a collector with one viewer (so it samples at the fast cadence). */

@@ -118,7 +118,7 @@ export class Collector implements PayloadSource {
 
   /** The interval asked for: fast while someone watches, slow otherwise. */
   private get askedMs(): number {
-    return this.feed.viewers > 0 ? this.options.sampleMs : this.options.idleSampleMs;
+    return this.feed.viewers > 0 ? this.options.watchedSampleMs : this.options.idleSampleMs;
   }
 
   /** The interval in force: the one asked for, stretched where the budget says (Pace). */

@@ -30,7 +30,7 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
       id: "defaults",
       name: "defaults",
       demo: false,
-      sampleMs: config.sampleMs,
+      watchedSampleMs: config.watchedSampleMs,
       idleSampleMs: config.idleSampleMs,
       windowMs: config.windowMs,
       budgetMsPerSecond: config.budgetMsPerSecond,
@@ -51,7 +51,7 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
   });
 
   it("are the shipped ones", () => {
-    expect(config.sampleMs).toBe(100);
+    expect(config.watchedSampleMs).toBe(100);
     expect(config.budgetMsPerSecond).toBe(DEFAULT_BUDGET_MS);
     expect(collector.budget.msPerSecond).toBe(5);
     expect(collector.intervalMs).toBe(100);

@@ -24,7 +24,7 @@ interface Watched {
 /** A collector with one viewer, so it samples at the fast cadence. */
 function watch(url: string, sampleMs = 50): Watched {
   const lines: string[] = [];
-  const c = new Collector({ id: "f", name: "f", demo: false, sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+  const c = new Collector({ id: "f", name: "f", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
   const unsubscribe = c.feed.subscribe(() => undefined);
   c.start(url);
   return {

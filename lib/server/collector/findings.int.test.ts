@@ -101,7 +101,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     // the restarts below. With 28 rows a page the sync scan below would rightly be "reads are not
     // its bottleneck".
     await createScanTables(superuser, [TABLE, `${TABLE}_2`, `${TABLE}_3`], 140_000);
-    collector = new Collector({ id: "own", name: "own", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));
     await waitFor("up", () => collector.info().status === "up" && find("settings_unchanged"), 15_000);
@@ -123,7 +123,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     await admin.query("SELECT pg_reload_conf()");
     await waitFor("one io worker", () => collector.window.lastTick()?.workers.alive === 1, 10_000);
     // What users run: 100 ms samples, the 5 ms/s budget (pg_aios spaced out), settings every 30 s.
-    const defaults = new Collector({ id: "defaults", name: "defaults", demo: false, sampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+    const defaults = new Collector({ id: "defaults", name: "defaults", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000 });
     const unsubscribeDefaults = defaults.feed.subscribe(() => undefined);
     defaults.start(own.server.monitorUrl("postgres"));
     // Six backends scanning at once through one io worker: its queue never empties.

@@ -7,8 +7,8 @@ export interface CollectorOptions {
   id: string;
   name: string;
   demo: boolean;
-  /** fast cadence while someone watches */
-  sampleMs: number;
+  /** the sampling interval asked for while someone watches (INFLIGHT_SAMPLE_MS; the one in force is TargetInfo.sampleMs) */
+  watchedSampleMs: number;
   /** cadence while nobody watches */
   idleSampleMs: number;
   windowMs: number;

@@ -24,7 +24,7 @@ describe("PostgreSQL 15 (no asynchronous I/O)", () => {
 
   it("records activity and wait events, with capabilities aios and statIo false, and no error", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "pg15", name: "pg15", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+    const c = new Collector({ id: "pg15", name: "pg15", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(server.superuserUrl());
     const worker = await connect(server.superuserUrl(), "pg15-worker");

@@ -207,7 +207,7 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
   it("a run ends when its statement did (the backend's state_change), not at the next sample: exact at the idle cadence too", async () => {
     // No viewer: the idle cadence, one sample a second. A 1.2 s statement is seen at least once,
     // and the sample after it ends comes up to a second later.
-    const idle = new Collector({ id: "idle", name: "idle", demo: false, sampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    const idle = new Collector({ id: "idle", name: "idle", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     idle.start(PG.monitorUrl);
     const client = await connect(PG.superuserUrl, "runs-end");
     try {

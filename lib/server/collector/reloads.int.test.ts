@@ -23,7 +23,7 @@ describe("a reload after a restart (own PostgreSQL 18)", () => {
   beforeAll(async () => {
     own = await startOwnPg({ io_method: "sync" });
     admin = await connect(own.server.superuserUrl("postgres"), "reloads-admin");
-    c = new Collector({ id: "own", name: "own", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    c = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     unsubscribe = c.feed.subscribe(() => undefined);
     c.start(own.server.monitorUrl("postgres"));
     await waitFor("collector up with settings", () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(), 15_000);

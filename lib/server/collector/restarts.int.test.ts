@@ -53,7 +53,7 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 200000) AS g`);
       await c.query(`ANALYZE ${TABLE}`);
     });
-    collector = new Collector({ id: "own", name: "own", demo: true, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({ id: "own", name: "own", demo: true, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
     // One viewer: the collector samples at the fast cadence.
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.monitorUrl("postgres"));

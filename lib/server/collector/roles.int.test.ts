@@ -35,7 +35,7 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
 
   it("says what is denied, still records its own activity, pg_stat_io and its own statements, and logs no error", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "plain", name: "plain", demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+    const c = new Collector({ id: "plain", name: "plain", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(plain);
     const mine = await connect(plain, "plain-sleeper");

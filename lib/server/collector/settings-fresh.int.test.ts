@@ -28,7 +28,7 @@ describe("settings fresh after a reload, pending values, the restart before infl
 
   /** A collector as the app runs one: one viewer, the shipped 30 s settings cadence, the history on disk. */
   async function watch(url: string, name = "own"): Promise<Collector> {
-    const c = new Collector({ id: name, name, demo: false, sampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences: { ...TEST_COLLECTOR.cadences, settingsMs: 30_000 }, history: history.forTarget(name) });
+    const c = new Collector({ id: name, name, demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences: { ...TEST_COLLECTOR.cadences, settingsMs: 30_000 }, history: history.forTarget(name) });
     collectors.push({ c, unsubscribe: c.feed.subscribe(() => undefined) });
     c.start(url);
     await waitFor("collector up with settings", () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(), 15_000);

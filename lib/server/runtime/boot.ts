@@ -53,7 +53,7 @@ export function boot(): Runtime {
           id: target.id,
           name: target.name,
           demo: target.demo,
-          sampleMs: config.sampleMs,
+          watchedSampleMs: config.watchedSampleMs,
           idleSampleMs: config.idleSampleMs,
           windowMs: config.windowMs,
           redact: config.redact,

@@ -43,7 +43,8 @@ export interface Config {
   targets: TargetConfig[];
   /** true when no target is configured: an embedded PostgreSQL 18 is watched */
   demo: boolean;
-  sampleMs: number;
+  /** the sampling intervals asked for, while watched and while not (the one in force is TargetInfo.sampleMs) */
+  watchedSampleMs: number;
   idleSampleMs: number;
   windowMs: number;
   /** server time watching may cost each target, ms per second */
@@ -126,8 +127,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
       throw new ConfigError(key, `is not a setting inflight knows (known: ${KNOWN_SETTINGS.filter((k) => k.startsWith("INFLIGHT_")).join(", ")})`);
     }
   }
-  const sampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", 100, 10, 60_000);
-  const idleSampleMs = intSetting(env, "INFLIGHT_IDLE_SAMPLE_MS", Math.max(1000, sampleMs), sampleMs, 60_000);
+  const watchedSampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", 100, 10, 60_000);
+  const idleSampleMs = intSetting(env, "INFLIGHT_IDLE_SAMPLE_MS", Math.max(1000, watchedSampleMs), watchedSampleMs, 60_000);
   let windowMs = 15 * 60_000;
   if (env.INFLIGHT_WINDOW) {
     const parsed = parseDuration(env.INFLIGHT_WINDOW);
@@ -157,7 +158,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
   return {
     targets,
     demo,
-    sampleMs,
+    watchedSampleMs,
     idleSampleMs,
     windowMs,
     budgetMsPerSecond,
