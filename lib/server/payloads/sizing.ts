@@ -6,6 +6,7 @@ import { totals } from "../../window/sizing/input";
 import type { TargetWindow } from "../../window/window";
 import { labResults } from "../history/lab-results";
 import type { SampleStore } from "../history/samples";
+import { methodMinutes } from "../history/method-minutes";
 import { settingsTimeline } from "../history/settings-timeline";
 import type { HistoryStore } from "../history/store";
 import { redactLiterals } from "./redact";
@@ -26,7 +27,7 @@ export function historyInput(history: HistoryStore, samples: SampleStore, q: Siz
   const key = history.keyFor(q.target);
   const rows = samples.read(key, q.from, q.to);
   const seconds = rows.ticks.flatMap((t) => (t.load ? [{ t: Math.floor(t.t / 1000) * 1000, load: t.load }] : []));
-  return { from: q.from, to: q.to, seconds, runs: rows.runs, settings: settingsTimeline(history, key, q.from, q.to), labs: labResults(history, key, q.to - history.retentionMs, q.to) };
+  return { from: q.from, to: q.to, seconds, runs: rows.runs, settings: settingsTimeline(history, key, q.from, q.to), labs: labResults(history, key, q.to - history.retentionMs, q.to), minutes: methodMinutes(history, key, q.from, q.to) };
 }
 
 /** The live window's ticks and runs in the range, the settings now (the history is off: no timeline). */
@@ -39,7 +40,12 @@ export function liveInput(window: TargetWindow, history: HistoryStore, q: Sizing
 
 export function sizingPayload(input: SizingInput, q: SizingRequest, source: SizingResponse["source"], note: string | null): SizingResponse {
   // Literals go before the model sees the text: the statements and the figures that quote them read it redacted.
-  const levers = sizeLevers(q.redact ? { ...input, runs: input.runs.map((r) => ({ ...r, query: redactLiterals(r.query) })) } : input);
+  const redacted = (): SizingInput => ({
+    ...input,
+    runs: input.runs.map((r) => ({ ...r, query: redactLiterals(r.query) })),
+    minutes: input.minutes && { ...input.minutes, texts: new Map([...input.minutes.texts].map(([id, text]) => [id, redactLiterals(text)])) },
+  });
+  const levers = sizeLevers(q.redact ? redacted() : input);
   const sampledMs = totals(input.seconds).sampledMs;
   const empty = sampledMs === 0 ? "No second of this range carries its load on disk: inflight was not running, or kept it before it counted each second's samples." : null;
   return { target: q.target, from: q.from, to: q.to, source, sampledMs, levers, note: note ?? (source === "history" ? empty : null) };

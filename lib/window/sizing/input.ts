@@ -2,7 +2,7 @@
 // shares: the settings in force at a moment, a range's seconds summed, the
 // statements a set of runs belongs to, and the labs that measured a lever.
 import { formatDuration } from "../../format";
-import { isPoller } from "../../history/compare";
+import { isPoller, type SideSums } from "../../history/compare";
 import type { LabResult } from "../../schemas/lab";
 import type { SecondLoad } from "../../schemas/past";
 import type { QueryRun } from "../../schemas/runs";
@@ -23,6 +23,12 @@ export interface SettingsAt {
   settings: Settings;
 }
 
+/** pg_stat_statements' sums of the range per io_method and queryid, and the statements' texts. */
+export interface MethodMinutes {
+  byMethod: ReadonlyMap<string, ReadonlyMap<string, SideSums>>;
+  texts: ReadonlyMap<string, string>;
+}
+
 export interface SizingInput {
   from: number;
   to: number;
@@ -33,6 +39,8 @@ export interface SizingInput {
   /** oldest first; the first is the one in force at `from` when the history has it */
   settings: readonly SettingsAt[];
   labs: readonly LabResult[];
+  /** the history's per-minute statements by io_method; absent from the live window */
+  minutes?: MethodMinutes;
 }
 
 /** A run needs this many samples before its figures say anything (the findings' MIN_SAMPLES). */

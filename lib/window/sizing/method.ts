@@ -6,6 +6,7 @@
 // (another statement, a lab) ran faster under the method in force: the
 // history never contradicts the advice. Same timings: leave.
 import { formatDuration } from "../../format";
+import { isHousekeepingRow, sideStats, verdict } from "../../history/compare";
 import type { QueryRun } from "../../schemas/runs";
 import type { SizingFigure, SizingLeverVerdict, SizingStatement } from "../../schemas/sizing";
 import { METHOD_GAIN_SHARE } from "../findings/method-evidence";
@@ -59,12 +60,47 @@ function labSays(input: SizingInput): { faster: string; than: string }[] {
   return out;
 }
 
+interface MinuteSays {
+  method: string;
+  faster: boolean;
+  slower: boolean;
+  statement: SizingStatement;
+  figure: SizingFigure;
+}
+
+/**
+ * pg_stat_statements' minutes: each statement called under `now` and under
+ * another method, its means compared as the before/after view compares them
+ * (lib/history/compare.ts: outside the spread, and by 5% or more).
+ */
+function minutesSay(input: SizingInput, now: string): MinuteSays[] {
+  const here = input.minutes?.byMethod.get(now);
+  if (!input.minutes || !here) return [];
+  const out: MinuteSays[] = [];
+  for (const [method, sums] of input.minutes.byMethod) {
+    if (method === now) continue;
+    for (const [queryId, other] of sums) {
+      const mine = here.get(queryId);
+      const query = input.minutes.texts.get(queryId) ?? "";
+      if (!mine || isHousekeepingRow(query)) continue;
+      const a = sideStats(mine);
+      const b = sideStats(other);
+      const v = verdict(a, b);
+      if (v.kind === "too_few") continue;
+      const text = `${query.slice(0, 80)}: pg_stat_statements ${formatDuration(b.meanMs)} a call under ${method} (${b.calls} calls), ${formatDuration(a.meanMs)} under ${now} (${a.calls}): ${v.text.replace(/ \(.*\)$/, "")} under ${method}`;
+      out.push({ method, faster: v.kind === "faster", slower: v.kind === "slower", statement: { queryId, query, runs: b.calls, totalMs: other.execMs }, figure: { text, value: v.change, spanMs: null } });
+    }
+  }
+  return out;
+}
+
 export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
   const now = settingsAt(input, input.to)?.io_method?.setting ?? null;
   const lab = labsOf(input.labs, "io_method");
   if (now === null) return noChange("io_method", "unknown", null, "the settings of this range are not known (io_method not read)", { lab });
   const compared = sides(input);
-  const figures: SizingFigure[] = compared.map((s) => ({ text: `${s.statement.query.slice(0, 80)}: ${[...s.byMethod].map(([m, sp]) => words(m, sp)).join("; ")}`, value: null, spanMs: null }));
+  const minutes = minutesSay(input, now);
+  const figures: SizingFigure[] = [...compared.map((s) => ({ text: `${s.statement.query.slice(0, 80)}: ${[...s.byMethod].map(([m, sp]) => words(m, sp)).join("; ")}`, value: null, spanMs: null })), ...minutes.map((x) => x.figure)];
   const measured = labSays(input);
   // Another method m is advised when a statement ran faster under it than under `now`, and nothing ran faster under `now` than under m.
   const gains = new Map<string, Side[]>();
@@ -78,6 +114,10 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
       if (faster(here, sp)) contradicted.add(m);
     }
   }
+  for (const x of minutes) {
+    if (x.faster) gains.set(x.method, [...(gains.get(x.method) ?? []), { statement: x.statement, runs: [], byMethod: new Map() }]);
+    if (x.slower) contradicted.add(x.method);
+  }
   for (const x of measured) if (x.than === now && !contradicted.has(x.faster) && !gains.has(x.faster)) gains.set(x.faster, []);
   const best = [...gains].find(([m]) => !contradicted.has(m));
   if (best) {
@@ -85,7 +125,7 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
     const reason = `${helped.length ? `${helped.length} statement${helped.length === 1 ? "" : "s"} ran faster under ${m} than under ${now} outside the spread` : `a lab here measured ${m} faster than ${now} outside the spread`}, and nothing in the range ran faster under ${now}`;
     return { lever: "io_method", verdict: "change", now, value: m, applies: "restart", headline: `set io_method = ${m} (a restart applies it)`, reason, figures, statements: helped.map((s) => s.statement), lab };
   }
-  const reason = !compared.length
+  const reason = !compared.length && !minutes.length
     ? `no statement ran under two io_methods in this range: nothing here says another would be faster${lab.length ? "" : " (the lab can measure it)"}`
     : contradicted.size
       ? `the history contradicts a change: statements ran faster under ${now}`

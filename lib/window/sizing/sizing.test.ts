@@ -176,3 +176,19 @@ describe("io_combine_limit", () => {
     expect(v).toMatchObject({ verdict: "lower", value: "16", applies: "reload" });
   });
 });
+
+describe("io_method from pg_stat_statements' minutes", () => {
+  const sums = (calls: number, meanMs: number, sdMs: number) => ({ calls, execMs: calls * meanMs, execSq: (calls - 1) * sdMs * sdMs + calls * meanMs * meanMs, readMs: null, blksRead: 0, blksHit: 0 });
+  const minutes = (worker: ReturnType<typeof sums>, sync: ReturnType<typeof sums>) => ({ byMethod: new Map([["worker", new Map([["7", worker]])], ["sync", new Map([["7", sync]])]]), texts: new Map([["7", "SELECT count(*) FROM big"]]) });
+  const now = (m: string) => [{ t: 0, settings: settingsOf({ io_method: m }) }];
+
+  it("a statement's mean faster under worker outside the spread, now sync: change to worker", () => {
+    const v = lever(sizeLevers(input({ settings: now("sync"), minutes: minutes(sums(20, 100, 5), sums(20, 200, 5)) })), "io_method");
+    expect(v).toMatchObject({ verdict: "change", value: "worker" });
+    expect(v.figures[0].text).toMatch(/^SELECT count\(\*\) FROM big: pg_stat_statements 100 ms a call under worker \(20 calls\), 200 ms under sync \(20\): faster by 50% under worker$/);
+  });
+
+  it("the same means within the spread: no advice", () => {
+    expect(lever(sizeLevers(input({ settings: now("sync"), minutes: minutes(sums(20, 100, 30), sums(20, 105, 30)) })), "io_method")).toMatchObject({ verdict: "leave", value: null });
+  });
+});
