@@ -46,6 +46,7 @@ function judge(input: SizingInput, knob: ReadAheadKnob): Judged[] {
 /** Below the default, to the default; at or above it, twice: then measured again. */
 export const readAheadFor = (cap: number) => Math.min(READAHEAD_CAP, cap < READAHEAD_DEFAULT ? READAHEAD_DEFAULT : cap * 2);
 
+const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const caps = (js: readonly Judged[]) => [...new Set(js.map((j) => j.cap))].join(", ");
 
@@ -53,7 +54,7 @@ function figuresOf(js: readonly Judged[], knob: ReadAheadKnob): SizingFigure[] {
   const pinned = js.filter((j) => j.pinned);
   const waited = js.filter((j) => j.readWait >= READ_WAIT_HIGH_SHARE);
   const figures: SizingFigure[] = [
-    { text: `${js.length} runs read asynchronously; ${waited.length} waited on their reads in ${pct(READ_WAIT_HIGH_SHARE)} or more of their samples`, value: js.length, spanMs: null },
+    { text: `${runs(js.length)} read asynchronously; ${waited.length} waited on ${waited.length === 1 ? "its" : "their"} reads in ${pct(READ_WAIT_HIGH_SHARE)} or more of ${waited.length === 1 ? "its" : "their"} samples`, value: js.length, spanMs: null },
     { text: `${pinned.length} of them at the cap: ${mean(pinned.map((j) => j.meanInFlight)).toFixed(1)} reads in flight on average at ${knob} ${caps(pinned) || "–"}`, value: pinned.length, spanMs: null },
   ];
   const below = waited.filter((j) => !j.pinned && !j.workersQueue);
