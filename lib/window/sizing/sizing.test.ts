@@ -192,3 +192,17 @@ describe("io_method from pg_stat_statements' minutes", () => {
     expect(lever(sizeLevers(input({ settings: now("sync"), minutes: minutes(sums(20, 100, 30), sums(20, 105, 30)) })), "io_method")).toMatchObject({ verdict: "leave", value: null });
   });
 });
+
+describe("a range across a change of the io workers", () => {
+  it("judges the io workers only since the settings in force came in", () => {
+    const before = seconds(30, { reading: 10, full: 9, peakWaiting: 4 });
+    const after = seconds(30, { reading: 10, full: 0, maxBusy: 2 }, 30_000);
+    const settings = [
+      { t: 0, settings: settingsOf({ io_workers: "1" }) },
+      { t: 30_000, settings: settingsOf({ io_workers: "3" }) },
+    ];
+    const v = lever(sizeLevers(input({ seconds: [...before, ...after], settings })), "io_workers");
+    expect(v).toMatchObject({ verdict: "leave", now: "3" });
+    expect(v.reason).toMatch(/^since \d\d:\d\d:\d\d, when the io worker settings in force came in: the io workers were the queue in 0%/);
+  });
+});
