@@ -46,6 +46,9 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
           {target.name}
         </h1>
         {badge ? <Badge tone="info">{badge}</Badge> : null}
+        <Link href={`/targets/${encodeURIComponent(target.id)}/sizing`} className="text-sm text-blue-700 hover:underline" data-testid="sizing-link" title="what to set for the io workers, read-ahead, io_method and io_combine_limit, from this server's own history">
+          Sizing
+        </Link>
         <StatusBadge target={target} now={now} />
         <Badge tone={STREAM_TONES[stream.state]} testId="stream-state" data={{ "data-state": stream.state }} title={stream.error ?? "this page's live stream from inflight"}>
           {stream.state === "live" ? "live" : `stream ${stream.state}`}

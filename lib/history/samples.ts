@@ -10,6 +10,7 @@ import type { PastFinding, PastTick } from "../schemas/past";
 import type { QueryRun } from "../schemas/runs";
 import type { IoSample, Tick } from "../schemas/tick";
 import { liveReadRate } from "../window/read-rate";
+import { addTick, emptyLoad } from "./second-load";
 
 const SECOND = 1000;
 /** A running run (or a holding finding) is written again this often: what a stop or a crash can lose. */
@@ -42,7 +43,7 @@ function readRate(runs: readonly QueryRun[], blockSize: number): PastTick["rate"
 export class SampleRecorder {
   private lastTickSeq = 0;
   private lastIoSeq = 0;
-  private second: { at: number; tick: Tick; rate: PastTick["rate"] } | null = null;
+  private second: { at: number; tick: Tick; rate: PastTick["rate"]; load: NonNullable<PastTick["load"]> } | null = null;
   private read: NonNullable<PastTick["read"]> | null = null;
   /** runs written since they ended */
   private ended = new Set<string>();
@@ -88,8 +89,9 @@ export class SampleRecorder {
       this.lastTickSeq = tick.seq;
       const at = Math.floor(tick.t / SECOND);
       if (this.second && this.second.at !== at) rows.ticks.push(this.closeSecond());
-      if (!this.second) this.second = { at, tick, rate: null };
+      if (!this.second) this.second = { at, tick, rate: null, load: emptyLoad() };
       else if (readsInFlight(tick) >= readsInFlight(this.second.tick)) this.second.tick = tick;
+      addTick(this.second.load, tick);
     }
   }
 
@@ -102,9 +104,9 @@ export class SampleRecorder {
   }
 
   private closeSecond(): PastTick {
-    const { tick, rate } = this.second!;
+    const { tick, rate, load } = this.second!;
     const { seq: _seq, ...rest } = tick;
-    const row: PastTick = { ...rest, read: this.read, rate };
+    const row: PastTick = { ...rest, read: this.read, rate, load };
     this.second = null;
     this.read = null;
     return row;

@@ -57,3 +57,18 @@ export type LabLever = (typeof LAB_LEVERS)[number];
 
 /** idle: never run in this process; running; done: a table; failed: one line says why. */
 export const LAB_STATES = ["idle", "running", "done", "failed"] as const;
+
+/**
+ * The levers the sizing view judges (issue 41): the io workers (18) or the
+ * pool's bounds (19), read-ahead (maintenance_io_concurrency for vacuum),
+ * io_method, and io_combine_limit against its ceiling.
+ */
+export const SIZING_LEVERS = ["io_workers", "io_max_workers", "io_min_workers", "effective_io_concurrency", "maintenance_io_concurrency", "io_method", "io_combine_limit"] as const;
+export type SizingLever = (typeof SIZING_LEVERS)[number];
+
+/** raise / lower a number; change: io_method to another value; leave as is; unknown: not enough evidence. */
+export const SIZING_VERDICTS = ["raise", "lower", "change", "leave", "unknown"] as const;
+export type SizingVerdict = (typeof SIZING_VERDICTS)[number];
+
+/** How a new value takes effect. */
+export const SETTING_APPLIES = ["reload", "restart"] as const;

@@ -117,3 +117,15 @@ export const PastQuery = z
   .refine((q) => q.from < q.to, { message: "must be after from", path: ["to"] })
   .refine((q) => q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
 export type PastQuery = z.infer<typeof PastQuery>;
+
+/** The ranges the sizing view offers by name. */
+export const SIZING_RANGES = { "1h": 3_600_000, "24h": 24 * 3_600_000 } as const;
+
+/** GET /api/targets/{id}/sizing: `range` (the last hour or day, to now) or `from` and `to`; default the last hour. */
+export const SizingQuery = z
+  .strictObject({ range: z.enum(Object.keys(SIZING_RANGES) as [keyof typeof SIZING_RANGES]).optional(), from: ms.optional(), to: ms.optional() })
+  .refine((q) => q.range === undefined || (q.from === undefined && q.to === undefined), { message: "is not with from and to: one or the other", path: ["range"] })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { message: "needs from and to together", path: ["to"] })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, { message: "must be after from", path: ["to"] })
+  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+export type SizingQuery = z.infer<typeof SizingQuery>;

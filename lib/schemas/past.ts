@@ -8,8 +8,38 @@ import { QueryRun } from "./runs";
 import { Restart } from "./settings";
 import { Tick } from "./tick";
 
+/**
+ * One second's counts over all its samples (burst samples only in launched/exited): what the
+ * sizing view sums, unbiased by which tick was kept.
+ */
+export const SecondLoad = z.object({
+  samples: z.number(),
+  /** samples with async reads in flight or a backend waiting on them (IO:AioIoCompletion) */
+  reading: z.number(),
+  /** samples in which a backend waited on its reads (IO:AioIoCompletion or IO:DataFileRead) */
+  waiting: z.number(),
+  /** samples in which the io workers were the queue (workersFull) */
+  full: z.number(),
+  /** 19: samples with the pool at io_max_workers */
+  atMax: z.number(),
+  fullAtMax: z.number(),
+  /** 19: samples with the pool at io_min_workers (or below) and none busy */
+  idleAtMin: z.number(),
+  launched: z.number(),
+  exited: z.number(),
+  maxAlive: z.number(),
+  maxBusy: z.number(),
+  /** the most backends waiting on their async reads at once in a full sample */
+  peakWaiting: z.number(),
+  /** the most handles SUBMITTED (queued for an io worker or executing) in a full sample */
+  peakSubmitted: z.number(),
+});
+export type SecondLoad = z.infer<typeof SecondLoad>;
+
 /** One second of a target: the tick kept for it (the one with the most reads in flight). */
 export const PastTick = Tick.omit({ seq: true }).extend({
+  /** the second's counts over all its samples; absent from rows kept before issue 41 */
+  load: SecondLoad.optional(),
   /** pg_stat_io deltas that arrived in this second (summed); null when none did */
   read: z.object({ intervalMs: z.number(), reads: z.number(), readBytes: z.number(), readTime: z.number(), hits: z.number() }).nullable(),
   /** the live read estimate (the running scans' blocks covered per second x block_size); null without a scan to tell */

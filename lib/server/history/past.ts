@@ -35,6 +35,8 @@ export function pastPayload(history: HistoryStore, samples: SampleStore, q: Past
     to: q.to,
     retentionMs,
     ...rows,
+    // Each second's load is the sizing view's (GET /sizing): the charts do not draw it, and a day of it is megabytes.
+    ticks: rows.ticks.map(({ load: _load, ...t }) => t),
     restarts,
     status: samples.status(q.target),
     note: noteOf(q, rows.keptFrom, retentionMs, empty),
