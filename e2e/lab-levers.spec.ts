@@ -4,8 +4,10 @@ import { openTarget, restoreDemo } from "./helpers";
 // Issue 41: the demo's lab compares io_workers by reload. Its preset (1 vs 3,
 // 4 sessions at once) driven from the page to the end: the table has a row
 // per value, the second set against the first; every run lists what SHOW
-// said in its sessions and the io workers seen, and io_workers is back to 3.
-// The behaviour is under test, not which value is faster.
+// said in its sessions and the io workers seen, and io_workers is back to 3;
+// the sizing view cites the result beside its io_workers verdict, with the
+// medians the lab's table shows. The behaviour is under test, not which
+// value is faster.
 
 test.afterAll(async ({ request }) => {
   await restoreDemo(request);
@@ -46,4 +48,18 @@ test("the io_workers preset: 1 vs 3 with 4 sessions, by reload, to the end; the 
     await expect(runs.filter({ hasText: `io_workers = ${value}:` }).first()).toContainText(`SHOW io_workers: ${value}, io workers seen: ${value}`);
   }
   await lab.screenshot({ path: "test-results/lab-levers.png" });
+
+  // The sizing view cites it: the lever, the values, the medians of the lab's table, the rounds and sessions.
+  const medians = (await rows.evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.median)))).map((ms) => ms / 1000);
+  await page.goto("/targets/demo/sizing");
+  const lever = page.locator('[data-testid="sizing-lever"][data-lever="io_workers"]');
+  const cited = lever.getByTestId("sizing-lab").first();
+  // Shown under the verdict, not behind its evidence toggle: what was measured here is the proof.
+  await expect(cited).toBeVisible({ timeout: 30_000 });
+  await expect(cited).toContainText(/measured here: io_workers 1 -> 3: [\d.]+ s -> [\d.]+ s .*2 rounds each, 4 sessions/);
+  const said = /io_workers 1 -> 3: ([\d.]+) s -> ([\d.]+) s/.exec((await cited.textContent()) ?? "")!;
+  // As the table's medians, to the figure shown (0.1 s under 10 s, 1 s above).
+  [said[1], said[2]].forEach((text, i) => expect(Math.abs(Number(text) - medians[i])).toBeLessThanOrEqual(medians[i] < 10 ? 0.05 : 0.5));
+  await lever.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/sizing-cites-lab.png" });
 });

@@ -7,7 +7,7 @@ import { QueryText } from "@/components/ui/query-text";
 
 const VERDICT_TONES = { raise: "bad", lower: "warn", change: "bad", leave: "ok", unknown: "muted" } as const satisfies Record<SizingVerdict, Tone>;
 
-/** One lever: the verdict in one line, the evidence under it (the figures, the statements it would help, the labs, how to prove it). */
+/** One lever: the verdict in one line, what the lab measured here under it, the evidence on demand (the figures, the statements it would help, how to prove it). */
 export function SizingLeverRow({ lever: l, demo }: { lever: SizingLeverVerdict; demo: boolean }) {
   const hint = l.verdict === "raise" || l.verdict === "lower" || l.verdict === "change" ? labHint(l.lever, demo) : null;
   return (
@@ -20,6 +20,11 @@ export function SizingLeverRow({ lever: l, demo }: { lever: SizingLeverVerdict; 
           {l.headline}
         </span>
       </div>
+      {l.lab.map((x) => (
+        <p key={x.at} className="mt-0.5 pl-1 text-xs text-slate-800" data-testid="sizing-lab">
+          {x.text} ({formatClock(x.at)})
+        </p>
+      ))}
       <details className="mt-1 pl-1 text-xs text-slate-700">
         <summary className="cursor-pointer text-slate-500" data-testid="sizing-reason">
           {l.reason}
@@ -46,11 +51,6 @@ export function SizingLeverRow({ lever: l, demo }: { lever: SizingLeverVerdict; 
             </ul>
           </div>
         ) : null}
-        {l.lab.map((x) => (
-          <p key={x.at} className="mt-1" data-testid="sizing-lab">
-            {x.text} ({formatClock(x.at)})
-          </p>
-        ))}
         {hint ? (
           <p className="mt-1 text-blue-800" data-testid="sizing-lab-hint">
             {hint}

@@ -1,7 +1,6 @@
 // The sizing model (issue 41, pure): per lever, over a range of a server's
 // sampled picture, settings and labs, raise / lower / change / leave as is /
 // not enough evidence, with the figures, the statements and the labs.
-import { formatClock } from "../../format";
 import type { Settings } from "../../schemas/settings";
 import type { SizingLeverVerdict } from "../../schemas/sizing";
 import { workerSizing } from "../major";
@@ -22,28 +21,28 @@ function tooShort(v: SizingLeverVerdict, sampledMs: number): SizingLeverVerdict 
   return { ...v, verdict: "unknown", value: null, applies: null, headline: `${v.lever}: not enough evidence`, reason: `${Math.round(sampledMs / 1000)} s of this range sampled (${SIZING_MIN_SAMPLED_MS / 1000} s needed)` };
 }
 
-/** When the io workers' settings in force at the end of the range came into force (the range's start when they held throughout). */
-export function workersSince(input: SizingInput, end: Settings | null): number {
-  let since = input.from;
-  let wasSame = true;
-  for (const s of input.settings) {
-    const same = WORKER_SETTINGS.every((n) => s.settings[n]?.setting === end?.[n]?.setting);
-    if (same && !wasSame) since = s.t;
-    wasSame = same;
-  }
-  return since;
+/** Whether the io workers' settings at `t` are those in force at the end of the range. */
+function sameWorkers(input: SizingInput, end: Settings | null, t: number): boolean {
+  const at = settingsAt(input, t);
+  return WORKER_SETTINGS.every((n) => at?.[n]?.setting === end?.[n]?.setting);
 }
 
-/** The io workers' verdicts over the seconds since their settings came into force: what came before judged other values. */
+/**
+ * The io workers' verdicts over the seconds run under the settings in force
+ * at the end, whenever they held in the range: the seconds under other values
+ * (before a change, or a lab's own run of another value, whose io_workers
+ * the lab then put back) judged those values, not these.
+ */
 function workersVerdicts(input: SizingInput, end: Settings | null): SizingLeverVerdict[] {
-  const since = workersSince(input, end);
-  const own = since > input.from ? { ...input, seconds: input.seconds.filter((x) => x.t >= since) } : input;
+  const seconds = input.seconds.filter((x) => sameWorkers(input, end, x.t));
+  const others = input.seconds.length - seconds.length;
+  const own = others > 0 ? { ...input, seconds } : input;
   const t = totals(own.seconds);
   const ctx = { input: own, t, ioMethod: end?.io_method?.setting ?? null };
   const sizing = end ? workerSizing(end) : null;
   const verdicts =
     sizing?.kind === "pool" ? [ioMaxWorkersVerdict(sizing.max, ctx), ioMinWorkersVerdict(sizing.min, sizing.max, ctx)] : [ioWorkersVerdict(sizing?.kind === "fixed" ? sizing.workers : null, ctx)];
-  const note = since > input.from ? `since ${formatClock(since)}, when the io worker settings in force came in: ` : "";
+  const note = others > 0 ? `under the io worker settings in force (${others} s of this range ran under others, left out): ` : "";
   return verdicts.map((v) => tooShort({ ...v, reason: note + v.reason }, t.sampledMs));
 }
 

@@ -194,7 +194,7 @@ describe("io_method from pg_stat_statements' minutes", () => {
 });
 
 describe("a range across a change of the io workers", () => {
-  it("judges the io workers only since the settings in force came in", () => {
+  it("judges the io workers only over the seconds under the settings in force", () => {
     const before = seconds(30, { reading: 10, full: 9, peakWaiting: 4 });
     const after = seconds(30, { reading: 10, full: 0, maxBusy: 2 }, 30_000);
     const settings = [
@@ -203,6 +203,21 @@ describe("a range across a change of the io workers", () => {
     ];
     const v = lever(sizeLevers(input({ seconds: [...before, ...after], settings })), "io_workers");
     expect(v).toMatchObject({ verdict: "leave", now: "3" });
-    expect(v.reason).toMatch(/^since \d\d:\d\d:\d\d, when the io worker settings in force came in: the io workers were the queue in 0%/);
+    expect(v.reason).toMatch(/^under the io worker settings in force \(30 s of this range ran under others, left out\): the io workers were the queue in 0%/);
+  });
+
+  it("counts the seconds under the settings in force before and after a stretch under others (a lab's run of another value)", () => {
+    const first = seconds(20, { reading: 10, full: 9, peakWaiting: 4 });
+    const lab = seconds(10, { reading: 10, full: 0, maxBusy: 1 }, 20_000);
+    const last = seconds(20, { reading: 10, full: 9, peakWaiting: 4 }, 30_000);
+    const settings = [
+      { t: 0, settings: settingsOf({ io_workers: "3" }) },
+      { t: 20_000, settings: settingsOf({ io_workers: "1" }) },
+      { t: 30_000, settings: settingsOf({ io_workers: "3" }) },
+    ];
+    const v = lever(sizeLevers(input({ seconds: [...first, ...lab, ...last], settings })), "io_workers");
+    expect(v).toMatchObject({ verdict: "raise", now: "3" });
+    expect(v.reason).toMatch(/^under the io worker settings in force \(10 s of this range ran under others, left out\)/);
+    expect(v.figures[0].text).toMatch(/\(360 of 400 samples\)/);
   });
 });
