@@ -16,7 +16,7 @@ function errorOf(env: Record<string, string>): ConfigError {
 describe("parseConfig", () => {
   it("defaults to the demo target on loopback", () => {
     const c = parse({});
-    expect(c).toMatchObject({ demo: true, sampleMs: 100, windowMs: 900_000, host: "127.0.0.1", port: 3000, authToken: null });
+    expect(c).toMatchObject({ demo: true, watchedSampleMs: 100, windowMs: 900_000, host: "127.0.0.1", port: 3000, authToken: null });
     expect(c.targets).toEqual([{ id: "demo", name: "demo", url: "", demo: true }]);
   });
 
