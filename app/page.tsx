@@ -1,8 +1,8 @@
 import { FleetTable } from "@/components/fleet/fleet-table";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { cadenceNote } from "@/lib/client/charts/fleet";
-import { fleetMajor, aioTitle } from "@/lib/window/major";
+import { cadenceNote } from "@/lib/view/fleet";
+import { fleetMajor, aioTitle } from "@/lib/model/window/major";
 
 export const dynamic = "force-dynamic";
 

@@ -38,13 +38,13 @@ export const TARGET_LABEL = "target";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS, IO_METHODS } from "../lib/schemas/enums";
 import { FINDING_RULES } from "../lib/schemas/findings";
 import { QUERY_NAMES } from "../lib/server/pg/queries";
-import { COMMON_NUMERIC_SETTINGS, COMMON_SETTINGS, IO_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
+import { COMMON_NUMERIC_SETTINGS, COMMON_SETTINGS, IO_SETTINGS, NUMERIC_SETTINGS } from "../lib/model/window/settings";
 
 // The enumerations are the app's own (one place each): deploy/ is written against them.
 export { AIO_OPERATIONS, AIO_STATES, IO_METHODS } from "../lib/schemas/enums";
 export { FINDING_RULES } from "../lib/schemas/findings";
 /** The io settings inflight reads: each has a pending_restart series. */
-export { IO_SETTINGS as READ_SETTINGS, NUMERIC_SETTINGS } from "../lib/window/settings";
+export { IO_SETTINGS as READ_SETTINGS, NUMERIC_SETTINGS } from "../lib/model/window/settings";
 export { ASPECTS as COLLECTION_ASPECTS } from "../lib/schemas/enums";
 /** The wait events deploy/ names (the label set itself is open: pg_wait_events). */
 export const READ_WAITS = {

@@ -3,7 +3,7 @@ import { openTarget } from "./helpers";
 
 // Issue 11, "make the numbers agree": what a newcomer read as contradictions
 // on the page, checked on the page (the figures themselves are unit-tested
-// in lib/client/charts).
+// in lib/view).
 
 test("the header and the io workers panel say the same workers figure, from the same sample", async ({ page }) => {
   await openTarget(page);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { NO_EXPLAIN_IO } from "../lib/lab/explain-io";
+import { NO_EXPLAIN_IO } from "../lib/model/lab/explain-io";
 import { openTarget, restoreDemo } from "./helpers";
 
 // Issue 13: after a restart the target page compares the statements before

@@ -25,7 +25,7 @@ const LOOPS = Number(process.env.CROWD_LOOPS ?? 250);
 const ADDRESSES = Array.from({ length: Math.ceil(LOOPS / 10) }, (_, i) => `127.0.${10 + Math.floor(i / 250)}.${(i % 250) + 1}`);
 const OPENS = 1000;
 const HOLD_MS = 4000;
-/** As the page does after a refused stream (lib/client/live/stream.ts retryMs). */
+/** As the page does after a refused stream (lib/client/stream.ts retryMs). */
 const RETRY_MS = 2000;
 const RAMP_MS = 2000;
 const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);

@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { NO_EXPLAIN_IO } from "../lib/lab/explain-io";
+import { NO_EXPLAIN_IO } from "../lib/model/lab/explain-io";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { restartCommand, startLab, stopCommand } from "./support/lab";
 import { waitFor } from "./support/pg";

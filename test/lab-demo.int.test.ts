@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SUMMARY_COLUMNS, summaryColumns } from "../lib/lab/export";
-import { median } from "../lib/lab/summary";
+import { SUMMARY_COLUMNS, summaryColumns } from "../lib/model/lab/export";
+import { median } from "../lib/model/lab/summary";
 import { LabExport, LabState } from "../lib/schemas/lab";
 import { TargetsResponse } from "../lib/schemas/api";
 import { waitFor } from "./support/pg";

@@ -11,8 +11,8 @@
 // saying so).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/lab/export";
-import { summarize } from "../lib/lab/summary";
+import { IO_COLUMNS, SUMMARY_COLUMNS, summaryColumns, summaryTable } from "../lib/model/lab/export";
+import { summarize } from "../lib/model/lab/summary";
 import { Collector } from "../lib/server/collector/collector";
 import { dropFromPageCache } from "../lib/server/demo/evict";
 import { runLab } from "../lib/server/lab/runner";

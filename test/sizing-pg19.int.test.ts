@@ -6,7 +6,7 @@
 // machine cannot run 19 the run fails with the reason (IOURING_TESTS=skip:
 // left out, saying so).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKERS_PARTIAL_SHARE } from "../lib/window/findings/thresholds";
+import { WORKERS_PARTIAL_SHARE } from "../lib/model/window/findings/thresholds";
 import { pg19Available, startPg19, type IoUringPg } from "./support/iouring";
 import { connect } from "./support/pg";
 import { leverOf, scanUntil, sizedCollector, type Sized } from "./support/sizing";

@@ -8,7 +8,7 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alterSystem } from "../lib/server/demo/admin";
-import { WORKERS_PARTIAL_SHARE } from "../lib/window/findings/thresholds";
+import { WORKERS_PARTIAL_SHARE } from "../lib/model/window/findings/thresholds";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { connect, waitFor } from "./support/pg";
 import { leverOf, scanUntil, sizedCollector, type Sized } from "./support/sizing";

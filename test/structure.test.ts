@@ -41,9 +41,9 @@ const known = new Set(files);
  */
 export const LAYERS = {
   contract: { paths: ["lib/schemas/", "lib/format.ts", "lib/duration.ts"], imports: [] },
-  model: { paths: ["lib/window/", "lib/history/", "lib/lab/"], imports: ["contract"] },
-  view: { paths: ["lib/client/charts/"], imports: ["contract", "model"] },
-  client: { paths: ["lib/client/live/", "components/"], imports: ["contract", "model", "view"] },
+  model: { paths: ["lib/model/"], imports: ["contract"] },
+  view: { paths: ["lib/view/"], imports: ["contract", "model"] },
+  client: { paths: ["lib/client/", "components/"], imports: ["contract", "model", "view"] },
   server: { paths: ["lib/server/"], imports: ["contract", "model"] },
 } as const satisfies Record<string, { paths: readonly string[]; imports: readonly string[] }>;
 type Layer = keyof typeof LAYERS;
@@ -138,10 +138,10 @@ describe("the layout", () => {
   it("detects an import that runs up a layer", () => {
     const at = (p: string) => path.join(ROOT, p);
     const graph = new Map([
-      [at("lib/window/x.ts"), [at("lib/client/charts/y.ts"), at("lib/schemas/z.ts")]],
-      [at("lib/server/a.ts"), [at("lib/client/live/b.ts"), at("lib/window/x.ts")]],
+      [at("lib/model/x.ts"), [at("lib/view/y.ts"), at("lib/schemas/z.ts")]],
+      [at("lib/server/a.ts"), [at("lib/client/b.ts"), at("lib/model/x.ts")]],
     ]);
-    expect(layerBreaches(graph)).toEqual(["lib/server/a.ts -> lib/client/live/b.ts (server -> client)", "lib/window/x.ts -> lib/client/charts/y.ts (model -> view)"]);
+    expect(layerBreaches(graph)).toEqual(["lib/model/x.ts -> lib/view/y.ts (model -> view)", "lib/server/a.ts -> lib/client/b.ts (server -> client)"]);
   });
 
   it("detects a circle when there is one", () => {

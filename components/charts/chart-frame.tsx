@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Term as TermId } from "@/lib/client/charts/glossary";
+import type { Term as TermId } from "@/lib/view/glossary";
 import { Glossed, Term } from "@/components/ui/term";
 
 export interface LegendEntry {

@@ -1,7 +1,7 @@
 "use client";
 import { memo } from "react";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Tooltip, XAxis, YAxis } from "recharts";
-import type { LabBar } from "@/lib/client/charts/lab";
+import type { LabBar } from "@/lib/view/lab";
 import { formatDuration } from "@/lib/format";
 import { Legend } from "./chart-frame";
 import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, GRID_STROKE, SMALL_CHART_STYLE, TOOLTIP_STYLE } from "./theme";

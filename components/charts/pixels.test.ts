@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ioSample, runSample, tick } from "../../test/support/fixtures";
 import { PLOT_INSET } from "@/components/charts/theme";
-import { LINE_MAX_POINTS, STACK_MAX_POINTS, waitsChart, workersChart } from "@/lib/client/charts/activity";
-import { IN_FLIGHT_MAX_POINTS, inFlightChart } from "@/lib/client/charts/inflight";
-import { RUN_LINE_MAX_POINTS, runLine, runSamples } from "@/lib/client/charts/runs";
-import { MIN_POINTS, pixelBudget, plotPixels, PX_PER_POINT, redrawMs, REDRAW_PX } from "@/lib/client/charts/series";
-import { IO_MAX_POINTS, throughputChart } from "@/lib/client/charts/throughput";
+import { LINE_MAX_POINTS, STACK_MAX_POINTS, waitsChart, workersChart } from "@/lib/view/activity";
+import { IN_FLIGHT_MAX_POINTS, inFlightChart } from "@/lib/view/inflight";
+import { RUN_LINE_MAX_POINTS, runLine, runSamples } from "@/lib/view/runs";
+import { MIN_POINTS, pixelBudget, plotPixels, PX_PER_POINT, redrawMs, REDRAW_PX } from "@/lib/view/series";
+import { IO_MAX_POINTS, throughputChart } from "@/lib/view/throughput";
 
 // Issue 21: a full 15-minute window at 10 samples a second is 9,000 ticks;
 // a chart draws no more points than one per PX_PER_POINT pixel columns of its plot.

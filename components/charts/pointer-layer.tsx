@@ -6,7 +6,7 @@
 // tooltip lists the row nearest to it, in recharts' own tooltip box.
 import { createContext, useCallback, useContext, useLayoutEffect, useRef, useState, type PointerEvent, type ReactNode } from "react";
 import { DefaultTooltipContent, usePlotArea, type TooltipPayloadEntry } from "recharts";
-import { nearestRow } from "@/lib/client/charts/paths";
+import { nearestRow } from "@/lib/view/paths";
 import { TOOLTIP_STYLE, tooltipTime } from "./theme";
 
 type Row = { t: number };

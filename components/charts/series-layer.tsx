@@ -5,7 +5,7 @@
 // scales. The pointer and tooltip are inflight's too (pointer-layer.tsx).
 import { memo, useId, useMemo, type ReactNode } from "react";
 import { usePlotArea, useXAxisScale, useYAxisScale } from "recharts";
-import { areaPath, dotsPath, linePath, pixelXs, stackLayers, type Curve, type Scale } from "@/lib/client/charts/paths";
+import { areaPath, dotsPath, linePath, pixelXs, stackLayers, type Curve, type Scale } from "@/lib/view/paths";
 import type { TooltipSeries } from "./pointer-layer";
 
 type Row = { t: number };

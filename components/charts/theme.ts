@@ -2,8 +2,8 @@
 // defined once at module level: recharts memoizes its parts by shallow props,
 // so a new arrow or object per render redraws the whole chart (docs/CHARTS.md, rule 3).
 import type { RunState } from "@/lib/schemas/tick";
-import type { AioStateKey } from "@/lib/client/charts/inflight";
-import { OTHER_WAITS } from "@/lib/client/charts/activity";
+import type { AioStateKey } from "@/lib/view/inflight";
+import { OTHER_WAITS } from "@/lib/view/activity";
 import { formatBytes, formatClock, formatNumber } from "@/lib/format";
 
 const CHART_HEIGHT = 220;

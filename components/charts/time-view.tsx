@@ -3,13 +3,13 @@
 // newest sample, or frozen), its ticks, restart marks and outage spans.
 import { createContext, useContext, useMemo } from "react";
 import { ReferenceArea, ReferenceLine } from "recharts";
-import { FRAME_MS, useChannel, useChannelSelect, useStaggeredFrame } from "@/lib/client/live/hooks";
-import { pixelBudget, plotPixels, redrawMs } from "@/lib/client/charts/series";
-import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/client/charts/marks";
+import { FRAME_MS, useChannel, useChannelSelect, useStaggeredFrame } from "@/lib/client/hooks";
+import { pixelBudget, plotPixels, redrawMs } from "@/lib/view/series";
+import { outageSpans, restartMarks, type OutageSpan, type RestartMark } from "@/lib/view/marks";
 import type { QueriesPayload } from "@/lib/schemas/window";
-import type { Frame, Outages } from "@/lib/client/charts/frame";
-import { timeTicks, viewDomain, type TimeDomain } from "@/lib/client/charts/time";
-import { runsInRange, type FrozenView } from "@/lib/client/charts/view";
+import type { Frame, Outages } from "@/lib/view/frame";
+import { timeTicks, viewDomain, type TimeDomain } from "@/lib/view/time";
+import { runsInRange, type FrozenView } from "@/lib/view/view";
 import type { ChartBox } from "./chart-box";
 import { OUTAGE_FILL, PLOT_INSET, RESTART_COLOR } from "./theme";
 

@@ -1,12 +1,12 @@
 "use client";
 import { memo, useMemo } from "react";
 import { AreaChart, CartesianGrid, XAxis, YAxis } from "recharts";
-import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/client/charts/activity";
-import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { noSamples } from "@/lib/client/charts/empty";
+import { STACK_MAX_POINTS, waitsChart, type WaitSeries, type WaitsRow } from "@/lib/view/activity";
+import type { PanelTarget } from "@/lib/client/panel-target";
+import { noSamples } from "@/lib/view/empty";
 import { Panel } from "@/components/ui/panel";
 import { Glossed } from "@/components/ui/term";
-import { valueAxis } from "@/lib/client/charts/scale";
+import { valueAxis } from "@/lib/view/scale";
 import { useChartBox } from "./chart-box";
 import { ChartBody, Legend } from "./chart-frame";
 import { StackedAreas, type SeriesSpec } from "./series-layer";

@@ -1,5 +1,5 @@
 import type { RestartSummary } from "@/lib/schemas/history";
-import { restartLine } from "@/lib/client/charts/compare";
+import { restartLine } from "@/lib/view/compare";
 
 /** Under a fleet row's io_method: the last restart, what it changed, and how the statements fared. */
 export function RestartLine({ summary, now }: { summary: RestartSummary | null | undefined; now: number | null }) {

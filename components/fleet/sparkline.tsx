@@ -1,4 +1,4 @@
-import { sparkLines } from "@/lib/client/charts/fleet";
+import { sparkLines } from "@/lib/view/fleet";
 
 const WIDTH = 120;
 const HEIGHT = 24;

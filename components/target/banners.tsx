@@ -1,4 +1,4 @@
-import type { Banner } from "@/lib/client/charts/settings";
+import type { Banner } from "@/lib/view/settings";
 
 const TONE_CLASSES = {
   info: "border-blue-200 bg-blue-50 text-blue-900",

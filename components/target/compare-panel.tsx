@@ -1,9 +1,9 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
-import { getJson, targetPath } from "@/lib/client/live/api";
-import { useChannel, usePageNow } from "@/lib/client/live/hooks";
-import { changeText, sideCells } from "@/lib/client/charts/compare";
+import { getJson, targetPath } from "@/lib/client/api";
+import { useChannel, usePageNow } from "@/lib/client/hooks";
+import { changeText, sideCells } from "@/lib/view/compare";
 import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";

@@ -1,13 +1,13 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { postJson, targetPath } from "@/lib/client/live/api";
-import { useChannel } from "@/lib/client/live/hooks";
+import type { PanelTarget } from "@/lib/client/panel-target";
+import { postJson, targetPath } from "@/lib/client/api";
+import { useChannel } from "@/lib/client/hooks";
 import { IO_METHODS, IO_WORKERS_RANGE, type IoMethod } from "@/lib/schemas/enums";
 import { Panel } from "@/components/ui/panel";
 import { Term } from "@/components/ui/term";
-import { workerSizing } from "@/lib/window/major";
+import { workerSizing } from "@/lib/model/window/major";
 
 const { min: MIN_WORKERS, max: MAX_WORKERS } = IO_WORKERS_RANGE;
 

@@ -1,8 +1,8 @@
 "use client";
 import { memo, useId, useState } from "react";
 import type { Finding, FindingSeverity } from "@/lib/schemas/findings";
-import { useChannel, usePageNow } from "@/lib/client/live/hooks";
-import { findingList, SEVERITY_LABELS, type FindingLine } from "@/lib/client/charts/findings";
+import { useChannel, usePageNow } from "@/lib/client/hooks";
+import { findingList, SEVERITY_LABELS, type FindingLine } from "@/lib/view/findings";
 import { Sentence } from "@/components/ui/term";
 
 export const SEVERITY_CLASSES = {

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { LAB_CONCURRENCY, LEVERS, type LabPreset } from "@/lib/schemas/levers";
 import type { IoMethod, LabLever } from "@/lib/schemas/enums";
-import { splitValues, type LabChoice } from "@/lib/client/charts/lab";
+import { splitValues, type LabChoice } from "@/lib/view/lab";
 
 const INPUT = "rounded border border-slate-300 bg-white px-2 py-1";
 const HINT = "text-xs text-slate-500";

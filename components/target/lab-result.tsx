@@ -1,11 +1,11 @@
 "use client";
 import type { LabState } from "@/lib/schemas/lab";
-import { summaryColumns } from "@/lib/lab/export";
-import { NO_EXPLAIN_IO, readAheadLimits } from "@/lib/lab/explain-io";
-import { labBars } from "@/lib/client/charts/lab";
+import { summaryColumns } from "@/lib/model/lab/export";
+import { NO_EXPLAIN_IO, readAheadLimits } from "@/lib/model/lab/explain-io";
+import { labBars } from "@/lib/view/lab";
 import { valueLabel } from "@/lib/schemas/levers";
-import { valueOf } from "@/lib/lab/summary";
-import { targetPath } from "@/lib/client/live/api";
+import { valueOf } from "@/lib/model/lab/summary";
+import { targetPath } from "@/lib/client/api";
 import { formatDuration } from "@/lib/format";
 import { LabChart } from "@/components/charts/lab-chart";
 

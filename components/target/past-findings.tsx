@@ -1,9 +1,9 @@
 "use client";
 import { memo } from "react";
-import { pastFindingLines } from "@/lib/client/charts/past";
-import { SEVERITY_LABELS } from "@/lib/client/charts/findings";
-import type { TimeDomain } from "@/lib/client/charts/time";
-import type { PastView } from "@/lib/client/charts/view";
+import { pastFindingLines } from "@/lib/view/past";
+import { SEVERITY_LABELS } from "@/lib/view/findings";
+import type { TimeDomain } from "@/lib/view/time";
+import type { PastView } from "@/lib/view/view";
 import { Sentence } from "@/components/ui/term";
 import { LABEL_CLASSES, SEVERITY_CLASSES } from "./findings-list";
 

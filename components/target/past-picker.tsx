@@ -1,9 +1,9 @@
 "use client";
 import { useState } from "react";
-import { PAST_SPANS } from "@/lib/client/charts/past";
-import type { FrozenView } from "@/lib/client/charts/view";
+import { PAST_SPANS } from "@/lib/view/past";
+import type { FrozenView } from "@/lib/view/view";
 import { PLAIN, PRESSED } from "./buttons";
-import type { TimeDomain } from "@/lib/client/charts/time";
+import type { TimeDomain } from "@/lib/view/time";
 
 export interface PastActions {
   onPast: (ms: number) => void;

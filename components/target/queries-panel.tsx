@@ -1,12 +1,12 @@
 "use client";
 import { Fragment, memo, useMemo, useState } from "react";
-import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { useChannel } from "@/lib/client/live/hooks";
+import type { PanelTarget } from "@/lib/client/panel-target";
+import { useChannel } from "@/lib/client/hooks";
 import { formatClock } from "@/lib/format";
-import { RUN_SORT_LABELS, RUN_SORTS, isRunning, sortRuns, type RunSort } from "@/lib/client/charts/runs";
-import { groupRuns } from "@/lib/client/charts/run-groups";
-import { blockSizeOf } from "@/lib/window/settings";
-import { downText } from "@/lib/client/charts/empty";
+import { RUN_SORT_LABELS, RUN_SORTS, isRunning, sortRuns, type RunSort } from "@/lib/view/runs";
+import { groupRuns } from "@/lib/view/run-groups";
+import { blockSizeOf } from "@/lib/model/window/settings";
+import { downText } from "@/lib/view/empty";
 import { Panel } from "@/components/ui/panel";
 import { Term } from "@/components/ui/term";
 import { useViewQueries } from "@/components/charts/time-view";

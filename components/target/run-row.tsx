@@ -1,11 +1,11 @@
 "use client";
 import { memo } from "react";
 import type { QueryRun, StatementStat, Verdict } from "@/lib/schemas/runs";
-import { useChannel } from "@/lib/client/live/hooks";
+import { useChannel } from "@/lib/client/hooks";
 import { formatBytes, formatClock, formatDuration } from "@/lib/format";
-import { elapsedMs, isRunning, verdictEvidence, verdictLabel, VERDICT_LABELS } from "@/lib/client/charts/runs";
-import { inFlightCell, progressCell, readWaitCell, statementShare } from "@/lib/client/charts/run-cells";
-import type { RunGroup } from "@/lib/client/charts/run-groups";
+import { elapsedMs, isRunning, verdictEvidence, verdictLabel, VERDICT_LABELS } from "@/lib/view/runs";
+import { inFlightCell, progressCell, readWaitCell, statementShare } from "@/lib/view/run-cells";
+import type { RunGroup } from "@/lib/view/run-groups";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { QueryText } from "@/components/ui/query-text";
 import { Term } from "@/components/ui/term";

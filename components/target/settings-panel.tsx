@@ -1,13 +1,13 @@
 "use client";
 import { memo } from "react";
 import type { Check } from "@/lib/schemas/settings";
-import { useChannel } from "@/lib/client/live/hooks";
-import { reloadNote, restartNote } from "@/lib/client/charts/marks";
-import { orderChecks, settingRows } from "@/lib/client/charts/settings";
+import { useChannel } from "@/lib/client/hooks";
+import { reloadNote, restartNote } from "@/lib/view/marks";
+import { orderChecks, settingRows } from "@/lib/view/settings";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import { Glossed, Term } from "@/components/ui/term";
-import { TERMS, type Term as TermId } from "@/lib/client/charts/glossary";
+import { TERMS, type Term as TermId } from "@/lib/view/glossary";
 
 const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
 

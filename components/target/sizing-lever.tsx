@@ -1,6 +1,6 @@
 import type { SizingLeverVerdict } from "@/lib/schemas/sizing";
 import type { SizingVerdict } from "@/lib/schemas/enums";
-import { VERDICT_WORDS, labHint } from "@/lib/client/charts/sizing";
+import { VERDICT_WORDS, labHint } from "@/lib/view/sizing";
 import { formatClock, formatDuration } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { QueryText } from "@/components/ui/query-text";

@@ -1,10 +1,10 @@
 "use client";
 import { memo, useMemo } from "react";
-import type { PanelTarget } from "@/lib/client/live/panel-target";
-import { useChannel } from "@/lib/client/live/hooks";
+import type { PanelTarget } from "@/lib/client/panel-target";
+import { useChannel } from "@/lib/client/hooks";
 import { formatDuration, formatNumber, formatShare } from "@/lib/format";
-import { readTimeUnknown, statementTable } from "@/lib/client/charts/statements";
-import { statementsEmpty } from "@/lib/client/charts/empty";
+import { readTimeUnknown, statementTable } from "@/lib/view/statements";
+import { statementsEmpty } from "@/lib/view/empty";
 import { Panel } from "@/components/ui/panel";
 import { QueryText } from "@/components/ui/query-text";
 import { Glossed } from "@/components/ui/term";

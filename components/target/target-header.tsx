@@ -1,9 +1,9 @@
 "use client";
 import Link from "next/link";
 import type { TargetInfo } from "@/lib/schemas/target";
-import type { StreamStatus } from "@/lib/client/live/store";
-import { useChannel, usePageNow } from "@/lib/client/live/hooks";
-import { aspectsView, demoBadge, serverStarted, statusText, workersNow } from "@/lib/client/charts/header";
+import type { StreamStatus } from "@/lib/client/store";
+import { useChannel, usePageNow } from "@/lib/client/hooks";
+import { aspectsView, demoBadge, serverStarted, statusText, workersNow } from "@/lib/view/header";
 import { formatAgo, formatBytes, formatClock, formatNumber, majorVersion } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Term } from "@/components/ui/term";

@@ -1,11 +1,11 @@
 "use client";
 import { useState } from "react";
-import { useChannel, useLiveStore, usePageNow } from "@/lib/client/live/hooks";
+import { useChannel, useLiveStore, usePageNow } from "@/lib/client/hooks";
 import { formatAgo, formatClock, formatDuration } from "@/lib/format";
-import { VIEW_SPANS, type ViewSpanId } from "@/lib/client/charts/time";
-import { exportUrl } from "@/lib/client/charts/url";
-import { rangeOutsideFrame, type FrozenView } from "@/lib/client/charts/view";
-import type { PastLoad } from "@/lib/client/live/use-past";
+import { VIEW_SPANS, type ViewSpanId } from "@/lib/view/time";
+import { exportUrl } from "@/lib/view/url";
+import { rangeOutsideFrame, type FrozenView } from "@/lib/view/view";
+import type { PastLoad } from "@/lib/client/use-past";
 import { BUTTON, PLAIN, PRESSED } from "./buttons";
 import { PastPicker, type PastActions } from "./past-picker";
 

@@ -1,6 +1,6 @@
 "use client";
 import type { AspectHealth, TargetInfo, WatchCost } from "@/lib/schemas/target";
-import { aspectsView, costView, type AspectTone } from "@/lib/client/charts/header";
+import { aspectsView, costView, type AspectTone } from "@/lib/view/header";
 import { Glossed } from "@/components/ui/term";
 
 const ASPECT_CLASSES = { bad: "text-red-800 font-medium", muted: "text-slate-500" } as const satisfies Record<AspectTone, string>;

@@ -1,6 +1,6 @@
 "use client";
 import type { ReactNode } from "react";
-import { PageClockContext, useNow } from "@/lib/client/live/hooks";
+import { PageClockContext, useNow } from "@/lib/client/hooks";
 
 /**
  * One clock for a page, ticking once a second: only the texts that read it

@@ -1,6 +1,6 @@
 "use client";
 import { createContext, use, type ReactNode } from "react";
-import { gloss, glossText, sentenceParts, type Term as TermId, type TextPart } from "@/lib/client/charts/glossary";
+import { gloss, glossText, sentenceParts, type Term as TermId, type TextPart } from "@/lib/view/glossary";
 
 /** The major of the target a page shows (its hints follow it); null where none is (the fleet of several). */
 export const MajorContext = createContext<number | null>(null);

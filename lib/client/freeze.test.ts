@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { run, snapshot, tick } from "../../../test/support/fixtures";
+import { run, snapshot, tick } from "../../test/support/fixtures";
 import { freeze } from "./freeze";
 import { LiveStore } from "./store";
 

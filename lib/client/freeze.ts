@@ -1,7 +1,7 @@
 // Freezing the page: a copy of what the live store holds now, for the view
 // to show while the stream goes on filling the store in the background.
-import type { TimeDomain } from "@/lib/client/charts/time";
-import type { FrozenView } from "@/lib/client/charts/view";
+import type { TimeDomain } from "@/lib/view/time";
+import type { FrozenView } from "@/lib/view/view";
 import type { LiveStore } from "./store";
 
 /** A copy of what the store holds now, shown as [range.from, range.to]. Reads only: safe in a render. */

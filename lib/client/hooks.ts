@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { createContext, startTransition, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { WindowSnapshot } from "@/lib/schemas/window";
 import { getJson, targetPath } from "./api";
-import type { Frame } from "@/lib/client/charts/frame";
+import type { Frame } from "@/lib/view/frame";
 import { LiveStore, type Channel, type ChannelValue } from "./store";
 import { connectStream } from "./stream";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ioSample, run, snapshot, target, tick } from "../../../test/support/fixtures";
+import { ioSample, run, snapshot, target, tick } from "../../test/support/fixtures";
 import { LATEST_STALE_MS, LiveStore } from "./store";
 
 describe("LiveStore", () => {

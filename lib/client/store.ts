@@ -5,13 +5,13 @@
 // useSyncExternalStore.
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { FindingsPayload } from "@/lib/schemas/findings";
-import { applyQueryChanges } from "@/lib/window/query-changes";
+import { applyQueryChanges } from "@/lib/model/window/query-changes";
 import type { QueriesChanges, QueriesPayload, SettingsPayload, StateEventName, StreamPayload, WindowSnapshot } from "@/lib/schemas/window";
 import type { TargetInfo } from "@/lib/schemas/target";
-import type { Frame, Outages } from "@/lib/client/charts/frame";
-import type { RatePoint } from "@/lib/client/charts/throughput";
-import { liveReadRate } from "@/lib/window/read-rate";
-import { blockSizeOf } from "@/lib/window/settings";
+import type { Frame, Outages } from "@/lib/view/frame";
+import type { RatePoint } from "@/lib/view/throughput";
+import { liveReadRate } from "@/lib/model/window/read-rate";
+import { blockSizeOf } from "@/lib/model/window/settings";
 
 export const STREAM_STATES = ["connecting", "live", "reconnecting"] as const;
 export type StreamState = (typeof STREAM_STATES)[number];

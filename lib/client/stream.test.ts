@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { snapshot, tick } from "../../../test/support/fixtures";
+import { snapshot, tick } from "../../test/support/fixtures";
 import { LiveStore } from "./store";
 import { applyEvent, connectStream, type EventSourceLike } from "./stream";
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type Dispatch, type SetStateAction } from "react";
 import { PastResponse } from "@/lib/schemas/past";
-import { needsPast, pastUrl, withPast } from "@/lib/client/charts/past";
-import type { FrozenView } from "@/lib/client/charts/view";
+import { needsPast, pastUrl, withPast } from "@/lib/view/past";
+import type { FrozenView } from "@/lib/view/view";
 import { getJson } from "./api";
 
 export type PastLoad = { state: "idle" | "loading" } | { state: "error"; message: string };

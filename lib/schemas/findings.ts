@@ -1,5 +1,5 @@
 // Findings: what the window means, in plain words, with the figures that
-// say so. Computed on the server (lib/window/findings) after every tick.
+// say so. Computed on the server (lib/model/window/findings) after every tick.
 import { z } from "zod";
 
 /** Every rule a finding can come from. The per-run ones name a run; the others the server. */

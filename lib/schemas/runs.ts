@@ -56,7 +56,7 @@ export const QueryRun = z.object({
   sumInFlight: z.number(),
   bytesInFlight: z.number(),
   /** from the shares of asyncSamples and syncSamples, a minority named
-   * beside it, never flipped by one sample (lib/window/verdict.ts) */
+   * beside it, never flipped by one sample (lib/model/window/verdict.ts) */
   verdict: Verdict,
   relations: z.array(Relation),
   /** sequential progress, 0..1, from the block positions of reads of
@@ -69,7 +69,7 @@ export const QueryRun = z.object({
   /** blocks covered per second over the last few seconds; null without two positions */
   readBlocksPerSec: z.number().nullable(),
   /** ms left, the middle of etaRangeMs: the rate over the whole span seen
-   * blended with the recent one (lib/window/time-left.ts); null when the
+   * blended with the recent one (lib/model/window/time-left.ts); null when the
    * size is unknown or the scan has not been seen moving for a second */
   etaMs: z.number().nullable(),
   /** [low, high] ms left: wider while the rate has moved during the run,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { waitsChart, workersChart, topWaits } from "./activity";
-import { tick } from "../../../test/support/fixtures";
+import { tick } from "../../test/support/fixtures";
 
 const all = { from: 0, to: 1e12 };
 

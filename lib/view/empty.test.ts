@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { target } from "../../../test/support/fixtures";
+import { target } from "../../test/support/fixtures";
 import { downText, inFlightEmpty, noSamples, statementsEmpty } from "./empty";
 import { formatClock } from "@/lib/format";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FleetEntry } from "@/lib/schemas/api";
 import { cadenceNote, findingHref, fleetRows, rowShows, sparkLines } from "./fleet";
-import { target } from "../../../test/support/fixtures";
+import { target } from "../../test/support/fixtures";
 
 const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, lastRestart: null, ...over });
 

@@ -2,7 +2,7 @@
 // does not know, in one place: every panel, finding and check that names a
 // term explains it from here (a hint on hover, not a manual).
 
-import { syncIndexMajor } from "../../window/major";
+import { syncIndexMajor } from "../model/window/major";
 
 export const GLOSSARY = {
   pg_aios: {

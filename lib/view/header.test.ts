@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AspectHealth } from "@/lib/schemas/target";
-import { target, tick } from "../../../test/support/fixtures";
+import { target, tick } from "../../test/support/fixtures";
 import { aiosReadEvery, aspectsView, coreShare, costView, demoBadge, serverStarted, statusText, workersNow } from "./header";
 import { formatClock } from "@/lib/format";
 

@@ -3,7 +3,7 @@
 // server, the health of each collection aspect, and the io workers now.
 import type { AspectHealth, TargetInfo, WatchCost } from "@/lib/schemas/target";
 import type { Tick } from "@/lib/schemas/tick";
-import { ASPECT_NAMES } from "@/lib/window/findings/server";
+import { ASPECT_NAMES } from "@/lib/model/window/findings/server";
 import { byCodePoint, formatAgo, formatClock, formatDuration, formatNumber } from "@/lib/format";
 
 const STATUS_WORDS = { up: "connected since", starting: "connecting since", down: "down since" } as const satisfies Record<TargetInfo["status"], string>;

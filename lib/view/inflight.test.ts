@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tick } from "../../../test/support/fixtures";
+import { tick } from "../../test/support/fixtures";
 import { inFlightChart, stateKey } from "./inflight";
 
 const all = { from: 0, to: 1e12 };

@@ -3,7 +3,7 @@
 import type { LabMethodSummary, LabState } from "@/lib/schemas/lab";
 import { IO_METHODS, type IoMethod, type LabLever } from "@/lib/schemas/enums";
 import { valueLabel } from "@/lib/schemas/levers";
-import { valueOf } from "@/lib/lab/summary";
+import { valueOf } from "@/lib/model/lab/summary";
 
 export interface LabBar {
   /** "sync", "io_workers = 3" */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClock } from "../../format";
+import { formatClock } from "../format";
 import { outageSpans, reloadNote, restartMarks, restartNote } from "./marks";
 
 const at = new Date(2025, 5, 1, 14, 2, 11).getTime();

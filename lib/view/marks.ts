@@ -1,6 +1,6 @@
 // Restarts and outages as marks on the time axis, and the restart notes.
 import type { Reload, Restart } from "@/lib/schemas/settings";
-import { formatClock } from "../../format";
+import { formatClock } from "../format";
 import type { Outage } from "./series";
 import type { TimeDomain } from "./time";
 

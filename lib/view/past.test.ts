@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { run, target, tick } from "../../../test/support/fixtures";
+import { run, target, tick } from "../../test/support/fixtures";
 import type { PastFinding, PastResponse } from "@/lib/schemas/past";
 import { mergeFrames, mergeRuns, needsPast, pastFindingLines, pastFrame, withPast } from "./past";
 import { banners } from "./settings";
@@ -66,7 +66,7 @@ describe("the past from disk", () => {
   });
 
   it("adds the disk's range to a frozen view: seconds, runs, restarts and findings", () => {
-    // What freezing an empty live store gives (lib/client/live/freeze.ts).
+    // What freezing an empty live store gives (lib/client/freeze.ts).
     const empty: FrozenView = { from: T0, to: T0 + H, frame: { ticks: [], io: [], rates: [] }, cadenceMs: null, queries: { asOf: 0, queries: [], statements: [], statementsNote: null }, restarts: [], outages: [], frozenAt: T0 + H, ticksAtFreeze: 0, zoomed: false, unzoomTo: null };
     const view = withPast(empty, response());
     expect(view.frame.ticks).toHaveLength(2);

@@ -3,10 +3,10 @@
 // words: samples waiting on a read, async or synchronous, of all samples.
 import { describe, expect, it } from "vitest";
 import type { QueryRun } from "@/lib/schemas/runs";
-import { run, target, tick } from "../../../test/support/fixtures";
-import { computeFindings } from "@/lib/window/findings";
-import { toSettings } from "@/lib/window/settings";
-import { verdictText } from "@/lib/window/verdict";
+import { run, target, tick } from "../../test/support/fixtures";
+import { computeFindings } from "@/lib/model/window/findings";
+import { toSettings } from "@/lib/model/window/settings";
+import { verdictText } from "@/lib/model/window/verdict";
 import { readWaitCell } from "./run-cells";
 import { verdictEvidence } from "./runs";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StatementStat } from "@/lib/schemas/runs";
-import { run } from "../../../test/support/fixtures";
-import { progressText } from "@/lib/window/findings/figures";
+import { run } from "../../test/support/fixtures";
+import { progressText } from "@/lib/model/window/findings/figures";
 import { inFlightCell, progressCell, readWaitCell, statementShare } from "./run-cells";
 
 const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "q1", query: "select", calls: 3, totalExecTime: 1000, readTime: 220, sharedBlksRead: 1, sharedBlksHit: 0, readShare: 0.22, ...over });

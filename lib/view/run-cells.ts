@@ -5,9 +5,9 @@
 import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
 import type { RunSample } from "@/lib/schemas/tick";
 import { formatDuration, formatShare } from "@/lib/format";
-import { pct as sharePct, runFigures, timeLeftText } from "@/lib/window/findings/figures";
-import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/window/findings/thresholds";
-import { readShare } from "@/lib/window/verdict";
+import { pct as sharePct, runFigures, timeLeftText } from "@/lib/model/window/findings/figures";
+import { MIN_SAMPLES, READS_MIN_SAMPLES } from "@/lib/model/window/findings/thresholds";
+import { readShare } from "@/lib/model/window/verdict";
 
 export interface ReadWaitCell {
   /** "42%", or "too few samples" under MIN_SAMPLES samples */
@@ -20,7 +20,7 @@ export interface ReadWaitCell {
 }
 
 export function readWaitCell(run: QueryRun): ReadWaitCell {
-  // The run's one read share, as its finding and its verdict say it (lib/window/verdict.ts).
+  // The run's one read share, as its finding and its verdict say it (lib/model/window/verdict.ts).
   const share = readShare(run);
   const other = run.otherIoWaitSamples ? `; other IO waits (not reads) in ${run.otherIoWaitSamples}, not counted` : "";
   return {

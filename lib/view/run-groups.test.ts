@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { run } from "../../../test/support/fixtures";
+import { run } from "../../test/support/fixtures";
 import { groupRuns } from "./run-groups";
 
 // The runs table filled with sub-second repeats hiding the slow running query (issue 11).

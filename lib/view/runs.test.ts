@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { run, runSample, tick } from "../../../test/support/fixtures";
+import { run, runSample, tick } from "../../test/support/fixtures";
 import { elapsedMs, readWaitShare, runLine, runLineEmpty, runSamples, sortRuns, stateCounts, stateSegments, verdictEvidence, verdictLabel } from "./runs";
 
 describe("sortRuns", () => {

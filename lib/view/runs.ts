@@ -2,9 +2,9 @@
 // (its state in each sample, and its reads in flight) from the ticks.
 import type { QueryRun, Verdict } from "@/lib/schemas/runs";
 import type { RunState, Tick } from "@/lib/schemas/tick";
-import { runFigures } from "@/lib/window/findings/figures";
-import { MIN_SAMPLES } from "@/lib/window/findings/thresholds";
-import { readShare, verdictMinority } from "@/lib/window/verdict";
+import { runFigures } from "@/lib/model/window/findings/figures";
+import { MIN_SAMPLES } from "@/lib/model/window/findings/thresholds";
+import { readShare, verdictMinority } from "@/lib/model/window/verdict";
 import { gapFlags, medianGap, shapeSeries, type Outage } from "./series";
 
 export const RUN_SORTS = ["readWait", "elapsed", "inFlight"] as const;
@@ -68,7 +68,7 @@ export function verdictEvidence(run: QueryRun): string {
   const parts: string[] = [];
   if (run.verdict === "cpu") {
     parts.push(`on CPU in ${of(run.cpuSamples, run.samples)}`);
-    // The run's one read share, in its words (lib/window/verdict.ts).
+    // The run's one read share, in its words (lib/model/window/verdict.ts).
     const reads = readShare(run);
     if (reads.waits) parts.push(reads.text);
     if (run.otherIoWaitSamples) parts.push(`other IO waits (not reads) in ${run.otherIoWaitSamples}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Setting, Settings } from "@/lib/schemas/settings";
-import { target } from "../../../test/support/fixtures";
-import { blockSizeOf } from "@/lib/window/settings";
+import { target } from "../../test/support/fixtures";
+import { blockSizeOf } from "@/lib/model/window/settings";
 import { banners, orderChecks, settingRows } from "./settings";
 
 const setting = (value: string, pendingRestart = false): Setting => ({ setting: value, unit: null, source: "default", pendingRestart, display: value, enumvals: null });

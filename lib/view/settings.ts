@@ -1,9 +1,9 @@
 // Settings, checks and the banners that explain what this target can show.
 import type { Check, Settings, Setting } from "@/lib/schemas/settings";
 import type { TargetInfo } from "@/lib/schemas/target";
-import { grantMonitorSql, TRACK_IO_TIMING_SQL } from "@/lib/window/advice";
-import { IO_SETTINGS } from "@/lib/window/settings";
-import { byCodePoint, majorVersion } from "../../format";
+import { grantMonitorSql, TRACK_IO_TIMING_SQL } from "@/lib/model/window/advice";
+import { IO_SETTINGS } from "@/lib/model/window/settings";
+import { byCodePoint, majorVersion } from "../format";
 
 /** In the order the server reads them (the io settings first); any other by name. */
 const SETTING_ORDER: readonly string[] = IO_SETTINGS;

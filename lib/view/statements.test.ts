@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StatementStat } from "@/lib/schemas/runs";
-import { run } from "../../../test/support/fixtures";
+import { run } from "../../test/support/fixtures";
 import { processesOf, readShare, readTimeUnknown, statementTable } from "./statements";
 
 const stat = (queryId: string, totalExecTime: number, readTime: number | null, read = 0, hit = 0, query = `select q${queryId}`): StatementStat => ({

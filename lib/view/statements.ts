@@ -3,7 +3,7 @@
 // parallel statement's read time, summed over its processes, given a share
 // that means something.
 import type { QueryRun, StatementStat } from "@/lib/schemas/runs";
-import { isHousekeeping } from "@/lib/window/findings/server";
+import { isHousekeeping } from "@/lib/model/window/findings/server";
 import { byCodePoint, formatShare } from "@/lib/format";
 
 export interface ReadShare {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Settings } from "@/lib/schemas/settings";
-import { ioSample, run, runSample, tick } from "../../../test/support/fixtures";
-import { liveReadRate } from "@/lib/window/read-rate";
+import { ioSample, run, runSample, tick } from "../../test/support/fixtures";
+import { liveReadRate } from "@/lib/model/window/read-rate";
 import { combineLimitKb, readRateNowText, throughputChart, throughputRow } from "./throughput";
 
 // pg_stat_io lands a statement's reads when it ends: drawn as an amount counted, never as a rate (issue 11: 2,600 MB/s spikes).

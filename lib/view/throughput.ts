@@ -8,8 +8,8 @@
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import type { Settings } from "@/lib/schemas/settings";
-import { liveReadRate } from "@/lib/window/read-rate";
-import { settingBytes } from "@/lib/window/settings";
+import { liveReadRate } from "@/lib/model/window/read-rate";
+import { settingBytes } from "@/lib/model/window/settings";
 import { shapeSeries, type Outage } from "./series";
 import type { TimeDomain } from "./time";
 

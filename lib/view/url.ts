@@ -21,7 +21,7 @@ const Ms = z
   .transform(Number)
   .refine(Number.isSafeInteger);
 const Range = z.object({ from: Ms, to: Ms }).refine((r) => r.from < r.to);
-/** `${pid}:${queryStartMs}`, as lib/window/derive.ts names runs */
+/** `${pid}:${queryStartMs}`, as lib/model/window/derive.ts names runs */
 const RunId = z.string().regex(/^\d{1,10}:\d{1,16}$/);
 
 type Search = URLSearchParams | Record<string, string | string[] | undefined>;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ioSample, run, tick } from "../../../test/support/fixtures";
+import { ioSample, run, tick } from "../../test/support/fixtures";
 import type { TimeDomain } from "./time";
 import { dragRange, frameNewest, liveDomain, rangeOutsideFrame, runsInRange, unzoom, zoomInto, type FrozenView } from "./view";
 
-/** A view frozen at [from, to] with two ticks and one run, as the store's freeze makes it (lib/client/live/freeze.test.ts). */
+/** A view frozen at [from, to] with two ticks and one run, as the store's freeze makes it (lib/client/freeze.test.ts). */
 function frozen(range: TimeDomain): FrozenView {
   const queries = { asOf: 0, queries: [run({ id: "1:1" })], statements: [], statementsNote: null };
   return { ...range, frame: { ticks: [tick(1, 1000), tick(2, 1100)], io: [], rates: [] }, cadenceMs: 100, queries, restarts: [], outages: [], frozenAt: 0, ticksAtFreeze: 2, zoomed: false, unzoomTo: null };

@@ -7,7 +7,7 @@ import type pg from "pg";
 import { Collector } from "../../lib/server/collector/collector";
 import { expect } from "vitest";
 import type { QueryRun } from "../../lib/schemas/runs";
-import { verdictText, VERDICT_MIN_SAMPLES, VERDICT_MINORITY_SHARE } from "../../lib/window/verdict";
+import { verdictText, VERDICT_MIN_SAMPLES, VERDICT_MINORITY_SHARE } from "../../lib/model/window/verdict";
 import { testPg, waitFor, TEST_COLLECTOR } from "./pg";
 
 const PG = testPg();
@@ -117,7 +117,7 @@ export function ownSession(collector: Collector): { client: pg.Client; pid: numb
  * A run of index lookups, as inflight must judge it. PostgreSQL 18 reads them
  * synchronously, but does not promise zero async handles meanwhile (fresh
  * machines here caught one in one sample, and one in 8 samples of a run): the
- * verdict is weighed on the shares (lib/window/verdict.ts), an async minority
+ * verdict is weighed on the shares (lib/model/window/verdict.ts), an async minority
  * named, never flipping it. How few they are is PostgreSQL's, not asserted.
  */
 export function expectLookupVerdict(run: QueryRun): void {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { TargetView } from "@/components/target/target-view";
-import { parseViewParams } from "@/lib/client/charts/url";
+import { parseViewParams } from "@/lib/view/url";
 import { TargetParams } from "@/lib/schemas/params";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StatStatementsRow } from "../schemas/rows";
+import type { StatStatementsRow } from "../../schemas/rows";
 import { intervalDeltas } from "./deltas";
 
 const row = (queryid: string, calls: number, exec: number, sq: number, read: number, blks: number): StatStatementsRow => ({

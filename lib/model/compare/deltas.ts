@@ -1,6 +1,6 @@
 // pg_stat_statements between two consecutive reads of one session (pure):
 // what each queryid did in between, for the history on disk.
-import type { StatStatementsRow } from "../schemas/rows";
+import type { StatStatementsRow } from "../../schemas/rows";
 
 /** One queryid's work between two reads. */
 export interface StatementDelta {

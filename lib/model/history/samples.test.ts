@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../schemas/findings";
-import type { AioHandle, SampledBackend } from "../schemas/rows";
+import type { Finding } from "../../schemas/findings";
+import type { AioHandle, SampledBackend } from "../../schemas/rows";
 import { TargetWindow } from "../window/window";
 import { OPEN_REWRITE_MS, SampleRecorder, worstFinding, type WindowView } from "./samples";
 

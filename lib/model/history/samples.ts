@@ -5,10 +5,10 @@
 // so a second with a scan in it never keeps the idle sample), every run
 // once it ends (and every 10 s while it runs, so a stop loses little), and
 // each finding over the span it held.
-import { FINDING_SEVERITIES, type Finding } from "../schemas/findings";
-import type { PastFinding, PastTick } from "../schemas/past";
-import type { QueryRun } from "../schemas/runs";
-import type { IoSample, Tick } from "../schemas/tick";
+import { FINDING_SEVERITIES, type Finding } from "../../schemas/findings";
+import type { PastFinding, PastTick } from "../../schemas/past";
+import type { QueryRun } from "../../schemas/runs";
+import type { IoSample, Tick } from "../../schemas/tick";
 import { liveReadRate } from "../window/read-rate";
 import { addTick, emptyLoad } from "./second-load";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { tick } from "../../test/support/fixtures";
+import { tick } from "../../../test/support/fixtures";
 import { TargetWindow } from "../window/window";
 import { SampleRecorder } from "./samples";
 import { loadsBySecond } from "./second-load";
-import type { AioHandle, SampledBackend } from "../schemas/rows";
+import type { AioHandle, SampledBackend } from "../../schemas/rows";
 
 const waiting = { "IO:AioIoCompletion": 2 };
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LabRun } from "../schemas/lab";
+import type { LabRun } from "../../schemas/lab";
 import { explainFigures } from "./explain";
 import { readAheadLimits, scanIo } from "./explain-io";
 import { runsCsv, summaryTable } from "./export";

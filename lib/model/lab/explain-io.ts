@@ -3,8 +3,8 @@
 // capacity and the I/Os it issued, the read-ahead depth the labs could only
 // infer before. 18's EXPLAIN has no IO option: its runs carry none.
 import { z } from "zod";
-import type { LabMethodSummary, LabScanIo } from "../schemas/lab";
-import { formatNumber } from "../format";
+import type { LabMethodSummary, LabScanIo } from "../../schemas/lab";
+import { formatNumber } from "../../format";
 
 /** The JSON keys 19 gives a scan node under IO; "I/O Count" and the rest only when it issued any. */
 const IoNode = z.looseObject({

@@ -1,8 +1,8 @@
 // The lab's results as text (pure): CSV of the runs, and the table
 // `npm run lab` prints (the same columns as the page's).
-import type { LabMethodSummary, LabRun } from "../schemas/lab";
-import { formatDuration, formatNumber, formatShare } from "../format";
-import type { LabLever } from "../schemas/enums";
+import type { LabMethodSummary, LabRun } from "../../schemas/lab";
+import { formatDuration, formatNumber, formatShare } from "../../format";
+import type { LabLever } from "../../schemas/enums";
 import { ioText, prefetchText } from "./explain-io";
 import { valueOf } from "./summary";
 

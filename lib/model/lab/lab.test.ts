@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LabRun } from "../schemas/lab";
+import type { LabRun } from "../../schemas/lab";
 import { explainFigures, planRelations, planWrites } from "./explain";
 import { runsCsv, summaryTable } from "./export";
 import { customSqlProblem } from "./sql";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { LabStartBody } from "../schemas/params";
-import type { LabRun } from "../schemas/lab";
+import { LabStartBody } from "../../schemas/params";
+import type { LabRun } from "../../schemas/lab";
 import { summaryTable } from "./export";
-import { leverMissing, leverValuesProblem, leversOf } from "../schemas/levers";
+import { leverMissing, leverValuesProblem, leversOf } from "../../schemas/levers";
 import { labResult } from "./result";
 import { summarize } from "./summary";
 

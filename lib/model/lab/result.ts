@@ -1,7 +1,7 @@
 // A lab's table as the history keeps it (pure): the LabResult the sizing
 // view cites ("measured here: io_workers 1 -> 3: 5.5 s -> 4.4 s, 3 rounds each").
-import type { LabLever, LabQuery } from "../schemas/enums";
-import type { LabMethodSummary, LabResult } from "../schemas/lab";
+import type { LabLever, LabQuery } from "../../schemas/enums";
+import type { LabMethodSummary, LabResult } from "../../schemas/lab";
 import { valueOf } from "./summary";
 
 export interface LabResultContext {

@@ -2,9 +2,9 @@
 // of io workers...) the median of its cold runs with the spread beside it
 // (min-max, as the write-ups gave it), read wait and read share, and each
 // value against the first.
-import type { LabLever } from "../schemas/enums";
-import type { LabMethodSummary, LabRun, LabScanIo, LabVersus } from "../schemas/lab";
-import { valueLabel } from "../schemas/levers";
+import type { LabLever } from "../../schemas/enums";
+import type { LabMethodSummary, LabRun, LabScanIo, LabVersus } from "../../schemas/lab";
+import { valueLabel } from "../../schemas/levers";
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;

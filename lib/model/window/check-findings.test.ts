@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { run, target, tick } from "../../test/support/fixtures";
-import type { Finding, FindingRule } from "../schemas/findings";
+import { run, target, tick } from "../../../test/support/fixtures";
+import type { Finding, FindingRule } from "../../schemas/findings";
 import { CHECK_OF_RULE, checksWithFindings } from "./check-findings";
 import { computeChecks } from "./checks";
 import { computeFindings } from "./findings";

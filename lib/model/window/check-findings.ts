@@ -1,8 +1,8 @@
 // A check and a finding about one thing show one state: while a finding
 // acts on (or warns about) a check's subject, the check shows the finding's
 // state and cites it, never "pass". The one table from rule to check.
-import type { Finding, FindingRule, FindingSeverity } from "../schemas/findings";
-import type { Check } from "../schemas/settings";
+import type { Finding, FindingRule, FindingSeverity } from "../../schemas/findings";
+import type { Check } from "../../schemas/settings";
 
 /** For each rule that speaks about a check's subject: the check's id, and the finding in a few words. */
 export const CHECK_OF_RULE = {

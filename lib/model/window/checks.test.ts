@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tick as fixture } from "../../test/support/fixtures";
+import { tick as fixture } from "../../../test/support/fixtures";
 import { computeChecks, type CheckInput } from "./checks";
 import { toSettings } from "./settings";
 

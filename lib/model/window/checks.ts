@@ -1,9 +1,9 @@
 // Whether the io settings in force are the ones intended, as rows of
 // pass / warn / fail / unknown with one line of why and what to do.
-import type { Capabilities } from "../schemas/target";
-import type { Check, Settings } from "../schemas/settings";
-import type { Tick } from "../schemas/tick";
-import { formatBytes } from "../format";
+import type { Capabilities } from "../../schemas/target";
+import type { Check, Settings } from "../../schemas/settings";
+import type { Tick } from "../../schemas/tick";
+import { formatBytes } from "../../format";
 import { TRACK_IO_TIMING_SQL } from "./advice";
 import { pendingText } from "./pending";
 import { workerSizing } from "./major";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyWait, deriveSample, parseTargetDesc } from "./derive";
-import type { SampledBackend } from "../schemas/rows";
+import type { SampledBackend } from "../../schemas/rows";
 
 function row(partial: Partial<SampledBackend>): SampledBackend {
   return {

@@ -1,6 +1,6 @@
 // From one sample of pg_stat_activity + pg_aios to the tick the window keeps.
-import type { Tick, RunSample, RunState } from "../schemas/tick";
-import type { AioHandle, SampledBackend } from "../schemas/rows";
+import type { Tick, RunSample, RunState } from "../../schemas/tick";
+import type { AioHandle, SampledBackend } from "../../schemas/rows";
 import { fileKey } from "./relations";
 
 const IO_WORKER = "io worker";
@@ -66,7 +66,7 @@ export interface DerivedSample {
   runs: RunObservation[];
   /** what each run's backend was doing, by pid: where an open run not seen active ended (RunStore.observe) */
   backends: Map<number, RunBackend>;
-  /** the io workers' pids: which were launched or exited since the last sample (lib/window/pool.ts) */
+  /** the io workers' pids: which were launched or exited since the last sample (lib/model/window/pool.ts) */
   workerPids: number[];
 }
 

@@ -3,7 +3,7 @@
 // (VERDICT_MIN_SAMPLES). A scan whose first slot already saw its reads needs
 // one more sample, not three: on a small server the burst is most of what
 // watching a scan costs beyond the slots.
-import type { QueryRun } from "../schemas/runs";
+import type { QueryRun } from "../../schemas/runs";
 import { VERDICT_MIN_SAMPLES } from "./verdict";
 
 type RunOf = (id: string) => Pick<QueryRun, "endedAt" | "asyncSamples"> | undefined;

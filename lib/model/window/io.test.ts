@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ioDelta, toCounters } from "./io";
-import type { StatIoRow } from "../schemas/rows";
+import type { StatIoRow } from "../../schemas/rows";
 
 const base: StatIoRow = { backend_type: "client backend", object: "relation", context: "normal", reads: 0, read_bytes: 0, read_time: 0, hits: 0, writes: 0, write_bytes: 0, extends: 0, evictions: 0 };
 

@@ -1,6 +1,6 @@
 // pg_stat_io is cumulative: the window keeps deltas per interval.
-import type { IoRow, IoSample } from "../schemas/tick";
-import type { StatIoRow } from "../schemas/rows";
+import type { IoRow, IoSample } from "../../schemas/tick";
+import type { StatIoRow } from "../../schemas/rows";
 
 export type IoCounters = Map<string, StatIoRow>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tick } from "../../test/support/fixtures";
+import { tick } from "../../../test/support/fixtures";
 import { computeChecks } from "./checks";
 import { aioTitle, fleetMajor, hasExplainIo, workerSettingsProblem, workerSizing, workersLever } from "./major";
 import { configuredWorkers, toSettings } from "./settings";

@@ -5,7 +5,7 @@
 // io_worker_launch_interval) and shrinking when the highest-numbered worker
 // sat idle for io_worker_idle_timeout. Which one a target runs is read from
 // its pg_settings, not its version string: the settings are what it obeys.
-import type { Settings } from "../schemas/settings";
+import type { Settings } from "../../schemas/settings";
 
 /** 19's pool settings, in the order the page shows them. */
 export const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"] as const;

@@ -3,7 +3,7 @@
 // ring, whose 2000 ended runs a busy server's short statements fill in
 // seconds: here a few of each statement's latest under each io_method, for
 // the statements that last long enough to matter.
-import type { QueryRun } from "../schemas/runs";
+import type { QueryRun } from "../../schemas/runs";
 
 /** A run and the io_method in force when it ended (a run never spans a restart). */
 export interface MethodRun {

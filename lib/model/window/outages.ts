@@ -1,6 +1,6 @@
 // The times a target could not be sampled, as gaps: one open at most, the
 // oldest dropped past a bound, and those older than the window evicted.
-import type { Outage } from "../schemas/window";
+import type { Outage } from "../../schemas/window";
 
 const MAX_OUTAGES = 200;
 

@@ -1,8 +1,8 @@
 // A setting that waits for a restart, said fully: the value the next start
 // takes when it can be known, what that start will do, and that the flag
 // may outlive its change. One wording for the check and the finding.
-import type { FileSettingRow } from "../schemas/rows";
-import type { Setting, Settings } from "../schemas/settings";
+import type { FileSettingRow } from "../../schemas/rows";
+import type { Setting, Settings } from "../../schemas/settings";
 
 /** What the next start does under each io_method. */
 const METHOD_EFFECTS: Readonly<Record<string, string>> = {

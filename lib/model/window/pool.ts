@@ -2,8 +2,8 @@
 // tick, and which workers were launched or exited since the previous sample
 // (a pid seen for the first time, or gone). 18's io_workers never changes
 // between restarts, so there the counts stay absent unless a worker died.
-import type { Settings } from "../schemas/settings";
-import type { Tick } from "../schemas/tick";
+import type { Settings } from "../../schemas/settings";
+import type { Tick } from "../../schemas/tick";
 import { workerSizing } from "./major";
 
 /** io_max_workers for a tick's `workers.max`, on 19 only. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { run } from "../../test/support/fixtures";
-import type { QueriesPayload } from "../schemas/window";
+import { run } from "../../../test/support/fixtures";
+import type { QueriesPayload } from "../../schemas/window";
 import { applyQueryChanges, diffQueries, sentQueries } from "./query-changes";
 
 const state = (asOf: number, queries: QueriesPayload["queries"], statementsNote: string | null = null): QueriesPayload => ({ asOf, queries, statements: [], statementsNote });

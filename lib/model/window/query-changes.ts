@@ -2,8 +2,8 @@
 // once, then what changed (issue 21: the whole list twice a second was
 // 113 kB/s, nearly all of it ended runs that no longer change). The two
 // functions are each other's inverse: apply(prev, diff(prev, next)) is next.
-import type { QueryRun } from "../schemas/runs";
-import type { QueriesChanges, QueriesPayload } from "../schemas/window";
+import type { QueryRun } from "../../schemas/runs";
+import type { QueriesChanges, QueriesPayload } from "../../schemas/window";
 
 /** A queries state with each run's serialised form, to compare the next one against. */
 export interface SentQueries {

@@ -1,7 +1,7 @@
 // The live read estimate: the running scans' block positions per second x
 // block_size, summed. The page's read-rate "now", and the rate the history
 // keeps with each second.
-import type { QueryRun } from "../schemas/runs";
+import type { QueryRun } from "../../schemas/runs";
 
 /** The running runs' readBlocksPerSec x block_size, summed; scans without two positions yet are not counted. */
 export function liveReadRate(runs: readonly QueryRun[], blockSize: number): { bytesPerSec: number; scans: number } {

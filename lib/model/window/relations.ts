@@ -1,8 +1,8 @@
 // Names and sizes of the relation files seen in pg_aios (pure). The window
 // notes each file as it is seen; the collector's relations step asks which
 // are unknown or stale, looks one up per tick, and hands the answer back.
-import type { ActivityRow, AioHandle, SampledBackend } from "../schemas/rows";
-import type { Relation } from "../schemas/runs";
+import type { ActivityRow, AioHandle, SampledBackend } from "../../schemas/rows";
+import type { Relation } from "../../schemas/runs";
 
 /** A name is looked up again after this long while the file is still read (its size grows). */
 export const RELATION_REFRESH_MS = 30_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deriveSample } from "./derive";
-import type { AioHandle, SampledBackend } from "../schemas/rows";
+import type { AioHandle, SampledBackend } from "../../schemas/rows";
 import { RunStore } from "./runs";
 import { advanceSpan, spanProgress, type ScanSpan } from "./scan-span";
 

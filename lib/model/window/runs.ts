@@ -1,6 +1,6 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
-import type { QueryRun, Relation } from "../schemas/runs";
+import type { QueryRun, Relation } from "../../schemas/runs";
 import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { countOf, noteWait } from "./run-now";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
@@ -35,7 +35,7 @@ interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "etaRan
   sums: Sums;
   /** blocks covered of the furthest scan, at sample times (the last few seconds) */
   coverage: { t: number; blocks: number }[];
-  /** the same over the whole run, thinned (lib/window/time-left.ts): the time left's evidence */
+  /** the same over the whole run, thinned (lib/model/window/time-left.ts): the time left's evidence */
   trail: readonly Position[];
   /** bumped by every sample of the run and by its end: what its view is built from changed */
   version: number;

@@ -1,7 +1,7 @@
 // One server's settings over time (pure): the settings in force, the
 // restarts that changed them (a new postmaster start) and the reloads (a new
 // pg_conf_load_time() on the same start), each with what it changed.
-import type { Reload, Restart, Settings } from "../schemas/settings";
+import type { Reload, Restart, Settings } from "../../schemas/settings";
 import { diffSettings, reloadChanges } from "./settings";
 
 const MAX_RESTARTS = 100;

@@ -1,7 +1,7 @@
 // pg_settings in human units, and what changed between two snapshots.
-import type { Setting, Settings, SettingChange } from "../schemas/settings";
-import type { SettingRow } from "../schemas/rows";
-import { formatBytes } from "../format";
+import type { Setting, Settings, SettingChange } from "../../schemas/settings";
+import type { SettingRow } from "../../schemas/rows";
+import { formatBytes } from "../../format";
 import { POOL_SETTINGS, workerSizing, workersFloor } from "./major";
 
 /**

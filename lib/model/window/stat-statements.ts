@@ -1,7 +1,7 @@
 // pg_stat_statements over the window (pure): deltas of its cumulative
 // counters between the oldest snapshot kept and the newest, per queryid.
-import type { StatementStat } from "../schemas/runs";
-import type { StatStatementsRow } from "../schemas/rows";
+import type { StatementStat } from "../../schemas/runs";
+import type { StatStatementsRow } from "../../schemas/rows";
 import { TRACK_IO_TIMING_SQL } from "./advice";
 
 /** Statements shown, slowest (total exec time) first. */

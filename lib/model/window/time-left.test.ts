@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { QueryRun } from "../schemas/runs";
-import { run } from "../../test/support/fixtures";
+import { QueryRun } from "../../schemas/runs";
+import { run } from "../../../test/support/fixtures";
 import { formatTimeLeft, MIN_EVIDENCE_MS, notePosition, strayed, timeLeft, TRAIL_MAX, TRAIL_STEP_MS, type Position } from "./time-left";
 
 /** Positions sampled every `every` ms from t = 0 while `blocksAt(t)` is covered. */

@@ -3,7 +3,7 @@
 // whole span seen with the recent one; the range widens by how much the
 // rate has moved during the run and by how far the run's own earlier
 // predictions strayed, and narrows with what is left to read.
-import { formatDuration } from "../format";
+import { formatDuration } from "../../format";
 
 /** Blocks covered at a sample's time (ms). */
 export interface Position {

@@ -2,8 +2,8 @@
 // counted by the same test the sizing view applies to it (workersFull), its
 // denominator a superset of it, and 19's pool at its maximum.
 import { describe, expect, it } from "vitest";
-import { tick } from "../../test/support/fixtures";
-import type { Tick } from "../schemas/tick";
+import { tick } from "../../../test/support/fixtures";
+import type { Tick } from "../../schemas/tick";
 import { SampleTotals } from "./totals";
 
 const WAIT = { "IO:AioIoCompletion": 2 };

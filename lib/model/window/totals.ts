@@ -3,7 +3,7 @@
 // averages (average active sessions per wait event, mean in-flight depth,
 // mean busy io workers) that a 15 s scrape of last-sample gauges would miss.
 // Unlike the window they are never evicted. Pure.
-import type { Tick } from "../schemas/tick";
+import type { Tick } from "../../schemas/tick";
 import { workersAwaited, workersFull } from "./findings/workers";
 import { poolAtMax } from "./pool";
 

@@ -5,8 +5,8 @@
 // sample of them (PostgreSQL does not promise none): "synchronous; an async
 // read in flight in 1 of 41 samples that read pg_aios", not "async". The
 // run's one read share (readShare) is said here too, in every place's words.
-import { formatShare } from "../format";
-import type { QueryRun, Verdict } from "../schemas/runs";
+import { formatShare } from "../../format";
+import type { QueryRun, Verdict } from "../../schemas/runs";
 
 /** The other kind of read in under this share of the samples that read is a minority: named, not the verdict. */
 export const VERDICT_MINORITY_SHARE = 0.1;

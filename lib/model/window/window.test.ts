@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SampledBackend } from "../schemas/rows";
-import { target } from "../../test/support/fixtures";
+import type { SampledBackend } from "../../schemas/rows";
+import { target } from "../../../test/support/fixtures";
 import { toSettings } from "./settings";
 import { TargetWindow } from "./window";
 

@@ -2,18 +2,18 @@
 // settings, restarts, checks and pg_stat_statements figures, bounded by time. Pure: no
 // timers, no I/O; the collector feeds it and says what time it is, and the payload
 // builders read it. Its state changes only through the methods below.
-import type { FindingsPayload } from "../schemas/findings";
-import type { Capabilities } from "../schemas/target";
+import type { FindingsPayload } from "../../schemas/findings";
+import type { Capabilities } from "../../schemas/target";
 import type { FindingsTarget } from "./findings";
-import type { QueryRun, StatementStat } from "../schemas/runs";
-import type { Check, Reload, Restart, Settings } from "../schemas/settings";
-import type { IoSample, Tick } from "../schemas/tick";
-import type { Outage } from "../schemas/window";
-import type { SampledBackend, StatIoRow } from "../schemas/rows";
+import type { QueryRun, StatementStat } from "../../schemas/runs";
+import type { Check, Reload, Restart, Settings } from "../../schemas/settings";
+import type { IoSample, Tick } from "../../schemas/tick";
+import type { Outage } from "../../schemas/window";
+import type { SampledBackend, StatIoRow } from "../../schemas/rows";
 import { computeChecks } from "./checks";
 import { checksWithFindings } from "./check-findings";
 import { computeFindings, stampFindings, withKnownStart } from "./findings";
-import { NO_MEASURES, type MethodMeasures } from "../history/measured";
+import { NO_MEASURES, type MethodMeasures } from "../compare/measured";
 import { WORKERS_SPAN_MS } from "./findings/thresholds";
 import { deriveSample, type AioReading } from "./derive";
 import { ioDelta, toCounters, type IoCounters } from "./io";

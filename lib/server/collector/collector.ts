@@ -1,10 +1,10 @@
 import "server-only";
 import type pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
-import { TargetWindow } from "../../window/window";
+import { TargetWindow } from "../../model/window/window";
 import { Feed } from "../payloads/feed";
 import { NO_HISTORY } from "../history/sink";
-import { serverAddress } from "../../history/identity";
+import { serverAddress } from "../../model/compare/identity";
 import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";

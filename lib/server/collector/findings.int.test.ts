@@ -11,7 +11,7 @@ import { createScanTables } from "../../../test/support/scan-tables";
 import { connect, evictFromPageCache, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { backendPid, watching, type Watch } from "../../../test/support/watch";
 import { Collector } from "./collector";
-import { WORKERS_PARTIAL_SHARE } from "../../window/findings/thresholds";
+import { WORKERS_PARTIAL_SHARE } from "../../model/window/findings/thresholds";
 
 const PG = testPg();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SampledBackend } from "../../schemas/rows";
 import { target } from "../../../test/support/fixtures";
-import { TargetWindow } from "../../window/window";
+import { TargetWindow } from "../../model/window/window";
 import { Feed } from "../payloads/feed";
 import { Publisher } from "./publisher";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
-import { diffQueries, sentQueries, type SentQueries } from "../../window/query-changes";
+import { diffQueries, sentQueries, type SentQueries } from "../../model/window/query-changes";
 import { findingsPayload, outagesPayload, queriesPayload } from "../payloads/window";
 
 /** What the publisher reads of its collector: the payloads' source and its feed. */

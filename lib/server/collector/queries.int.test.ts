@@ -81,7 +81,7 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
 
   // PostgreSQL does not promise where a synchronized scan begins (here: where the
   // last scan stopped, most of the time); the progress figure is what inflight
-  // promises, whatever block it begins at. The wrap itself: lib/window/runs.test.ts.
+  // promises, whatever block it begins at. The wrap itself: lib/model/window/runs.test.ts.
   it("a synchronized scan, which may begin mid-table and wrap: progress still rises from near 0", async () => {
     const scanner = await connect(PG.superuserUrl, "queries-syncscan");
     try {

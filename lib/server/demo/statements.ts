@@ -3,7 +3,7 @@ import "server-only";
 /**
  * The demo's bookkeeping (its backend's pid, the table's files to evict, its
  * id range) is not the workload it shows: marked as inflight's own
- * statements are (lib/window/stat-statements.ts, OWN_MARKER), inside the
+ * statements are (lib/model/window/stat-statements.ts, OWN_MARKER), inside the
  * text where pg_stat_statements keeps it, so the Statements panel and the
  * runs leave it out as they leave out inflight's sampling.
  */

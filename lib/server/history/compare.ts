@@ -1,9 +1,9 @@
 import "server-only";
-import { compareSides, verdictCounts } from "../../history/compare";
-import { methodMeasures, type MethodMeasures } from "../../history/measured";
+import { compareSides, verdictCounts } from "../../model/compare/compare";
+import { methodMeasures, type MethodMeasures } from "../../model/compare/measured";
 import type { CompareResponse, RestartSummary } from "../../schemas/history";
 import type { Restart } from "../../schemas/settings";
-import { diffSettings } from "../../window/settings";
+import { diffSettings } from "../../model/window/settings";
 import { redactLiterals } from "../payloads/redact";
 import { LEGACY_PREFIX } from "./schema";
 import type { HistoryReader, SideQuery, StoredRestart } from "./reader";

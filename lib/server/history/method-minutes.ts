@@ -1,6 +1,6 @@
 import "server-only";
-import type { SideSums } from "../../history/compare";
-import type { MethodMinutes } from "../../window/sizing/input";
+import type { SideSums } from "../../model/compare/compare";
+import type { MethodMinutes } from "../../model/window/sizing/input";
 import type { HistoryStore } from "./store";
 
 // pg_stat_statements' minutes of a range by the io_method each server start

@@ -1,6 +1,6 @@
 import "server-only";
 import { formatClock, formatDuration } from "../../format";
-import { worstFinding } from "../../history/samples";
+import { worstFinding } from "../../model/history/samples";
 import type { PastFinding, PastResponse } from "../../schemas/past";
 import type { SampleStore } from "./samples";
 import type { HistoryStore } from "./store";

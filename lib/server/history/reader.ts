@@ -1,5 +1,5 @@
 import "server-only";
-import type { SideSums } from "../../history/compare";
+import type { SideSums } from "../../model/compare/compare";
 import type { Restart, Settings } from "../../schemas/settings";
 import type { ServerRow } from "./servers";
 

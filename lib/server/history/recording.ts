@@ -1,8 +1,8 @@
 import "server-only";
-import { blockSizeOf } from "../../window/settings";
-import { SampleRecorder, type SampleRows } from "../../history/samples";
+import { blockSizeOf } from "../../model/window/settings";
+import { SampleRecorder, type SampleRows } from "../../model/history/samples";
 import type { PastStatus } from "../../schemas/past";
-import type { TargetWindow } from "../../window/window";
+import type { TargetWindow } from "../../model/window/window";
 import { redactRuns } from "../payloads/redact";
 import { redactFindings } from "../payloads/window";
 import type { SampleSink } from "./samples";

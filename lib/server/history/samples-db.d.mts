@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { SampleRows } from "../../history/samples";
+import type { SampleRows } from "../../model/history/samples";
 
 /** One target's rows of a batch, under the history's key for it. */
 export interface KeyedRows {

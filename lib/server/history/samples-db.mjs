@@ -86,10 +86,10 @@ const highest = (/** @type {number[]} */ xs) => xs.reduce((a, b) => Math.max(a, 
 /**
  * One batch of ticks and one of runs per target, the findings a row each, in one transaction.
  * @param {Db} db
- * @param {readonly { key: string, rows: import("../../history/samples").SampleRows }[]} batch
+ * @param {readonly { key: string, rows: import("../../model/history/samples").SampleRows }[]} batch
  */
 export function writeSamples(db, batch) {
-  /** @type {Map<string, import("../../history/samples").SampleRows>} */
+  /** @type {Map<string, import("../../model/history/samples").SampleRows>} */
   const byKey = new Map();
   for (const { key, rows } of batch) {
     const into = byKey.get(key) ?? { ticks: [], runs: [], findings: [] };

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SampleRows } from "../../history/samples";
+import type { SampleRows } from "../../model/history/samples";
 import type { PastTick } from "../../schemas/past";
 import { MAX_QUEUED, SampleStore, type SampleOptions } from "./samples";
 import { samplesFile } from "./samples-db.mjs";

@@ -1,6 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import type { SampleRows } from "../../history/samples";
+import type { SampleRows } from "../../model/history/samples";
 import type { PastFinding, PastStatus, PastTick } from "../../schemas/past";
 import type { QueryRun } from "../../schemas/runs";
 import { oldestSample, openSamples, unpack } from "./samples-db.mjs";

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ServerIdentity } from "../../history/identity";
+import type { ServerIdentity } from "../../model/compare/identity";
 import type { Settings } from "../../schemas/settings";
 import { comparePayload } from "./compare";
 import { labHistory } from "./servers";

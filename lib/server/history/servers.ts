@@ -1,6 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import { majorOf, type ServerIdentity } from "../../history/identity";
+import { majorOf, type ServerIdentity } from "../../model/compare/identity";
 
 // Which history a server's rows go to (servers in schema.ts). By its
 // address and system identifier; by its address alone where the role may

@@ -1,7 +1,7 @@
 import "server-only";
-import type { StatementDelta } from "../../history/deltas";
-import type { ServerIdentity } from "../../history/identity";
-import { NO_MEASURES, type MethodMeasures } from "../../history/measured";
+import type { StatementDelta } from "../../model/compare/deltas";
+import type { ServerIdentity } from "../../model/compare/identity";
+import { NO_MEASURES, type MethodMeasures } from "../../model/compare/measured";
 import type { Restart, Settings } from "../../schemas/settings";
 
 /**

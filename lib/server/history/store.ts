@@ -1,11 +1,11 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import type { StatementDelta } from "../../history/deltas";
-import type { ServerIdentity } from "../../history/identity";
-import { NO_MEASURES } from "../../history/measured";
-import type { SideSums } from "../../history/compare";
+import type { StatementDelta } from "../../model/compare/deltas";
+import type { ServerIdentity } from "../../model/compare/identity";
+import { NO_MEASURES } from "../../model/compare/measured";
+import type { SideSums } from "../../model/compare/compare";
 import type { Restart, SettingChange, Settings } from "../../schemas/settings";
-import { diffSettings } from "../../window/settings";
+import { diffSettings } from "../../model/window/settings";
 import { enforceCap, pruneBefore } from "./bounds";
 import { measuresOf } from "./compare";
 import { describeFailure } from "./failure";

@@ -1,10 +1,10 @@
 import "server-only";
 import { writeFileSync } from "node:fs";
-import { NO_EXPLAIN_IO, readAheadLimits } from "../../lab/explain-io";
-import { runsCsv, summaryTable } from "../../lab/export";
+import { NO_EXPLAIN_IO, readAheadLimits } from "../../model/lab/explain-io";
+import { runsCsv, summaryTable } from "../../model/lab/export";
 import { valueLabel } from "../../schemas/levers";
-import { labResult } from "../../lab/result";
-import { summarize } from "../../lab/summary";
+import { labResult } from "../../model/lab/result";
+import { summarize } from "../../model/lab/summary";
 import { IO_METHODS, type IoMethod } from "../../schemas/enums";
 import type { LabExport, LabRun } from "../../schemas/lab";
 import { formatDuration, formatNumber } from "../../format";

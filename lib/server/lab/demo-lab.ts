@@ -1,6 +1,6 @@
 import "server-only";
-import { summarize } from "../../lab/summary";
-import { labResult } from "../../lab/result";
+import { summarize } from "../../model/lab/summary";
+import { labResult } from "../../model/lab/result";
 import type { IoMethod } from "../../schemas/enums";
 import type { LabExport, LabRequest, LabResult, LabState } from "../../schemas/lab";
 import type { LabStartBody } from "../../schemas/params";

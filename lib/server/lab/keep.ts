@@ -1,5 +1,5 @@
 import "server-only";
-import { serverAddress, type ServerIdentity } from "../../history/identity";
+import { serverAddress, type ServerIdentity } from "../../model/compare/identity";
 import type { LabResult } from "../../schemas/lab";
 import { recordLabResult } from "../history/lab-results";
 import { labHistory } from "../history/servers";

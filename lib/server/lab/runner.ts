@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { valueLabel } from "../../schemas/levers";
-import { labOrder } from "../../lab/summary";
+import { labOrder } from "../../model/lab/summary";
 import type { IoMethod, LabLever } from "../../schemas/enums";
 import type { LabRun } from "../../schemas/lab";
 import { connect, connectWhenUp, putBackConfig, putBackConfigFile, reloadConfig, runningMethod, setMethod, withClient, type LabCluster } from "./cluster";

@@ -1,8 +1,8 @@
 import "server-only";
 import type pg from "pg";
-import { explainFigures } from "../../lab/explain";
-import { scanIo } from "../../lab/explain-io";
-import { median } from "../../lab/summary";
+import { explainFigures } from "../../model/lab/explain";
+import { scanIo } from "../../model/lab/explain-io";
+import { median } from "../../model/lab/summary";
 import type { LabLever } from "../../schemas/enums";
 import type { LabRun, LabWorkersSeen } from "../../schemas/lab";
 import { connectWhenUp, withClient } from "./cluster";

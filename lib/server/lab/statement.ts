@@ -1,9 +1,9 @@
 import "server-only";
 import path from "node:path";
 import type pg from "pg";
-import { planRelations, planWrites } from "../../lab/explain";
-import { customSqlProblem, runnableSql } from "../../lab/sql";
-import { hasExplainIo, majorOf } from "../../window/major";
+import { planRelations, planWrites } from "../../model/lab/explain";
+import { customSqlProblem, runnableSql } from "../../model/lab/sql";
+import { hasExplainIo, majorOf } from "../../model/window/major";
 import type { LabLever } from "../../schemas/enums";
 import { segmentFiles } from "../demo/evict";
 import { methodOrigin, withClient, type LabCluster, type MethodOrigin } from "./cluster";

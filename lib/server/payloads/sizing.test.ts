@@ -4,11 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { SizingResponse } from "../../schemas/sizing";
 import type { SampledBackend } from "../../schemas/rows";
-import { toSettings } from "../../window/settings";
-import { TargetWindow } from "../../window/window";
+import { toSettings } from "../../model/window/settings";
+import { TargetWindow } from "../../model/window/window";
 import { HistoryStore } from "../history/store";
 import { liveInput, sizingPayload } from "./sizing";
-import { emptyLoad } from "../../history/second-load";
+import { emptyLoad } from "../../model/history/second-load";
 import { run } from "../../../test/support/fixtures";
 
 const row = (name: string, setting: string) => ({ name, setting, unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "string" });

@@ -1,9 +1,9 @@
 import "server-only";
-import { loadsBySecond } from "../../history/second-load";
+import { loadsBySecond } from "../../model/history/second-load";
 import type { SizingResponse } from "../../schemas/sizing";
-import { sizeLevers, type SizingInput } from "../../window/sizing";
-import { totals } from "../../window/sizing/input";
-import type { TargetWindow } from "../../window/window";
+import { sizeLevers, type SizingInput } from "../../model/window/sizing";
+import { totals } from "../../model/window/sizing/input";
+import type { TargetWindow } from "../../model/window/window";
 import { labResults } from "../history/lab-results";
 import type { SampleStore } from "../history/samples";
 import { methodMinutes } from "../history/method-minutes";

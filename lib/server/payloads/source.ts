@@ -1,6 +1,6 @@
 import "server-only";
 import type { TargetInfo } from "../../schemas/target";
-import type { TargetWindow } from "../../window/window";
+import type { TargetWindow } from "../../model/window/window";
 
 /** What the payload builders read of a watched target (a Collector is one). */
 export interface PayloadSource {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { TargetWindow } from "../../window/window";
+import type { TargetWindow } from "../../model/window/window";
 import type { Feed } from "./feed";
 import { formatComment, formatEvent, formatRetry } from "./sse";
 

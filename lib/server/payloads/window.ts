@@ -2,8 +2,8 @@ import "server-only";
 import type { QueryRun, StatementStat } from "../../schemas/runs";
 import type { Finding, FindingsPayload } from "../../schemas/findings";
 import type { OutagesPayload, QueriesPayload, SettingsPayload, WindowSnapshot } from "../../schemas/window";
-import type { TargetWindow } from "../../window/window";
-import { queryGlance } from "../../window/findings/glance";
+import type { TargetWindow } from "../../model/window/window";
+import { queryGlance } from "../../model/window/findings/glance";
 import { redactLiterals, redactRuns } from "./redact";
 import type { PayloadSource } from "./source";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { SizingView } from "@/components/target/sizing-view";
-import type { SizingRange } from "@/lib/client/charts/sizing";
+import type { SizingRange } from "@/lib/view/sizing";
 import { SizingQuery, TargetParams } from "@/lib/schemas/params";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 

@@ -1,7 +1,7 @@
 // The figures a finding cites, computed once from a run, so every sentence
 // and the page agree on them.
-import { formatBytes } from "../../format";
-import type { QueryRun } from "../../schemas/runs";
+import { formatBytes } from "../../../format";
+import type { QueryRun } from "../../../schemas/runs";
 import { formatTimeLeft } from "../time-left";
 
 export interface RunFigures {
@@ -14,7 +14,7 @@ export interface RunFigures {
   /** samples with async reads in flight / samples that read pg_aios */
   inFlight: number | null;
   elapsedMs: number;
-  /** the run reads asynchronously: its verdict, weighed (lib/window/verdict.ts), so a finding never calls async what its row calls synchronous */
+  /** the run reads asynchronously: its verdict, weighed (lib/model/window/verdict.ts), so a finding never calls async what its row calls synchronous */
   async: boolean;
   /** any read seen (a read wait, or a handle either way) */
   reads: boolean;

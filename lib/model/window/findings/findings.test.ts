@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { run, target, tick } from "../../../test/support/fixtures";
-import type { QueryRun } from "../../schemas/runs";
-import type { Settings } from "../../schemas/settings";
-import type { Tick } from "../../schemas/tick";
+import { run, target, tick } from "../../../../test/support/fixtures";
+import type { QueryRun } from "../../../schemas/runs";
+import type { Settings } from "../../../schemas/settings";
+import type { Tick } from "../../../schemas/tick";
 import { diffSettings, toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
 import { workerLoad } from "./workers";

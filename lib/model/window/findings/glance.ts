@@ -1,8 +1,8 @@
 // A finding at a glance (pure): a few plain words per cell, what a person
 // reads before the charts. The finding's sentence stays its evidence, opened
 // on demand; these words say the same thing shorter, never another figure.
-import type { Glance } from "../../schemas/findings";
-import type { QueryRun } from "../../schemas/runs";
+import type { Glance } from "../../../schemas/findings";
+import type { QueryRun } from "../../../schemas/runs";
 import { formatTimeLeft } from "../time-left";
 import { pct } from "./figures";
 import { COMPLETION_WAIT, SUBMISSION_QUEUE_WAIT } from "./workers";

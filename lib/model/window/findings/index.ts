@@ -1,14 +1,14 @@
 // Findings over the window (pure): what is happening and what would help,
 // in plain words, most severe first. The rules: runs.ts (one sentence per
 // slow running query) and server.ts; their thresholds: thresholds.ts.
-import { formatDuration } from "../../format";
-import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../schemas/findings";
-import type { MethodMeasures } from "../../history/measured";
+import { formatDuration } from "../../../format";
+import { FINDING_SEVERITIES, type Finding, type FindingSeverity, type FindingsPayload } from "../../../schemas/findings";
+import type { MethodMeasures } from "../../compare/measured";
 import type { MethodRun } from "../method-runs";
-import type { QueryRun, StatementStat } from "../../schemas/runs";
-import type { Reload, Restart, Settings } from "../../schemas/settings";
-import type { Capabilities, TargetInfo } from "../../schemas/target";
-import type { Tick } from "../../schemas/tick";
+import type { QueryRun, StatementStat } from "../../../schemas/runs";
+import type { Reload, Restart, Settings } from "../../../schemas/settings";
+import type { Capabilities, TargetInfo } from "../../../schemas/target";
+import type { Tick } from "../../../schemas/tick";
 import { majorOf, workersLeverName, workersLeverShort } from "../major";
 import { settingBytes } from "../settings";
 import { progressText, quoteQuery, runFigures } from "./figures";
@@ -119,7 +119,7 @@ function runFinding(run: QueryRun, first: boolean, input: FindingsInput, workers
   const blockSize = Number(input.settings.block_size?.setting) || 8192;
   const on = run.progressRelation ?? run.relations.find((r) => r.read !== "sync")?.name ?? run.relations[0]?.name;
   const progress = progressText(run, blockSize, on) ?? noProgress(run, input);
-  // The run's one read share, in the words and figures of its row and its verdict (lib/window/verdict.ts).
+  // The run's one read share, in the words and figures of its row and its verdict (lib/model/window/verdict.ts).
   const waits = readShareSentence(run);
   const head = `${first && run.etaMs !== null ? "Longest left" : "Running"}: pid ${run.pid}${run.workerPids.length ? ` (+${run.workerPids.length} parallel workers)` : ""} ${quoteQuery(run.query)}${on ? ` on ${on}` : ""}, ${formatDuration(f.elapsedMs)}, ${progress}`;
   const text = verdict?.rule === "too_short" ? `${head}; ${verdict.clause}.` : `${head}; ${waits}${verdict ? `; ${verdict.clause}` : ""}.`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { run, target } from "../../../test/support/fixtures";
-import type { MethodMeasure } from "../../history/measured";
-import { methodMeasures } from "../../history/measured";
-import type { CompareResponse } from "../../schemas/history";
+import { run, target } from "../../../../test/support/fixtures";
+import type { MethodMeasure } from "../../compare/measured";
+import { methodMeasures } from "../../compare/measured";
+import type { CompareResponse } from "../../../schemas/history";
 import type { MethodRun } from "../method-runs";
 import { MethodRuns } from "../method-runs";
 import { toSettings } from "../settings";

@@ -2,9 +2,9 @@
 // (pure): the same statement's slow runs in the window under each io_method,
 // and the history's before/after of its mean. Advice
 // the history contradicts is never given; advice it has not measured says so.
-import { formatDuration } from "../../format";
-import type { MethodMeasure, MethodMeasures } from "../../history/measured";
-import type { QueryRun } from "../../schemas/runs";
+import { formatDuration } from "../../../format";
+import type { MethodMeasure, MethodMeasures } from "../../compare/measured";
+import type { QueryRun } from "../../../schemas/runs";
 import type { MethodRun } from "../method-runs";
 
 /** A method is a gain only when its median run is at least this much shorter. */

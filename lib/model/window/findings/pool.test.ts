@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { run, target, tick } from "../../../test/support/fixtures";
-import type { Settings } from "../../schemas/settings";
-import type { Tick } from "../../schemas/tick";
+import { run, target, tick } from "../../../../test/support/fixtures";
+import type { Settings } from "../../../schemas/settings";
+import type { Tick } from "../../../schemas/tick";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
 

@@ -3,8 +3,8 @@
 // io_max_workers are the pool doing its job, not a limit; only a pool at its
 // maximum and saturated is one, and its lever is io_max_workers. On 18
 // (io_workers) nothing here applies and 18's rules (server.ts, runs.ts) speak.
-import type { Settings } from "../../schemas/settings";
-import type { Tick } from "../../schemas/tick";
+import type { Settings } from "../../../schemas/settings";
+import type { Tick } from "../../../schemas/tick";
 import { workerSizing, workersLever } from "../major";
 import { poolGrowth } from "../pool";
 import { capitalize } from "./figures";

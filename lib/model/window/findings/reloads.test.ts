@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { target, tick } from "../../../test/support/fixtures";
-import { formatClock } from "../../format";
-import type { Reload, Restart, Settings } from "../../schemas/settings";
+import { target, tick } from "../../../../test/support/fixtures";
+import { formatClock } from "../../../format";
+import type { Reload, Restart, Settings } from "../../../schemas/settings";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
 

@@ -1,10 +1,10 @@
 // What a reload changed, said as a reload's (never as the restart's before
 // it): one finding per reload of this server start that changed an I/O
 // setting in force, and the words the restart finding uses to hand over.
-import { formatClock } from "../../format";
-import type { Finding } from "../../schemas/findings";
-import type { Reload, SettingChange } from "../../schemas/settings";
-import type { Tick } from "../../schemas/tick";
+import { formatClock } from "../../../format";
+import type { Finding } from "../../../schemas/findings";
+import type { Reload, SettingChange } from "../../../schemas/settings";
+import type { Tick } from "../../../schemas/tick";
 import { POOL_SETTINGS } from "../major";
 import { MAX_RELOAD_FINDINGS } from "./thresholds";
 

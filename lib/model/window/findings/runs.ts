@@ -2,9 +2,9 @@
 // got, and which lever (io_method, io_workers, read-ahead, the plan) would
 // or would not help. One rule a function, tried in order; the first that
 // holds names the finding.
-import type { FindingRule, FindingSeverity } from "../../schemas/findings";
-import type { QueryRun, StatementStat } from "../../schemas/runs";
-import { formatBytes } from "../../format";
+import type { FindingRule, FindingSeverity } from "../../../schemas/findings";
+import type { QueryRun, StatementStat } from "../../../schemas/runs";
+import { formatBytes } from "../../../format";
 import { syncIndexMajor } from "../major";
 import { verdictMinority } from "../verdict";
 import { pct, type RunFigures } from "./figures";
@@ -149,7 +149,7 @@ const smallReads: RunRule = (run, f, ctx) => {
 
 /** What made it async: handles seen in flight, or (none seen) its IO:Aio* waits, as the row says it. */
 function asyncEvidence(run: QueryRun, f: RunFigures): string {
-  // Counts, as the run's row gives them (lib/client/charts/runs.ts verdictEvidence): one figure on the page.
+  // Counts, as the run's row gives them (lib/view/runs.ts verdictEvidence): one figure on the page.
   if (f.inFlight) return `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`;
   const waits = `waiting on async reads in ${run.aioWaitSamples} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`;
   return run.aioReadSamples ? `${waits}, none of its own in flight in the ${run.aioReadSamples} that read pg_aios` : `${waits}, pg_aios not read`;

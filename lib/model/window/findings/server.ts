@@ -1,12 +1,12 @@
 // Findings about the server rather than one query: it is down, a
 // collection aspect fails, the io workers are the queue, a restart did (or
 // did not yet do) what it was meant to, a setting does not do what it says.
-import { formatBytes, formatClock, formatDuration } from "../../format";
-import type { Finding } from "../../schemas/findings";
-import type { StatementStat } from "../../schemas/runs";
-import type { Reload, Restart, SettingChange, Settings } from "../../schemas/settings";
-import type { AspectHealth, TargetInfo } from "../../schemas/target";
-import type { Tick } from "../../schemas/tick";
+import { formatBytes, formatClock, formatDuration } from "../../../format";
+import type { Finding } from "../../../schemas/findings";
+import type { StatementStat } from "../../../schemas/runs";
+import type { Reload, Restart, SettingChange, Settings } from "../../../schemas/settings";
+import type { AspectHealth, TargetInfo } from "../../../schemas/target";
+import type { Tick } from "../../../schemas/tick";
 import { pendingGlance, pendingSettings, pendingText } from "../pending";
 import { POOL_SETTINGS, workersLever, workersLeverShort, workersSettingText } from "../major";
 import { settingBytes } from "../settings";

@@ -2,8 +2,8 @@
 // every alive worker was full while backends waited on them, 1 of 1 counts,
 // and never "not saturated" once every worker was seen busy (issue 19).
 import { describe, expect, it } from "vitest";
-import { run, target, tick } from "../../../test/support/fixtures";
-import type { Tick } from "../../schemas/tick";
+import { run, target, tick } from "../../../../test/support/fixtures";
+import type { Tick } from "../../../schemas/tick";
 import { workersLever } from "../major";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";

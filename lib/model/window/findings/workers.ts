@@ -8,7 +8,7 @@
 // cold scans: the worker read busy in 85-92% of the samples, full by these
 // signs in 97-100% (50 ms samples) and 84-94% (the defaults, without the
 // bridging).
-import type { Tick } from "../../schemas/tick";
+import type { Tick } from "../../../schemas/tick";
 import { pct } from "./figures";
 import { WORKERS_BUSY_SHARE, WORKERS_MIN_SAMPLES, WORKERS_PARTIAL_SHARE, WORKERS_SPAN_MS } from "./thresholds";
 

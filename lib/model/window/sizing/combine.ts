@@ -2,7 +2,7 @@
 // PostgreSQL clamps it silently at run time while pg_settings shows the
 // value set (PG18-FACTS.md). Lowering it to the ceiling says what is in
 // force; raising the ceiling instead takes a restart.
-import type { SizingLeverVerdict } from "../../schemas/sizing";
+import type { SizingLeverVerdict } from "../../../schemas/sizing";
 import { noChange, settingNum, settingsAt, type SizingInput } from "./input";
 
 export function combineVerdict(input: SizingInput): SizingLeverVerdict {

@@ -1,8 +1,8 @@
 // The sizing model (issue 41, pure): per lever, over a range of a server's
 // sampled picture, settings and labs, raise / lower / change / leave as is /
 // not enough evidence, with the figures, the statements and the labs.
-import type { Settings } from "../../schemas/settings";
-import type { SizingLeverVerdict } from "../../schemas/sizing";
+import type { Settings } from "../../../schemas/settings";
+import type { SizingLeverVerdict } from "../../../schemas/sizing";
 import { workerSizing } from "../major";
 import { combineVerdict } from "./combine";
 import { settingsAt, totals, type SizingInput } from "./input";

@@ -1,14 +1,14 @@
 // What the sizing model reads (issue 41), and the pieces every lever's rule
 // shares: the settings in force at a moment, a range's seconds summed, the
 // statements a set of runs belongs to, and the labs that measured a lever.
-import { formatDuration } from "../../format";
-import { isPoller, type SideSums } from "../../history/compare";
-import type { LabResult } from "../../schemas/lab";
-import type { SecondLoad } from "../../schemas/past";
-import type { QueryRun } from "../../schemas/runs";
-import type { Settings } from "../../schemas/settings";
-import type { SizingLab, SizingLeverVerdict, SizingStatement } from "../../schemas/sizing";
-import type { LabLever, SizingLever } from "../../schemas/enums";
+import { formatDuration } from "../../../format";
+import { isPoller, type SideSums } from "../../compare/compare";
+import type { LabResult } from "../../../schemas/lab";
+import type { SecondLoad } from "../../../schemas/past";
+import type { QueryRun } from "../../../schemas/runs";
+import type { Settings } from "../../../schemas/settings";
+import type { SizingLab, SizingLeverVerdict, SizingStatement } from "../../../schemas/sizing";
+import type { LabLever, SizingLever } from "../../../schemas/enums";
 import { isHousekeeping } from "../findings/server";
 
 export interface SizingSecond {

@@ -5,10 +5,10 @@
 // its median at least METHOD_GAIN_SHARE shorter) and nothing in the range
 // (another statement, a lab) ran faster under the method in force: the
 // history never contradicts the advice. Same timings: leave.
-import { formatDuration } from "../../format";
-import { isHousekeepingRow, sideStats, verdict } from "../../history/compare";
-import type { QueryRun } from "../../schemas/runs";
-import type { SizingFigure, SizingLeverVerdict, SizingStatement } from "../../schemas/sizing";
+import { formatDuration } from "../../../format";
+import { isHousekeepingRow, sideStats, verdict } from "../../compare/compare";
+import type { QueryRun } from "../../../schemas/runs";
+import type { SizingFigure, SizingLeverVerdict, SizingStatement } from "../../../schemas/sizing";
 import { METHOD_GAIN_SHARE } from "../findings/method-evidence";
 import { METHOD_RUN_MIN_MS } from "../method-runs";
 import { ended, labsOf, noChange, runMs, settingsAt, statementKey, statementsOf, workload, type SizingInput } from "./input";
@@ -71,7 +71,7 @@ interface MinuteSays {
 /**
  * pg_stat_statements' minutes: each statement called under `now` and under
  * another method, its means compared as the before/after view compares them
- * (lib/history/compare.ts: outside the spread, and by 5% or more).
+ * (lib/model/compare/compare.ts: outside the spread, and by 5% or more).
  */
 function minutesSay(input: SizingInput, now: string): MinuteSays[] {
   const here = input.minutes?.byMethod.get(now);

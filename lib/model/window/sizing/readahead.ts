@@ -4,8 +4,8 @@
 // when it ran. Scans that waited on their reads with their reads in flight
 // at the cap are held back by it: raise it. Scans that waited with fewer in
 // flight than allowed are not held back by the cap: leave it.
-import type { QueryRun } from "../../schemas/runs";
-import type { SizingFigure, SizingLeverVerdict } from "../../schemas/sizing";
+import type { QueryRun } from "../../../schemas/runs";
+import type { SizingFigure, SizingLeverVerdict } from "../../../schemas/sizing";
 import { pct } from "../findings/figures";
 import { MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, WORKERS_PARTIAL_SHARE } from "../findings/thresholds";
 import { ended, labsOf, noChange, secondsOf, settingNum, settingsAt, statementsOf, totals, workload, type SizingInput } from "./input";

@@ -1,12 +1,12 @@
 // The sizing model's verdicts, lever by lever (issue 41): each from a range
 // built to hold exactly the evidence that verdict needs.
 import { describe, expect, it } from "vitest";
-import { run } from "../../../test/support/fixtures";
+import { run } from "../../../../test/support/fixtures";
 import { emptyLoad } from "../../history/second-load";
-import type { LabResult } from "../../schemas/lab";
-import type { SecondLoad } from "../../schemas/past";
-import type { QueryRun } from "../../schemas/runs";
-import type { SizingLever } from "../../schemas/enums";
+import type { LabResult } from "../../../schemas/lab";
+import type { SecondLoad } from "../../../schemas/past";
+import type { QueryRun } from "../../../schemas/runs";
+import type { SizingLever } from "../../../schemas/enums";
 import { toSettings } from "../settings";
 import { sizeLevers, type SizingInput } from "./index";
 

@@ -1,7 +1,7 @@
 // The sizing view's own thresholds (issue 41); where a live finding has one
 // for the same concept (the io workers the queue, read-ahead at its cap, a
 // method faster), the sizing rule imports that one instead.
-import { IO_WORKERS_RANGE } from "../../schemas/enums";
+import { IO_WORKERS_RANGE } from "../../../schemas/enums";
 
 /** A range with less sampled time than this says "not enough evidence" for the load-based levers. */
 export const SIZING_MIN_SAMPLED_MS = 10_000;

@@ -4,8 +4,8 @@
 // samples in which backends read through the io workers; the value to set
 // is what the busiest seconds asked for: each backend waiting on its reads
 // at once is a stream of reads the workers serve.
-import type { SizingFigure, SizingLeverVerdict } from "../../schemas/sizing";
-import type { QueryRun } from "../../schemas/runs";
+import type { SizingFigure, SizingLeverVerdict } from "../../../schemas/sizing";
+import type { QueryRun } from "../../../schemas/runs";
 import { pct } from "../findings/figures";
 import { WORKERS_PARTIAL_SHARE } from "../findings/thresholds";
 import { ended, labsOf, noChange, quantile, secondsOf, span, statementsOf, workload, type LoadTotals, type SizingInput, type SizingSecond } from "./input";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { AioHandle } from "../../../schemas/rows";
-import { anyReading, type AioReading } from "../../../window/derive";
-import { FreshRuns } from "../../../window/fresh-runs";
+import { anyReading, type AioReading } from "../../../model/window/derive";
+import { FreshRuns } from "../../../model/window/fresh-runs";
 import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, nextProbeMs } from "../budget";
 import { isStatementError } from "../errors";
 import type { Session } from "../session";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Settings } from "../../../schemas/settings";
-import { pendingSettings, withPendingValues } from "../../../window/pending";
-import { NAMED_SETTINGS, toSettings } from "../../../window/settings";
+import { pendingSettings, withPendingValues } from "../../../model/window/pending";
+import { NAMED_SETTINGS, toSettings } from "../../../model/window/settings";
 import { settingsPayload } from "../../payloads/window";
 import type { ServerInfoRow } from "../../../schemas/rows";
 import { isStatementError, sqlState } from "../errors";

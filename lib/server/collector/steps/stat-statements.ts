@@ -1,8 +1,8 @@
 import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
 import { QUERY_NAMES, type QueryName } from "../../pg/queries";
-import { intervalDeltas } from "../../../history/deltas";
-import { countersStatement, isOwn, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote } from "../../../window/stat-statements";
+import { intervalDeltas } from "../../../model/compare/deltas";
+import { countersStatement, isOwn, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote } from "../../../model/window/stat-statements";
 import type { Charge } from "../cost";
 import { sqlState } from "../errors";
 import type { Session } from "../session";

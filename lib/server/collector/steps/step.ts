@@ -1,6 +1,6 @@
 import "server-only";
 import type { Aspect } from "../../../schemas/enums";
-import type { TargetWindow } from "../../../window/window";
+import type { TargetWindow } from "../../../model/window/window";
 import type { Feed } from "../../payloads/feed";
 import type { HistorySink } from "../../history/sink";
 import type { Budget } from "../budget";

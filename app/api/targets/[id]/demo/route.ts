@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { HttpError, collectorOr404, parseOr400, route, runtimeOr503 } from "@/lib/server/http/route";
 import { DemoRestartBody, TargetParams } from "@/lib/schemas/params";
-import { workerSettingsProblem } from "@/lib/window/major";
+import { workerSettingsProblem } from "@/lib/model/window/major";
 
 export const dynamic = "force-dynamic";
 

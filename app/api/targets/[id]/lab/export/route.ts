@@ -1,5 +1,5 @@
 import { parseOr400, route, searchParams } from "@/lib/server/http/route";
-import { runsCsv } from "@/lib/lab/export";
+import { runsCsv } from "@/lib/model/lab/export";
 import { labOr404 } from "@/lib/server/lab/route-helpers";
 import { LabExportQuery, TargetParams } from "@/lib/schemas/params";
 
