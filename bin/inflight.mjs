@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `inflight`: the command the package installs. It turns its arguments into
-// the environment variables inflight reads (lib/server/runtime/config.ts
+// the environment variables inflight reads (lib/server/config/config.ts
 // stays the one parser of values), then serves in this process as
 // `npm start` does (scripts/start.mjs). `inflight lab ...` runs the A/B lab.
 import { readFileSync, realpathSync } from "node:fs";

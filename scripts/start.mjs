@@ -30,7 +30,7 @@ import { buildIfNeeded } from "./build-if-needed.mjs";
 import { stampProblem } from "./external-shims.mjs";
 
 function fail(setting, problem) {
-  // The flag that set it, when the `inflight` command did (lib/server/runtime/config.ts settingName).
+  // The flag that set it, when the `inflight` command did (lib/server/config/config.ts settingName).
   const flag = globalThis[Symbol.for("inflight.flags")]?.[setting];
   console.error(`inflight: bad configuration: ${flag ? `${flag} (${setting})` : setting}: ${problem}`);
   process.exit(1);

@@ -2,7 +2,7 @@
 // process). A request gate that caps streams per client address (defaults
 // ~20 per client, ~200 in all) is another engineer's change, not merged
 // when this was written: when the server's configuration knows its
-// settings (KNOWN_SETTINGS of lib/server/runtime/config.ts, whose unknown
+// settings (KNOWN_SETTINGS of lib/server/config/config.ts, whose unknown
 // INFLIGHT_* names stop the server), the server with the viewers is started
 // with caps above the figure's count; before that, nothing is set (setting
 // a name the server does not know would stop it at start).

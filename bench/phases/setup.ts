@@ -3,7 +3,7 @@
 // phase 1: A (10/s) and D (1/s). And the undoing of all of it at the end of
 // the run. (The snapshot of the built app that every server serves is made
 // first, in run.ts: figure 9 runs before this.)
-import { KNOWN_SETTINGS } from "@/lib/server/runtime/config";
+import { KNOWN_SETTINGS } from "@/lib/server/config/config";
 import { startInflight } from "../lib/inflight";
 import { rssBytes } from "../lib/proc";
 import { ScanDriver } from "../lib/scans";

@@ -6,7 +6,7 @@
 // INFLIGHT_BUDGET 5), in the bench's process, with one viewer: the figure is
 // the estimator's, not the HTTP server's, and needs no build.
 import { Collector } from "@/lib/server/collector/collector";
-import { parseConfig } from "@/lib/server/runtime/config";
+import { parseConfig } from "@/lib/server/config/config";
 import { coldScanRig, measureTimeLeft, scansLookedAt, timeLeftScanSql, type ScanSeen, type TimeLeftJudged, type TimeLeftRig } from "../lib/time-left";
 import { r3, sleep } from "../lib/stats";
 import { SIZES_DATA_DIR, startTarget } from "../lib/target";

@@ -3,13 +3,13 @@
 // much; users run INFLIGHT_SAMPLE_MS 100 and INFLIGHT_BUDGET 5, with
 // settings read every 30 s and pg_stat_statements every 10 s. Here a
 // collector made from the configuration with no settings at all (as
-// lib/server/runtime/boot.ts makes one) watches a cold scan on the shared
+// lib/server/boot/boot.ts makes one) watches a cold scan on the shared
 // PostgreSQL 18, and the page's lead finding about it must come out with
 // its figures.
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../../schemas/findings";
-import { parseConfig } from "../runtime/config";
+import { parseConfig } from "../config/config";
 import { connect, evictFromPageCache, testPg, waitFor } from "../../../test/support/pg";
 import { backendPid } from "../../../test/support/watch";
 import { Collector, DEFAULT_BUDGET_MS } from "./collector";

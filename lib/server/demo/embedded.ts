@@ -10,7 +10,7 @@ import { findNativeDir, initCluster, inspectDataDir, loadOrCreateSecrets, writeC
 import { placeForPostgres } from "./placement";
 import { clearLeftover, pgCtlStart, pgCtlStop, postmasterPid } from "./postmaster";
 import { resolveRunAs } from "./process";
-import { pgBinMajor } from "../runtime/pg-bin";
+import { pgBinMajor } from "../config/pg-bin";
 
 export interface EmbeddedOptions {
   /** Preferred data dir (e.g. <project>/.inflight/demo-pg); moved under os.tmpdir() if the postgres user cannot reach it. */

@@ -2,7 +2,7 @@ import "server-only";
 
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { childEnv } from "../runtime/config";
+import { childEnv } from "../config/config";
 
 const execFileAsync = promisify(execFile);
 

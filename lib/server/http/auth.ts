@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { NextResponse } from "next/server";
-import type { CheckResult, FailureThrottle } from "./throttle";
+import type { CheckResult, FailureThrottle } from "../runtime/throttle";
 
 // With INFLIGHT_AUTH_TOKEN set, every page, API route and stream needs it:
 // `Authorization: Bearer <token>` or the cookie the sign-in form sets. The

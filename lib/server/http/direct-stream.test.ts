@@ -5,11 +5,11 @@ import { target, tick } from "@/test/support/fixtures";
 import type { Tick } from "../../schemas/tick";
 import type { Collector } from "../collector/collector";
 import { Feed } from "../payloads/feed";
-import { parseConfig } from "../runtime/config";
+import { parseConfig } from "../config/config";
 import { AUTH_COOKIE, cookieValue } from "./auth";
 import { cookieNamed, serveStream, type StreamRuntime } from "./direct-stream";
-import { StreamLimits } from "./streams";
-import { FailureThrottle } from "./throttle";
+import { StreamLimits } from "../runtime/streams";
+import { FailureThrottle } from "../runtime/throttle";
 
 // The direct path through a real HTTP server on loopback: what a stream, and
 // each refusal, look like on the wire. The integration tests (test/http,

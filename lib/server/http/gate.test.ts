@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { servedHosts } from "../runtime/hosts";
+import { servedHosts } from "../config/hosts";
 import { MAX_BODY_BYTES, checkHost, checkPath, checkWrite } from "./gate";
 
 const config = { servedHosts: servedHosts("127.0.0.1", 3000, []), port: 3000 };

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Config } from "../runtime/config";
-import { hostServed, originMatchesHost } from "../runtime/hosts";
+import type { Config } from "../config/config";
+import { hostServed, originMatchesHost } from "../config/hosts";
 import type { ErrorCode } from "./errors";
 
 // The checks proxy.ts makes before any route runs, each a pure function of

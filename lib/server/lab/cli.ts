@@ -9,7 +9,7 @@ import { IO_METHODS, type IoMethod } from "../../schemas/enums";
 import type { LabExport, LabRun } from "../../schemas/lab";
 import { formatDuration, formatNumber } from "../../format";
 import { ensureDemoDatabase } from "../demo/seed";
-import { ConfigError, labHistoryConfig, type HistoryConfig } from "../runtime/config";
+import { ConfigError, labHistoryConfig, type HistoryConfig } from "../config/config";
 import { HELP, UsageError, parse, type Args } from "./cli-args";
 import { methodOrigin, withClient } from "./cluster";
 import { keepLabResult } from "./keep";

@@ -4,7 +4,7 @@ import type { LabResult } from "../../schemas/lab";
 import { recordLabResult } from "../history/lab-results";
 import { labHistory } from "../history/servers";
 import { HistoryStore } from "../history/store";
-import type { HistoryConfig } from "../runtime/config";
+import type { HistoryConfig } from "../config/config";
 import { withClient } from "./cluster";
 
 // `inflight lab`'s result kept in inflight's history file, in the history

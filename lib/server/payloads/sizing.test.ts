@@ -7,7 +7,7 @@ import type { SampledBackend } from "../../schemas/rows";
 import { toSettings } from "../../model/window/settings";
 import { TargetWindow } from "../../model/window/window";
 import { HistoryStore } from "../history/store";
-import { liveInput, sizingPayload } from "./sizing";
+import { liveInput, sizingPayload } from "../history/sizing";
 import { emptyLoad } from "../../model/history/second-load";
 import { run } from "../../../test/support/fixtures";
 

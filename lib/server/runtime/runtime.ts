@@ -1,13 +1,13 @@
 import type { DemoRestartBody } from "../../schemas/params";
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Config } from "./config";
+import type { Config } from "../config/config";
 import type { Collector } from "../collector/collector";
 import type { HistoryStore } from "../history/store";
 import type { SampleStore } from "../history/samples";
 import type { DemoLab } from "../lab/demo-lab";
-import type { FailureThrottle } from "../http/throttle";
-import type { StreamLimits } from "../http/streams";
+import type { FailureThrottle } from "./throttle";
+import type { StreamLimits } from "./streams";
 import type { LoopLag } from "./loop-lag";
 
 /** What the demo target offers beyond a configured one: a restart control. */

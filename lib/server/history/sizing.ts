@@ -4,12 +4,12 @@ import type { SizingResponse } from "../../schemas/sizing";
 import { sizeLevers, type SizingInput } from "../../model/window/sizing";
 import { totals } from "../../model/window/sizing/input";
 import type { TargetWindow } from "../../model/window/window";
-import { labResults } from "../history/lab-results";
-import type { SampleStore } from "../history/samples";
-import { methodMinutes } from "../history/method-minutes";
-import { settingsTimeline } from "../history/settings-timeline";
-import type { HistoryStore } from "../history/store";
-import { redactLiterals } from "./redact";
+import { labResults } from "./lab-results";
+import type { SampleStore } from "./samples";
+import { methodMinutes } from "./method-minutes";
+import { settingsTimeline } from "./settings-timeline";
+import type { HistoryStore } from "./store";
+import { redactLiterals } from "../payloads/redact";
 
 // GET /api/targets/{id}/sizing (issue 41): the sizing model over a range of
 // the target's history (the sampled picture, the settings in force, the

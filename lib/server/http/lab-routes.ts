@@ -1,6 +1,6 @@
 import "server-only";
-import { HttpError, collectorOr404, runtimeOr503 } from "../http/route";
-import type { DemoLab } from "./demo-lab";
+import { HttpError, collectorOr404, runtimeOr503 } from "./route";
+import type { DemoLab } from "../lab/demo-lab";
 
 /** The demo target's lab, or the error that says why there is none. */
 export function labOr404(id: string): DemoLab {

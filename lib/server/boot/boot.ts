@@ -6,12 +6,12 @@ import { SampleStore } from "../history/samples";
 import { samplesFile } from "../history/samples-db.mjs";
 import { formatDuration } from "../../format";
 import { serveStream } from "../http/direct-stream";
-import { StreamLimits } from "../http/streams";
-import { FailureThrottle } from "../http/throttle";
-import { isLoopback } from "./addresses";
-import { loadConfigOrExit, type Config } from "./config";
-import { LoopLag } from "./loop-lag";
-import { createRuntime, type DemoControl, type Runtime } from "./runtime";
+import { StreamLimits } from "../runtime/streams";
+import { FailureThrottle } from "../runtime/throttle";
+import { isLoopback } from "../config/addresses";
+import { loadConfigOrExit, type Config } from "../config/config";
+import { LoopLag } from "../runtime/loop-lag";
+import { createRuntime, type DemoControl, type Runtime } from "../runtime/runtime";
 
 function makeLog(config: Config) {
   return (line: string) => {
