@@ -3,6 +3,6 @@
 // the embedded PostgreSQL 18 demo.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { boot } = await import("./lib/server/runtime/boot");
+  const { boot } = await import("./lib/server/boot/boot");
   boot();
 }

@@ -5,7 +5,7 @@ import { contentSecurityPolicy, newNonce } from "@/lib/server/http/csp";
 import type { Refusal } from "@/lib/server/http/gate";
 import { errorResponse } from "@/lib/server/http/route";
 import { getRuntime } from "@/lib/server/runtime/runtime";
-import type { Config } from "@/lib/server/runtime/config";
+import type { Config } from "@/lib/server/config/config";
 
 // The gate in front of every route (lib/server/http/access.ts: the Host it
 // was sent to, a path that decodes, a state-changing request from this

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEnv } from "../lib/server/runtime/config";
+import { childEnv } from "../lib/server/config/config";
 import { testPg, waitFor } from "./support/pg";
 import { freePort } from "./support/server";
 

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { inject } from "vitest";
-import { childEnv } from "../../lib/server/runtime/config";
+import { childEnv } from "../../lib/server/config/config";
 
 export interface RunningServer {
   url: string;

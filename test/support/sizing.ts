@@ -8,7 +8,7 @@ import type pg from "pg";
 import { Collector } from "../../lib/server/collector/collector";
 import { SampleStore } from "../../lib/server/history/samples";
 import { HistoryStore } from "../../lib/server/history/store";
-import { historyInput, sizingPayload } from "../../lib/server/payloads/sizing";
+import { historyInput, sizingPayload } from "../../lib/server/history/sizing";
 import type { SizingLever } from "../../lib/schemas/enums";
 import { SizingResponse, type SizingLeverVerdict } from "../../lib/schemas/sizing";
 import { evictFromPageCache, waitFor, TEST_COLLECTOR } from "./pg";

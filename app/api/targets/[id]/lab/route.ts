@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { HttpError, parseOr400, route, searchParams } from "@/lib/server/http/route";
 import { isLabBusyError } from "@/lib/server/lab/demo-lab";
-import { jsonBody, labOr404 } from "@/lib/server/lab/route-helpers";
+import { jsonBody, labOr404 } from "@/lib/server/http/lab-routes";
 import { isLabInputError } from "@/lib/server/lab/statement";
 import { LabStartBody, NoQuery, TargetParams } from "@/lib/schemas/params";
 import type { LabState } from "@/lib/schemas/lab";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { collectorOr404, parseOr400, route, runtimeOr503, searchParams } from "@/lib/server/http/route";
-import { historyInput, liveInput, sizingPayload } from "@/lib/server/payloads/sizing";
+import { historyInput, liveInput, sizingPayload } from "@/lib/server/history/sizing";
 import { SIZING_RANGES, SizingQuery, TargetParams } from "@/lib/schemas/params";
 import type { SizingResponse } from "@/lib/schemas/sizing";
 

@@ -1,6 +1,6 @@
 import { parseOr400, route, searchParams } from "@/lib/server/http/route";
 import { runsCsv } from "@/lib/model/lab/export";
-import { labOr404 } from "@/lib/server/lab/route-helpers";
+import { labOr404 } from "@/lib/server/http/lab-routes";
 import { LabExportQuery, TargetParams } from "@/lib/schemas/params";
 
 export const dynamic = "force-dynamic";
