@@ -27,7 +27,7 @@ const TIMED = [
   "test/crowd.int.test.ts",
   "test/load.int.test.ts",
   "test/metrics.int.test.ts",
-  "test/past-lock.int.test.ts",
+  "test/history-lock.int.test.ts",
 ];
 
 // Each runner sees only its own files: Playwright's *.spec.ts are not here.

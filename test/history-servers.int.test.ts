@@ -20,7 +20,7 @@ import { comparePayload } from "../lib/server/history/compare";
 import { HistoryStore } from "../lib/server/history/store";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { pg15Available, startPg15 } from "./support/pg15";
-import { CompareResponse } from "../lib/schemas/history";
+import { CompareResponse } from "../lib/schemas/compare";
 import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { startServer } from "./support/server";
 

@@ -14,7 +14,7 @@ import { Collector } from "../lib/server/collector/collector";
 import { comparePayload } from "../lib/server/history/compare";
 import { HistoryStore } from "../lib/server/history/store";
 import { FleetResponse, TargetsResponse } from "../lib/schemas/api";
-import { CompareResponse } from "../lib/schemas/history";
+import { CompareResponse } from "../lib/schemas/compare";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { connect, waitFor, TEST_COLLECTOR } from "./support/pg";
 import { startServer } from "./support/server";

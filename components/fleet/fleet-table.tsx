@@ -4,12 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { FleetResponse, type FleetEntry } from "@/lib/schemas/api";
 import { type TargetInfo } from "@/lib/schemas/target";
 import { clockOffset, getJson } from "@/lib/client/api";
-import { findingHref, fleetRows, pastFindingHref, rowShows, type FleetRow } from "@/lib/view/fleet";
-import { pastFindingLines } from "@/lib/view/past";
+import { findingHref, fleetRows, historyFindingHref, rowShows, type FleetRow } from "@/lib/view/fleet";
+import { historyFindingLines } from "@/lib/view/history";
 import { demoBadge, sinceText } from "@/lib/view/header";
 import { SEVERITY_LABELS } from "@/lib/view/findings";
 import type { Finding } from "@/lib/schemas/findings";
-import type { PastFinding } from "@/lib/schemas/past";
+import type { HistoryFinding } from "@/lib/schemas/history";
 import { Sentence } from "@/components/ui/term";
 import { formatAgo, formatClock, formatNumber } from "@/lib/format";
 import { Fragment, memo } from "react";
@@ -128,12 +128,12 @@ function TopFinding({ targetId, finding }: { targetId: string; finding: Finding 
 }
 
 /** The worst finding of the last hour, from disk, with the span it held: to that range on the target's page. */
-function HourFinding({ targetId, finding }: { targetId: string; finding: PastFinding }) {
-  const [line] = pastFindingLines([finding], { from: finding.from, to: finding.to ?? finding.seen });
+function HourFinding({ targetId, finding }: { targetId: string; finding: HistoryFinding }) {
+  const [line] = historyFindingLines([finding], { from: finding.from, to: finding.to ?? finding.seen });
   return (
     <tr data-testid="fleet-hour-finding" data-target={targetId} data-rule={finding.rule} className="border-b border-slate-100">
       <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
-        <Link href={pastFindingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
+        <Link href={historyFindingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
           <span className="text-slate-500">last hour, worst: {line.span}:</span> <Sentence text={finding.text} />
         </Link>
       </td>

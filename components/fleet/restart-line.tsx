@@ -1,4 +1,4 @@
-import type { RestartSummary } from "@/lib/schemas/history";
+import type { RestartSummary } from "@/lib/schemas/compare";
 import { restartLine } from "@/lib/view/compare";
 
 /** Under a fleet row's io_method: the last restart, what it changed, and how the statements fared. */

@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { CompareResponse, type CompareRow } from "@/lib/schemas/history";
+import { CompareResponse, type CompareRow } from "@/lib/schemas/compare";
 import { getJson, targetPath } from "@/lib/client/api";
 import { useChannel, usePageNow } from "@/lib/client/hooks";
 import { changeText, sideCells } from "@/lib/view/compare";

@@ -9,7 +9,7 @@ import { formatViewParams, type ViewParams } from "@/lib/view/url";
 import { frameNewest, liveDomain, unzoom, zoomInto, type FrozenView } from "@/lib/view/view";
 import { freeze } from "@/lib/client/freeze";
 import type { LiveStore } from "@/lib/client/store";
-import { usePast } from "@/lib/client/use-past";
+import { useHistory } from "@/lib/client/use-history";
 import { InFlightPanel } from "@/components/charts/inflight-chart";
 import { RunTimelinePanel } from "@/components/charts/run-timeline";
 import { ThroughputPanel } from "@/components/charts/throughput-chart";
@@ -24,7 +24,7 @@ import { ComparePanel } from "./compare-panel";
 import { LabPanel } from "./lab-panel";
 import { DemoControls } from "./demo-controls";
 import { FindingsList } from "./findings-list";
-import { PastFindings } from "./past-findings";
+import { HistoryFindings } from "./history-findings";
 import { QueriesPanel } from "./queries-panel";
 import { SettingsPanel } from "./settings-panel";
 import { StatementsPanel } from "./statements-panel";
@@ -64,7 +64,7 @@ function useViewSelection(id: string, store: LiveStore, loaded: boolean, initial
         setFrozen(freeze(store, domain, Date.now()));
       },
       onRange: (range) => setFrozen(freeze(store, range, Date.now())),
-      onPast: (ms) => {
+      onHistory: (ms) => {
         const newest = frameNewest(store.currentFrame(), Date.now());
         setFrozen(freeze(store, { from: newest - ms, to: newest }, Date.now()));
       },
@@ -83,9 +83,9 @@ function useViewSelection(id: string, store: LiveStore, loaded: boolean, initial
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
   }, [span, from, to, selected, pendingRange]);
 
-  const past = usePast(id, frozen, setFrozen);
+  const history = useHistory(id, frozen, setFrozen);
   const view: ViewState = useMemo(() => ({ spanMs: spanMsOf(span), frozen, zoom }), [span, frozen, zoom]);
-  return { span, frozen, past, view, actions, selected, setSelected };
+  return { span, frozen, history, view, actions, selected, setSelected };
 }
 
 /** One target, live. Mount with key={id}: the store belongs to one target. */
@@ -95,7 +95,7 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
   // The panels' view of it: the same object while only the header's per-second counters change.
   const steady = useStable<PanelTarget | null>(target, (a, b) => a !== null && b !== null && samePanelTarget(a, b));
   const { settings } = useLive(live.store, "settings");
-  const { span, frozen, past, view, actions, selected, setSelected } = useViewSelection(id, live.store, target !== null, initial);
+  const { span, frozen, history, view, actions, selected, setSelected } = useViewSelection(id, live.store, target !== null, initial);
 
   if (!target) {
     return (
@@ -122,8 +122,8 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
           <PageClock>
             <main className="mx-auto max-w-[1920px] space-y-3 p-3">
               <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-              {frozen?.past && frozen.past.seconds > 0 ? <PastFindings range={frozen} past={frozen.past} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
-              {frozen ? <FrozenBar frozen={frozen} past={past} actions={actions} /> : null}
+              {frozen?.history && frozen.history.seconds > 0 ? <HistoryFindings range={frozen} history={frozen.history} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
+              {frozen ? <FrozenBar frozen={frozen} history={history} actions={actions} /> : null}
               <Banners items={banners(target, settings)} />
               <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
                 <InFlightPanel target={panel} />

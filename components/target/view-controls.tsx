@@ -5,13 +5,13 @@ import { formatAgo, formatClock, formatDuration } from "@/lib/format";
 import { VIEW_SPANS, type ViewSpanId } from "@/lib/view/time";
 import { exportUrl } from "@/lib/view/url";
 import { rangeOutsideFrame, type FrozenView } from "@/lib/view/view";
-import type { PastLoad } from "@/lib/client/use-past";
+import type { HistoryLoad } from "@/lib/client/use-history";
 import { BUTTON, PLAIN, PRESSED } from "./buttons";
-import { PastPicker, type PastActions } from "./past-picker";
+import { HistoryPicker, type HistoryActions } from "./history-picker";
 
 
-/** `onPast`: the last `ms` up to the newest sample; `onRange`: a range beyond the window, read from disk. */
-export interface ViewActions extends PastActions {
+/** `onHistory`: the last `ms` up to the newest sample; `onRange`: a range beyond the window, read from disk. */
+export interface ViewActions extends HistoryActions {
   onSpan: (span: ViewSpanId) => void;
   onFreeze: () => void;
   onLive: () => void;
@@ -30,7 +30,7 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
           </button>
         ))}
       </div>
-      <PastPicker frozen={frozen} actions={actions} />
+      <HistoryPicker frozen={frozen} actions={actions} />
       <span className="mx-1 h-4 w-px bg-slate-300" aria-hidden />
       {frozen ? (
         <button type="button" data-testid="view-live" onClick={actions.onLive} className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}>
@@ -85,7 +85,7 @@ function CopyLink() {
 }
 
 /** Says that the view is frozen, since when, on what, and how much arrived meanwhile. */
-export function FrozenBar({ frozen, past, actions }: { frozen: FrozenView; past: PastLoad; actions: ViewActions }) {
+export function FrozenBar({ frozen, history, actions }: { frozen: FrozenView; history: HistoryLoad; actions: ViewActions }) {
   const now = usePageNow();
   const store = useLiveStore();
   // Re-rendered with the header's tick (1-2 Hz): the count below reads the store's counter.
@@ -113,11 +113,11 @@ export function FrozenBar({ frozen, past, actions }: { frozen: FrozenView; past:
       <span className="tabular-nums" data-testid="frozen-new-ticks" data-count={newTicks}>
         {newTicks} new tick{newTicks === 1 ? "" : "s"} arrived meanwhile
       </span>
-      <PastState frozen={frozen} past={past} />
-      {outside && past.state !== "loading" ? (
+      <HistoryState frozen={frozen} history={history} />
+      {outside && history.state !== "loading" ? (
         <span className="text-amber-800" data-testid="frozen-outside">
           No sample of this range is in the window{windowMs ? ` (the last ${formatDuration(windowMs)})` : ""}
-          {frozen.past ? " or on disk" : ""}: there is nothing to show.
+          {frozen.history ? " or on disk" : ""}: there is nothing to show.
         </span>
       ) : null}
       <span className="text-xs text-sky-800">Charts and query runs are frozen; statements and settings stay live.</span>
@@ -136,20 +136,20 @@ export function FrozenBar({ frozen, past, actions }: { frozen: FrozenView; past:
 }
 
 /** Where the frozen range comes from beyond the window: being read from disk, read (a tick a second), or why not. */
-function PastState({ frozen, past }: { frozen: FrozenView; past: PastLoad }) {
-  if (past.state === "loading") return <span data-testid="past-state" data-state="loading">reading the range from disk…</span>;
-  if (past.state === "error") {
+function HistoryState({ frozen, history }: { frozen: FrozenView; history: HistoryLoad }) {
+  if (history.state === "loading") return <span data-testid="history-state" data-state="loading">reading the range from disk…</span>;
+  if (history.state === "error") {
     return (
-      <span className="text-amber-800" data-testid="past-state" data-state="error">
-        The range could not be read from disk: {past.message}
+      <span className="text-amber-800" data-testid="history-state" data-state="error">
+        The range could not be read from disk: {history.message}
       </span>
     );
   }
-  if (!frozen.past) return null;
+  if (!frozen.history) return null;
   return (
-    <span data-testid="past-state" data-state="ready" data-seconds={frozen.past.seconds}>
-      {frozen.past.seconds > 0 ? `before the window: from disk, a tick a second (${frozen.past.seconds} s kept)` : "nothing of it before the window is on disk"}
-      {frozen.past.note ? `. ${frozen.past.note}` : ""}
+    <span data-testid="history-state" data-state="ready" data-seconds={frozen.history.seconds}>
+      {frozen.history.seconds > 0 ? `before the window: from disk, a tick a second (${frozen.history.seconds} s kept)` : "nothing of it before the window is on disk"}
+      {frozen.history.note ? `. ${frozen.history.note}` : ""}
     </span>
   );
 }

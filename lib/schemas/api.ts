@@ -1,8 +1,8 @@
 // Responses of the JSON routes that are not a target's window.
 import { z } from "zod";
 import { Finding } from "./findings";
-import { RestartSummary } from "./history";
-import { PastFinding } from "./past";
+import { RestartSummary } from "./compare";
+import { HistoryFinding } from "./history";
 import { Verdict } from "./runs";
 import { TargetInfo } from "./target";
 
@@ -33,7 +33,7 @@ export const FleetEntry = z.object({
   /** the last restart, with what it changed and how the statements fared; null when none is known */
   lastRestart: RestartSummary.nullable(),
   /** the worst finding of the last hour, from disk (most severe, then longest held); null when none held or none is kept */
-  hourFinding: PastFinding.nullable().optional(),
+  hourFinding: HistoryFinding.nullable().optional(),
 });
 export type FleetEntry = z.infer<typeof FleetEntry>;
 export const FleetResponse = z.object({ targets: z.array(FleetEntry) });

@@ -1,80 +1,88 @@
-// Before and after a restart, from the history on disk: the wire contract
-// of GET /api/targets/{id}/compare and of the fleet row's restart line.
+// The history on disk (issue 22): one row a second per target, the
+// query runs as they ended and the findings as they held, opened by time.
+// The wire contract of GET /api/targets/{id}/history; the page turns it
+// back into the frame its charts draw.
 import { z } from "zod";
-import { COMPARE_VERDICTS } from "./enums";
-import { Restart, SettingChange } from "./settings";
+import { Finding } from "./findings";
+import { QueryRun } from "./runs";
+import { Restart } from "./settings";
+import { Tick } from "./tick";
 
-/** One side of one statement. */
-export const CompareSide = z.object({
-  calls: z.number(),
-  /** mean execution time, ms */
-  meanMs: z.number(),
-  /** standard deviation of single calls, ms; null with one call */
-  sdMs: z.number().nullable(),
-  /** read time over execution time; null when unknown (track_io_timing off) */
-  readShare: z.number().nullable(),
-  blocksReadPerCall: z.number(),
+/**
+ * One second's counts over all its samples (burst samples only in launched/exited): what the
+ * sizing view sums, unbiased by which tick was kept.
+ */
+export const SecondLoad = z.object({
+  samples: z.number(),
+  /** samples with async reads in flight or a backend waiting on them (IO:AioIoCompletion) */
+  reading: z.number(),
+  /** samples in which a backend waited on its reads (IO:AioIoCompletion or IO:DataFileRead) */
+  waiting: z.number(),
+  /** samples in which the io workers were the queue (workersFull) */
+  full: z.number(),
+  /** 19: samples with the pool at io_max_workers */
+  atMax: z.number(),
+  fullAtMax: z.number(),
+  /** 19: samples with the pool at io_min_workers (or below) and none busy */
+  idleAtMin: z.number(),
+  launched: z.number(),
+  exited: z.number(),
+  maxAlive: z.number(),
+  maxBusy: z.number(),
+  /** the most backends waiting on their async reads at once in a full sample */
+  peakWaiting: z.number(),
+  /** the most handles SUBMITTED (queued for an io worker or executing) in a full sample */
+  peakSubmitted: z.number(),
 });
-export type CompareSide = z.infer<typeof CompareSide>;
+export type SecondLoad = z.infer<typeof SecondLoad>;
 
-export const CompareVerdict = z.object({
-  kind: z.enum(COMPARE_VERDICTS),
-  /** (after - before) / before of the mean; null when too few calls */
-  change: z.number().nullable(),
-  /** "faster by 34% (12 vs 15 calls; outside the spread)" */
-  text: z.string(),
+/** One second of a target: the tick kept for it (the one with the most reads in flight). */
+export const HistoryTick = Tick.omit({ seq: true }).extend({
+  /** the second's counts over all its samples; absent from rows kept before issue 41 */
+  load: SecondLoad.optional(),
+  /** pg_stat_io deltas that arrived in this second (summed); null when none did */
+  read: z.object({ intervalMs: z.number(), reads: z.number(), readBytes: z.number(), readTime: z.number(), hits: z.number() }).nullable(),
+  /** the live read estimate (the running scans' blocks covered per second x block_size); null without a scan to tell */
+  rate: z.object({ bytesPerSec: z.number(), scans: z.number() }).nullable(),
 });
-export type CompareVerdict = z.infer<typeof CompareVerdict>;
+export type HistoryTick = z.infer<typeof HistoryTick>;
 
-export const CompareRow = z.object({
-  queryId: z.string(),
-  query: z.string(),
-  before: CompareSide,
-  after: CompareSide,
-  verdict: CompareVerdict,
-  /** the time at stake: calls x mean of the larger side, ms (the rows are ranked by it) */
-  stakeMs: z.number(),
-  /** transaction control, SET and the like, or a monitoring poll: folded at the bottom */
-  housekeeping: z.boolean(),
+/** A finding over the span it held: from `from` to `to` (null: still holding when last seen at `seen`). */
+export const HistoryFinding = Finding.omit({ since: true }).extend({
+  /** kept from when it was written: findings kept before glances have none */
+  glance: Finding.shape.glance.optional(),
+  from: z.number(),
+  to: z.number().nullable(),
+  seen: z.number(),
 });
-export type CompareRow = z.infer<typeof CompareRow>;
+export type HistoryFinding = z.infer<typeof HistoryFinding>;
 
-/** A side's span, ms (inflight's clock); `to` is never later than now. */
-export const CompareSpan = z.object({ from: z.number(), to: z.number() });
+/** Whether the picture is being kept, why not, and the rows a slow or refusing disk cost. */
+export const SamplesStatus = z.object({
+  on: z.boolean(),
+  /** why rows are not being kept (the file cannot be written, ...); null while they are */
+  reason: z.string().nullable(),
+  /** rows dropped since inflight started (a slow, full or refusing disk) */
+  dropped: z.number(),
+});
+export type SamplesStatus = z.infer<typeof SamplesStatus>;
 
-export const VerdictCounts = z.object({ slower: z.number(), faster: z.number(), same: z.number(), too_few: z.number() });
-
-export const CompareResponse = z.object({
+export const HistoryResponse = z.object({
   target: z.string(),
-  /** the moment compared around (ms); null when there is no restart to compare around */
-  at: z.number().nullable(),
-  /** the restart at that moment, with the settings it changed; null for a moment that is not a restart */
-  restart: Restart.nullable(),
-  /** the settings that changed at `at` (the restart's, or those in force on either side) */
-  changes: z.array(SettingChange),
-  before: CompareSpan.nullable(),
-  after: CompareSpan.nullable(),
-  /** statements seen on both sides */
-  rows: z.array(CompareRow),
-  counts: VerdictCounts,
-  /** statements seen on one side only */
-  onlyBefore: z.number(),
-  onlyAfter: z.number(),
-  /** the history compared from: its id, and how its server is told apart (by system identifier, by address only,
-   * or, for a history kept from before inflight told servers apart, by the target's name); null when none is known yet */
-  history: z.object({ id: z.string(), identifiedBy: z.enum(["system_identifier", "address", "name"]) }).nullable(),
-  /** how long the history keeps, ms */
+  from: z.number(),
+  to: z.number(),
+  /** oldest time the file still holds rows of (retention, the size cap); null when it holds none */
+  keptFrom: z.number().nullable(),
+  /** how long the picture is kept, ms (INFLIGHT_HISTORY) */
   retentionMs: z.number(),
-  /** what the reader should know (no restart yet, the after side still filling) */
+  ticks: z.array(HistoryTick),
+  /** the runs that ran in the range; endedAt null: last seen at lastSeen (inflight stopped first) */
+  runs: z.array(QueryRun),
+  findings: z.array(HistoryFinding),
+  /** the server's restarts in the range (from the history) */
+  restarts: z.array(Restart),
+  status: SamplesStatus,
+  /** what the reader should know: the range is older than what is kept, ... */
   note: z.string().nullable(),
 });
-export type CompareResponse = z.infer<typeof CompareResponse>;
-
-/** The fleet row's line: "restart 2 h ago: io_method worker -> sync; 3 statements slower". */
-export const RestartSummary = z.object({
-  at: z.number(),
-  changes: z.array(SettingChange),
-  /** verdict counts of the default comparison; null without history */
-  counts: VerdictCounts.nullable(),
-});
-export type RestartSummary = z.infer<typeof RestartSummary>;
+export type HistoryResponse = z.infer<typeof HistoryResponse>;

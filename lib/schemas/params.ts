@@ -109,14 +109,14 @@ export type LabStartBody = z.infer<typeof LabStartBody>;
 export const LabExportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS).default("json") });
 
 /** The longest range /history answers: a day and a bit, so "the last day" fits with room either side. */
-export const PAST_MAX_SPAN_MS = 26 * 60 * MINUTE;
+export const HISTORY_MAX_SPAN_MS = 26 * 60 * MINUTE;
 
 /** GET /api/targets/{id}/history: [from, to), both required. */
-export const PastQuery = z
+export const HistoryQuery = z
   .strictObject({ from: ms, to: ms })
   .refine((q) => q.from < q.to, { message: "must be after from", path: ["to"] })
-  .refine((q) => q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
-export type PastQuery = z.infer<typeof PastQuery>;
+  .refine((q) => q.to - q.from <= HISTORY_MAX_SPAN_MS, { message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 /** The ranges the sizing view offers by name. */
 export const SIZING_RANGES = { "1h": 3_600_000, "24h": 24 * 3_600_000 } as const;
@@ -127,5 +127,5 @@ export const SizingQuery = z
   .refine((q) => q.range === undefined || (q.from === undefined && q.to === undefined), { message: "is not with from and to: one or the other", path: ["range"] })
   .refine((q) => (q.from === undefined) === (q.to === undefined), { message: "needs from and to together", path: ["to"] })
   .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, { message: "must be after from", path: ["to"] })
-  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= PAST_MAX_SPAN_MS, { message: `spans more than ${PAST_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= HISTORY_MAX_SPAN_MS, { message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
 export type SizingQuery = z.infer<typeof SizingQuery>;

@@ -56,7 +56,7 @@ export const SizingResponse = z.object({
   target: z.string(),
   from: z.number(),
   to: z.number(),
-  /** history: the sampled picture on disk; live: the window in memory (the history is off) */
+  /** history: the history on disk; live: the window in memory (the history is off) */
   source: z.enum(["history", "live"]),
   /** seconds of the range with a sample */
   sampledMs: z.number(),

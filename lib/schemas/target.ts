@@ -2,7 +2,7 @@
 // and the health of each collection aspect.
 import { z } from "zod";
 import { ASPECT_STATES, ASPECTS, TARGET_STATUSES } from "./enums";
-import { PastStatus } from "./past";
+import { SamplesStatus } from "./history";
 
 export const TargetStatus = z.enum(TARGET_STATUSES);
 export type TargetStatus = z.infer<typeof TargetStatus>;
@@ -104,7 +104,7 @@ export const TargetInfo = z.object({
   /** one entry per collection aspect, in ASPECTS order */
   aspects: z.array(AspectHealth),
   cost: WatchCost,
-  /** the sampled picture on disk (issue 22); absent where none is kept (tests) */
-  past: PastStatus.optional(),
+  /** the history's samples file (issue 22): kept or why not; absent where none is kept (tests) */
+  history: SamplesStatus.optional(),
 });
 export type TargetInfo = z.infer<typeof TargetInfo>;

@@ -1,5 +1,5 @@
 // Before and after (browser, pure): the compare response in words and cells.
-import type { CompareSide, RestartSummary } from "@/lib/schemas/history";
+import type { CompareSide, RestartSummary } from "@/lib/schemas/compare";
 import type { SettingChange } from "@/lib/schemas/settings";
 import { formatAgo, formatDuration, formatNumber, formatShare } from "@/lib/format";
 

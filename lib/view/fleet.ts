@@ -86,7 +86,7 @@ export function findingHref(targetId: string, finding: Pick<Finding, "runId">): 
 }
 
 /** A past finding's span on its target's page, with a minute either side. */
-export function pastFindingHref(targetId: string, finding: { from: number; to: number | null; seen: number }): string {
+export function historyFindingHref(targetId: string, finding: { from: number; to: number | null; seen: number }): string {
   const range = { from: Math.floor(finding.from - 60_000), to: Math.ceil((finding.to ?? finding.seen) + 60_000) };
   return `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range, run: null })}`;
 }

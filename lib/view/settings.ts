@@ -89,17 +89,17 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
       code: TRACK_IO_TIMING_SQL,
     });
   }
-  const past = pastBanner(target);
+  const past = historyBanner(target);
   if (past) out.push(past);
   return out;
 }
 
-/** The sampled picture on disk not being kept (or losing rows to a slow disk): the live page goes on, the past has a hole. */
-function pastBanner({ past }: TargetInfo): Banner | null {
-  if (!past || (past.on && past.dropped === 0)) return null;
-  const dropped = past.dropped ? ` ${past.dropped} row${past.dropped === 1 ? "" : "s"} dropped so far.` : "";
-  return past.on
-    ? { id: "past-dropped", tone: "warn", title: "Some seconds were not kept on disk", text: `The disk was too slow for the sampled picture: the live page went on, the past range has gaps.${dropped}` }
-    : { id: "past-off", tone: "warn", title: "The past is not being kept", text: `${past.reason ?? "The sampled picture cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}` };
+/** The history's samples not being kept (or losing rows to a slow disk): the live page goes on, The history has a hole. */
+function historyBanner({ history }: TargetInfo): Banner | null {
+  if (!history || (history.on && history.dropped === 0)) return null;
+  const dropped = history.dropped ? ` ${history.dropped} row${history.dropped === 1 ? "" : "s"} dropped so far.` : "";
+  return history.on
+    ? { id: "history-dropped", tone: "warn", title: "Some seconds were not kept on disk", text: `The disk was too slow for the history: the live page went on, its ranges have gaps.${dropped}` }
+    : { id: "history-off", tone: "warn", title: "The history is not being kept", text: `${history.reason ?? "The history's samples cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}` };
 }
 

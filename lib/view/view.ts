@@ -1,6 +1,6 @@
 // What the target page shows: the live window, or a frozen copy of it to
 // study while the stream goes on filling the store in the background.
-import type { PastFinding } from "@/lib/schemas/past";
+import type { HistoryFinding } from "@/lib/schemas/history";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { Restart } from "@/lib/schemas/settings";
 import type { QueriesPayload } from "@/lib/schemas/window";
@@ -27,11 +27,11 @@ export interface FrozenView {
   /** the range "reset zoom" goes back to; null: back to live */
   unzoomTo: TimeDomain | null;
   /** read from disk as well (the range starts before the window): its findings as they held, and what to know */
-  past?: PastView;
+  history?: HistoryView;
 }
 
-export interface PastView {
-  findings: PastFinding[];
+export interface HistoryView {
+  findings: HistoryFinding[];
   note: string | null;
   /** seconds the disk added before the window's first tick */
   seconds: number;

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { fleetEntry } from "@/lib/server/payloads/fleet";
 import { restartSummary } from "@/lib/server/history/compare";
-import { hourFinding } from "@/lib/server/history/past";
+import { hourFinding } from "@/lib/server/history/range";
 import { route, runtimeOr503 } from "@/lib/server/http/route";
 import type { FleetResponse } from "@/lib/schemas/api";
 

@@ -1,7 +1,7 @@
 // Before and after (pure): the same statements on both sides of a moment
 // (a restart), each side summed from the per-minute history, and a plain
 // verdict per statement. The thresholds are named here, once.
-import type { CompareRow, CompareSide, CompareVerdict } from "../../schemas/history";
+import type { CompareRow, CompareSide, CompareVerdict } from "../../schemas/compare";
 import { isHousekeeping } from "../window/findings/server";
 import type { StatementDelta } from "./deltas";
 

@@ -2,7 +2,7 @@
 // io_method (pure): the page's before/after around the last restart that
 // changed io_method, reduced to what a finding may quote. Advice cites this,
 // or the lab, never a figure from elsewhere.
-import type { CompareResponse } from "../../schemas/history";
+import type { CompareResponse } from "../../schemas/compare";
 import { MIN_CALLS } from "./compare";
 
 /** One statement's mean under the io_method before and after a restart that changed it. */

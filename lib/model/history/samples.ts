@@ -1,4 +1,4 @@
-// What the sampled picture on disk keeps of a target, chosen from the window
+// What the history on disk keeps of a target, chosen from the window
 // as it fills (issue 22). Pure: the collector hands it the window's new
 // ticks, io deltas, runs and findings after each tick, and it says which
 // rows to write. One tick a second (the one with the most reads in flight,
@@ -6,7 +6,7 @@
 // once it ends (and every 10 s while it runs, so a stop loses little), and
 // each finding over the span it held.
 import { FINDING_SEVERITIES, type Finding } from "../../schemas/findings";
-import type { PastFinding, PastTick } from "../../schemas/past";
+import type { HistoryFinding, HistoryTick } from "../../schemas/history";
 import type { QueryRun } from "../../schemas/runs";
 import type { IoSample, Tick } from "../../schemas/tick";
 import { liveReadRate } from "../window/read-rate";
@@ -17,9 +17,9 @@ const SECOND = 1000;
 export const OPEN_REWRITE_MS = 10_000;
 
 export interface SampleRows {
-  ticks: PastTick[];
+  ticks: HistoryTick[];
   runs: QueryRun[];
-  findings: PastFinding[];
+  findings: HistoryFinding[];
 }
 
 /** What the recorder reads of the window (TargetWindow has them). */
@@ -35,7 +35,7 @@ export interface WindowView {
 const readsInFlight = (t: Tick) => (t.aio?.inFlight ?? 0) + (t.aio?.sync ?? 0);
 
 /** The running scans' blocks covered per second x block_size, as the page's live rate; null without a scan to tell. */
-function readRate(runs: readonly QueryRun[], blockSize: number): PastTick["rate"] {
+function readRate(runs: readonly QueryRun[], blockSize: number): HistoryTick["rate"] {
   const rate = liveReadRate(runs, blockSize);
   return rate.scans ? rate : null;
 }
@@ -43,12 +43,12 @@ function readRate(runs: readonly QueryRun[], blockSize: number): PastTick["rate"
 export class SampleRecorder {
   private lastTickSeq = 0;
   private lastIoSeq = 0;
-  private second: { at: number; tick: Tick; rate: PastTick["rate"]; load: NonNullable<PastTick["load"]> } | null = null;
-  private read: NonNullable<PastTick["read"]> | null = null;
+  private second: { at: number; tick: Tick; rate: HistoryTick["rate"]; load: NonNullable<HistoryTick["load"]> } | null = null;
+  private read: NonNullable<HistoryTick["read"]> | null = null;
   /** runs written since they ended */
   private ended = new Set<string>();
   private openWrittenAt = Number.NEGATIVE_INFINITY;
-  private holding = new Map<string, { finding: PastFinding; writtenAt: number; text: string }>();
+  private holding = new Map<string, { finding: HistoryFinding; writtenAt: number; text: string }>();
   private lookedAt = 0;
 
   /**
@@ -103,10 +103,10 @@ export class SampleRecorder {
     this.findings(now, view.findings.findings, rows.findings);
   }
 
-  private closeSecond(): PastTick {
+  private closeSecond(): HistoryTick {
     const { tick, rate, load } = this.second!;
     const { seq: _seq, ...rest } = tick;
-    const row: PastTick = { ...rest, read: this.read, rate, load };
+    const row: HistoryTick = { ...rest, read: this.read, rate, load };
     this.second = null;
     this.read = null;
     return row;
@@ -129,14 +129,14 @@ export class SampleRecorder {
     for (const id of this.ended) if (!present.has(id)) this.ended.delete(id);
   }
 
-  private findings(now: number, findings: readonly Finding[], out: PastFinding[]): void {
+  private findings(now: number, findings: readonly Finding[], out: HistoryFinding[]): void {
     const present = new Set<string>();
     for (const f of findings) {
       const key = `${f.id}\u0000${f.since}`;
       present.add(key);
       const { since, ...rest } = f;
       const held = this.holding.get(key);
-      const finding: PastFinding = { ...rest, from: since, to: null, seen: now };
+      const finding: HistoryFinding = { ...rest, from: since, to: null, seen: now };
       // A sentence's figures move every tick: its latest words are kept, at most every 10 s.
       if (!held || (held.text !== f.text && now - held.writtenAt >= OPEN_REWRITE_MS) || now - held.writtenAt >= 3 * OPEN_REWRITE_MS) {
         this.holding.set(key, { finding, writtenAt: now, text: f.text });
@@ -154,8 +154,8 @@ export class SampleRecorder {
 }
 
 /** The worst of a span's findings: the most severe, then the longest held; null without one. */
-export function worstFinding(findings: readonly PastFinding[]): PastFinding | null {
-  const rank = (f: PastFinding) => FINDING_SEVERITIES.indexOf(f.severity);
-  const held = (f: PastFinding) => (f.to ?? f.seen) - f.from;
-  return findings.reduce<PastFinding | null>((worst, f) => (!worst || rank(f) < rank(worst) || (rank(f) === rank(worst) && held(f) > held(worst)) ? f : worst), null);
+export function worstFinding(findings: readonly HistoryFinding[]): HistoryFinding | null {
+  const rank = (f: HistoryFinding) => FINDING_SEVERITIES.indexOf(f.severity);
+  const held = (f: HistoryFinding) => (f.to ?? f.seen) - f.from;
+  return findings.reduce<HistoryFinding | null>((worst, f) => (!worst || rank(f) < rank(worst) || (rank(f) === rank(worst) && held(f) > held(worst)) ? f : worst), null);
 }

@@ -2,7 +2,7 @@
 // kept tick is the second's busiest, which biases any "share of time"; these
 // counts do not. Pure: the recorder adds each tick of the second, the sizing
 // view sums seconds (and the live window's ticks the same way).
-import type { SecondLoad } from "../../schemas/past";
+import type { SecondLoad } from "../../schemas/history";
 import type { Tick } from "../../schemas/tick";
 import { COMPLETION_WAIT, workersFull } from "../window/findings/workers";
 

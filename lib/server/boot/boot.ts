@@ -28,7 +28,7 @@ function openHistory(config: Config, log: (line: string) => void): HistoryStore 
   return store;
 }
 
-/** The sampled picture, in a file next to the history's, with its retention and cap; off with it. */
+/** the history's samples, in a file next to history.db, with its retention and cap; off with it. */
 function openSamples(config: Config, log: (line: string) => void): SampleStore {
   if (!config.history) return SampleStore.off({ file: "", retentionMs: 0, maxBytes: 0, log }, "INFLIGHT_HISTORY is off");
   const store = SampleStore.open({ ...config.history, file: samplesFile(config.history.file), log });
@@ -201,7 +201,7 @@ function installShutdown(runtime: Runtime, log: (line: string) => void): void {
     const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref());
     void Promise.race([Promise.all([...all, demo]), timeout])
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
-      // The sampled picture's writer is given what is queued and waited for (5 s at most).
+      // The history's writer is given what is queued and waited for (5 s at most).
       .then(() => runtime.samples.close())
       .catch((err) => log(`while stopping: ${(err as Error).message}`))
       .then(() => runtime.history.close())

@@ -53,7 +53,7 @@ export class Collector implements PayloadSource {
   /** after sampling, in this order, each when due */
   private readonly steps: Step[];
   private readonly publisher: Publisher;
-  /** the sampled picture on disk; null when none is kept */
+  /** the history on disk; null when none is kept */
   private readonly recording: Recording | null;
   private session: Session | null = null;
   private capabilities: Capabilities | null = null;
@@ -174,7 +174,7 @@ export class Collector implements PayloadSource {
       viewers: this.feed.viewers,
       aspects: this.health.list(),
       cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.pace.samplingShare(now), othersMsPerSecond: this.pace.othersMsPerSecond(now) }),
-      ...(this.recording ? { past: this.recording.status() } : {}),
+      ...(this.recording ? { history: this.recording.status() } : {}),
     };
   }
 

@@ -20,7 +20,7 @@ export interface CollectorOptions {
   budgetMsPerSecond?: number;
   /** the history on disk, for this target (default: none) */
   history?: HistorySink;
-  /** the sampled picture on disk, for this target (default: none) */
+  /** the history on disk, for this target (default: none) */
   samples?: SampleSink;
   /** the periodic reads' intervals (tests shorten them) */
   cadences?: Partial<Cadences>;

@@ -1,7 +1,7 @@
 import "server-only";
 import { compareSides, verdictCounts } from "../../model/compare/compare";
 import { methodMeasures, type MethodMeasures } from "../../model/compare/measured";
-import type { CompareResponse, RestartSummary } from "../../schemas/history";
+import type { CompareResponse, RestartSummary } from "../../schemas/compare";
 import type { Restart } from "../../schemas/settings";
 import { diffSettings } from "../../model/window/settings";
 import { redactLiterals } from "../payloads/redact";

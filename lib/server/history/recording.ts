@@ -1,14 +1,14 @@
 import "server-only";
 import { blockSizeOf } from "../../model/window/settings";
 import { SampleRecorder, type SampleRows } from "../../model/history/samples";
-import type { PastStatus } from "../../schemas/past";
+import type { SamplesStatus } from "../../schemas/history";
 import type { TargetWindow } from "../../model/window/window";
 import { redactRuns } from "../payloads/redact";
 import { redactFindings } from "../payloads/window";
 import type { SampleSink } from "./samples";
 
 /**
- * A collector's side of the sampled picture: after each tick, what the
+ * A collector's side of the history: after each tick, what the
  * recorder chose goes to the store's queue (memory only: the file is
  * written from the store's timer). Query text is redacted before it is
  * kept when INFLIGHT_REDACT is on.
@@ -31,7 +31,7 @@ export class Recording {
     this.write(this.recorder.finish(now, this.view()));
   }
 
-  status(): PastStatus {
+  status(): SamplesStatus {
     return this.sink.status();
   }
 

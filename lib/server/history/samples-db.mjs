@@ -3,7 +3,7 @@ import path from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { openSqlite, usedBytes } from "./sqlite.mjs";
 
-// The sampled picture's file, next to the history's (history.db ->
+// the history's samples file, next to history.db (history.db ->
 // history-samples.db): its own file, so a second a row never crowds the
 // per-minute statements out of the history's cap, and a failure of one
 // leaves the other working. Each row's JSON is the wire shape. Plain

@@ -2,7 +2,7 @@ import "server-only";
 import { parentPort, workerData } from "node:worker_threads";
 import { capSamples, openSamples, pruneSamples, writeSamples } from "./samples-db.mjs";
 
-// The sampled picture's writer, a worker_thread of its own (writer.ts
+// The history's writer, a worker_thread of its own (writer.ts
 // starts it): it owns the connection that writes the file, so a slow, full
 // or locked disk holds this thread, never the main one's sampling. Each
 // batch is written in one transaction, then the file is pruned to the

@@ -1,4 +1,4 @@
-// The sampled picture's file against real SQLite in a temp folder, written
+// The history's file against real SQLite in a temp folder, written
 // by the store's worker_thread: rows written in one flush come back by
 // range, across a reopen; retention bounds them; a file that refuses writes
 // drops rows with a count and says why; a locked file holds the writer,
@@ -9,14 +9,14 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SampleRows } from "../../model/history/samples";
-import type { PastTick } from "../../schemas/past";
+import type { HistoryTick } from "../../schemas/history";
 import { MAX_QUEUED, SampleStore, type SampleOptions } from "./samples";
 import { samplesFile } from "./samples-db.mjs";
 
 const T0 = Date.UTC(2026, 0, 10, 3, 0, 0);
 const DAY = 86_400_000;
 
-const tick = (t: number, inFlight: number): PastTick => ({
+const tick = (t: number, inFlight: number): HistoryTick => ({
   t,
   aio: { inFlight, bytes: inFlight * 131072, byState: { SUBMITTED: inFlight }, byOperation: { readv: inFlight }, byStateOperation: { "SUBMITTED/readv": inFlight }, sync: 0, syncBytes: 0 },
   workers: { configured: 1, alive: 1, busy: 1 },

@@ -1,7 +1,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { SampleRows } from "../../model/history/samples";
-import type { PastFinding, PastStatus, PastTick } from "../../schemas/past";
+import type { HistoryFinding, SamplesStatus, HistoryTick } from "../../schemas/history";
 import type { QueryRun } from "../../schemas/runs";
 import { oldestSample, openSamples, unpack } from "./samples-db.mjs";
 import { describeFailure } from "./failure";
@@ -33,20 +33,20 @@ type Queued = { key: string; id: string; rows: SampleRows };
 /** What a target's recorder hands its rows to. */
 export interface SampleSink {
   write(rows: SampleRows): void;
-  status(): PastStatus;
+  status(): SamplesStatus;
 }
 
-export interface PastRows {
-  ticks: PastTick[];
+export interface HistoryRows {
+  ticks: HistoryTick[];
   runs: QueryRun[];
-  findings: PastFinding[];
+  findings: HistoryFinding[];
   keptFrom: number | null;
 }
 
 const count = (r: SampleRows) => r.ticks.length + r.runs.length + r.findings.length;
 
 /**
- * The sampled picture on disk: rows queue in memory and go, every 5 s from
+ * The history on disk: rows queue in memory and go, every 5 s from
  * a timer (never from the tick), as one batch to the writer, a
  * worker_thread with its own connection (writer.ts); the main thread keeps
  * a connection of its own to read ranges (WAL: reads never wait for the
@@ -88,7 +88,7 @@ export class SampleStore {
     return this.reason === null;
   }
 
-  status(id: string): PastStatus {
+  status(id: string): SamplesStatus {
     return { on: this.reason === null, reason: this.reason, dropped: this.dropped.get(id) ?? 0 };
   }
 
@@ -134,10 +134,10 @@ export class SampleStore {
   }
 
   /** The rows of [from, to) for the target keyed `key`; none when the file cannot be read (status says why). */
-  read(key: string, from: number, to: number): PastRows {
+  read(key: string, from: number, to: number): HistoryRows {
     return this.reading({ ticks: [], runs: [], findings: [], keptFrom: null }, (db) => {
       const batches = <T>(sql: string) => (db.prepare(sql).pluck().all(key, from, to) as Buffer[]).flatMap((b) => unpack<T>(b));
-      const ticks = batches<PastTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
+      const ticks = batches<HistoryTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
       // A running run is written again every 10 s: its newest copy (the ended one, once it ended) is the one kept.
       const runs = new Map<string, QueryRun>();
       for (const r of batches<QueryRun>("SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max")) {
@@ -150,10 +150,10 @@ export class SampleStore {
   }
 
   /** The findings that held in [from, to), alone (the fleet row's). */
-  findings(key: string, from: number, to: number): PastFinding[] {
+  findings(key: string, from: number, to: number): HistoryFinding[] {
     return this.reading([], (db) => {
       const rows = db.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to) as string[];
-      return rows.map((d) => JSON.parse(d) as PastFinding);
+      return rows.map((d) => JSON.parse(d) as HistoryFinding);
     });
   }
 

@@ -12,8 +12,8 @@ import type { HistoryStore } from "./store";
 import { redactLiterals } from "../payloads/redact";
 
 // GET /api/targets/{id}/sizing (issue 41): the sizing model over a range of
-// the target's history (the sampled picture, the settings in force, the
-// labs), or over the live window when the sampled picture is not kept.
+// the target's history (its samples, the settings in force, the
+// labs), or over the live window when the history is not kept.
 
 export interface SizingRequest {
   target: string;

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
-// Plain JavaScript, not TypeScript: the sampled picture's writer runs in a
+// Plain JavaScript, not TypeScript: the history's writer runs in a
 // worker_thread from this folder's files as they are on disk (Next bundles
 // the server, and a worker cannot load a file of the bundle by name), and
 // the history, the picture's reader and the writer must open their files
@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 // "server-only" is the empty module it is in Next's server build.
 
 /**
- * A SQLite file of inflight's (the history, the sampled picture), made if
+ * A SQLite file of inflight's (history.db, or the history's samples), made if
  * needed, with the pragmas both keep: the caller checks its schema, and
  * closes it if that throws.
  * @param {string} file

@@ -85,7 +85,7 @@ export class HistoryStore implements HistoryReader {
   }
 
   /**
-   * The key the sampled picture keeps a target's rows under: the history of
+   * The key the history keeps a target's rows under: the history of
    * the server the target is connected to (the one function the samples key
    * by), or its id before inflight has found that server.
    */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { KeyedRows } from "./samples-db.mjs";
 
-// The main thread's side of the sampled picture's writer (samples-writer.mjs,
+// The main thread's side of the history's writer (samples-writer.mjs,
 // a worker_thread): batches are posted, and each answer comes back as a
 // promise. The worker's file is loaded from the project folder on disk
 // (scripts/start.mjs runs there; so do the tests), as it is: Turbopack

@@ -69,7 +69,7 @@ function targetFamilies(r: Registry): void {
     c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
   );
   family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
-  family(r, "inflight_history_rows_dropped_total", "Rows of the sampled picture on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough", "counter", (c) => [
+  family(r, "inflight_history_rows_dropped_total", "Rows of the history on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough", "counter", (c) => [
     one(c, getRuntime()?.samples.droppedTotal(c.id) ?? 0),
   ]);
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);

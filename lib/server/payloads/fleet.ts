@@ -1,6 +1,6 @@
 import "server-only";
 import type { FleetEntry } from "../../schemas/api";
-import type { RestartSummary } from "../../schemas/history";
+import type { RestartSummary } from "../../schemas/compare";
 import type { QueryRun } from "../../schemas/runs";
 import type { Tick } from "../../schemas/tick";
 import { redactRuns } from "./redact";

@@ -22,7 +22,7 @@ export interface Runtime {
   collectors: Map<string, Collector>;
   /** the history on disk (its status says when it is off, and why) */
   history: HistoryStore;
-  /** the sampled picture on disk: a second a row, the runs and the findings (issue 22) */
+  /** the history on disk: a second a row, the runs and the findings (issue 22) */
   samples: SampleStore;
   demo: DemoControl | null;
   /** the labs' A/B on the demo server, once it runs */

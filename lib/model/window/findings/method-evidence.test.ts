@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { run, target } from "../../../../test/support/fixtures";
 import type { MethodMeasure } from "../../compare/measured";
 import { methodMeasures } from "../../compare/measured";
-import type { CompareResponse } from "../../../schemas/history";
+import type { CompareResponse } from "../../../schemas/compare";
 import type { MethodRun } from "../method-runs";
 import { MethodRuns } from "../method-runs";
 import { toSettings } from "../settings";

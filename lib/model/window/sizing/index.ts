@@ -1,5 +1,5 @@
 // The sizing model (issue 41, pure): per lever, over a range of a server's
-// sampled picture, settings and labs, raise / lower / change / leave as is /
+// history, settings and labs, raise / lower / change / leave as is /
 // not enough evidence, with the figures, the statements and the labs.
 import type { Settings } from "../../../schemas/settings";
 import type { SizingLeverVerdict } from "../../../schemas/sizing";

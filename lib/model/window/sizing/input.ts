@@ -4,7 +4,7 @@
 import { formatDuration } from "../../../format";
 import { isPoller, type SideSums } from "../../compare/compare";
 import type { LabResult } from "../../../schemas/lab";
-import type { SecondLoad } from "../../../schemas/past";
+import type { SecondLoad } from "../../../schemas/history";
 import type { QueryRun } from "../../../schemas/runs";
 import type { Settings } from "../../../schemas/settings";
 import type { SizingLab, SizingLeverVerdict, SizingStatement } from "../../../schemas/sizing";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../../../test/support/fixtures";
 import { emptyLoad } from "../../history/second-load";
 import type { LabResult } from "../../../schemas/lab";
-import type { SecondLoad } from "../../../schemas/past";
+import type { SecondLoad } from "../../../schemas/history";
 import type { QueryRun } from "../../../schemas/runs";
 import type { SizingLever } from "../../../schemas/enums";
 import { toSettings } from "../settings";

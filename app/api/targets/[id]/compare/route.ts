@@ -3,7 +3,7 @@ import { HttpError, collectorOr404, parseOr400, route, runtimeOr503, searchParam
 import { comparePayload } from "@/lib/server/history/compare";
 import { LEGACY_PREFIX } from "@/lib/server/history/schema";
 import { CompareQuery, TargetParams } from "@/lib/schemas/params";
-import type { CompareResponse } from "@/lib/schemas/history";
+import type { CompareResponse } from "@/lib/schemas/compare";
 
 export const dynamic = "force-dynamic";
 

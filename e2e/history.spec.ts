@@ -40,7 +40,7 @@ interface Seen {
  */
 async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string, base: string): Promise<Seen> {
   for (let attempt = 0; attempt < 6; attempt++) {
-    const mark = `past-e2e-${Date.now()}-${attempt}`;
+    const mark = `history-e2e-${Date.now()}-${attempt}`;
     await evictFromPageCache(client, dataDir, TABLE);
     let running = true;
     const scan = client.query(`SELECT /* ${mark} */ count(*), avg(reading) FROM ${TABLE}`).finally(() => (running = false));
@@ -68,9 +68,9 @@ test("a cold scan seen live is on the page for its range after inflight restarts
   // The demo up: its table seeded.
   await openTarget(page);
   const { url, dataDir } = demoUrl();
-  const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-past-e2e-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-history-e2e-"));
   const settings = { ...SETTINGS, INFLIGHT_HISTORY_FILE: path.join(dir, "history.db") };
-  const client = new pg.Client({ connectionString: url, application_name: "past-e2e" });
+  const client = new pg.Client({ connectionString: url, application_name: "history-e2e" });
   await client.connect();
   await client.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
   let inflight: { base: string; server: ChildProcess } | null = null;
@@ -87,14 +87,14 @@ test("a cold scan seen live is on the page for its range after inflight restarts
     const range = `from=${from - 5000}&to=${to}`;
     await openTarget(page, `${inflight.base}/targets/${TARGET}?${range}`);
     await expect(page.getByTestId("frozen-bar")).toBeVisible();
-    await expect(page.getByTestId("past-state")).toHaveAttribute("data-state", "ready");
+    await expect(page.getByTestId("history-state")).toHaveAttribute("data-state", "ready");
     await expandRunGroups(page);
     const row = page.locator(`[data-testid="query-row"][data-run="${runId}"]`);
     await expect(row).toContainText(mark);
     await expect(row).toHaveAttribute("data-verdict", "async");
     await expect.poll(async () => Number(await page.getByTestId("inflight-chart").getAttribute("data-max")), { message: "async reads in flight drawn for the range" }).toBeGreaterThan(0);
-    const findings = page.getByTestId("past-findings");
-    await expect(findings.locator(`[data-testid="past-finding"][data-run="${runId}"]`).first()).toContainText(mark);
+    const findings = page.getByTestId("history-findings");
+    await expect(findings.locator(`[data-testid="history-finding"][data-run="${runId}"]`).first()).toContainText(mark);
     await expect(findings).not.toContainText("No finding held");
 
     const past = await (await request.get(`${inflight.base}/api/targets/${TARGET}/history?${range}`)).json();
@@ -112,7 +112,7 @@ test("a range older than the retention says so", async ({ page }) => {
   const from = Date.now() - 9 * day;
   await openTarget(page, `/targets/demo?from=${from}&to=${from + 3_600_000}`);
   await expect(page.getByTestId("frozen-bar")).toBeVisible();
-  const state = page.getByTestId("past-state");
+  const state = page.getByTestId("history-state");
   await expect(state).toHaveAttribute("data-state", "ready");
   await expect(state).toContainText("This range is older than the history keeps (7 d, INFLIGHT_HISTORY): nothing of it is left.");
 });
@@ -129,7 +129,7 @@ test("a samples file that refuses writes leaves the live page going, and the pag
   test.setTimeout(240_000);
   await openTarget(page);
   const { url } = demoUrl();
-  const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-past-refuse-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-history-refuse-"));
   const samples = path.join(dir, "history-samples.db");
   const files = [samples, `${samples}-wal`];
   let server: ChildProcess | null = null;
@@ -144,7 +144,7 @@ test("a samples file that refuses writes leaves the live page going, and the pag
       .toBeGreaterThan(0);
     immutable(files, true);
 
-    const banner = page.getByTestId("banner-past-off");
+    const banner = page.getByTestId("banner-history-off");
     await expect(banner).toContainText(/history-samples\.db failed \(.+\)\. The live page goes on; ranges before the window cannot be opened\. \d+ rows? dropped so far\./);
     const chart = page.getByTestId("inflight-chart");
     const last = Number(await chart.getAttribute("data-last"));

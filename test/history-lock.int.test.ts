@@ -1,4 +1,4 @@
-// Issue 22: the sampled picture is written off the tick's path. While the
+// Issue 22: the history is written off the tick's path. While the
 // built server samples the run's PostgreSQL 18 at the fast cadence (a
 // viewer), another connection holds its samples file locked (BEGIN
 // EXCLUSIVE) across two of the store's flushes: ticks keep arriving, the
@@ -12,7 +12,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TargetsResponse } from "../lib/schemas/api";
-import { PastResponse } from "../lib/schemas/past";
+import { HistoryResponse } from "../lib/schemas/history";
 import { Tick } from "../lib/schemas/tick";
 import { FLUSH_EVERY_MS, LOCK_WAIT_MS } from "../lib/server/history/samples";
 import { samplesFile } from "../lib/server/history/samples-db.mjs";
@@ -23,7 +23,7 @@ import { openSse, type SseClient } from "./support/sse";
 const PG = testPg();
 
 const getJson = async (app: RunningServer, p: string) => (await fetch(`${app.url}${p}`)).json();
-const history = async (app: RunningServer, from: number, to: number) => PastResponse.parse(await getJson(app, `/api/targets/pg/history?from=${from}&to=${to}`));
+const history = async (app: RunningServer, from: number, to: number) => HistoryResponse.parse(await getJson(app, `/api/targets/pg/history?from=${from}&to=${to}`));
 /** A sample's value on /metrics (the first series of the name). */
 const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1]);
 /** Scraping resets prom-client's event-loop delay histogram: the next scrape's max is the longest delay since this one. */
@@ -52,7 +52,7 @@ describe("a locked samples file (the real server)", () => {
       const lockedAt = Date.now();
       const before = ticksOf(sse).length;
       let releasedAt: number;
-      let underLock: { lagMaxMs: number; dropped: number; historyStatus: number; past: unknown };
+      let underLock: { lagMaxMs: number; dropped: number; historyStatus: number; history: unknown };
       try {
         // Held across two of the store's flushes, and until ticks have kept arriving under it.
         await waitFor("two flushes under the lock, ticks arriving", () => Date.now() - lockedAt > 2 * FLUSH_EVERY_MS + 1000 && ticksOf(sse).length - before >= 20, 60_000, 200);
@@ -60,7 +60,7 @@ describe("a locked samples file (the real server)", () => {
         const res = await fetch(`${app.url}/api/targets/pg/history?from=${started - 60_000}&to=${Date.now()}`);
         await res.body?.cancel();
         const target = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
-        underLock = { lagMaxMs: metric(metrics, "nodejs_eventloop_lag_max_seconds") * 1000, dropped: metric(metrics, "inflight_history_rows_dropped_total"), historyStatus: res.status, past: target.past };
+        underLock = { lagMaxMs: metric(metrics, "nodejs_eventloop_lag_max_seconds") * 1000, dropped: metric(metrics, "inflight_history_rows_dropped_total"), historyStatus: res.status, history: target.history };
       } finally {
         lock.exec("COMMIT");
         lock.close();
@@ -69,7 +69,7 @@ describe("a locked samples file (the real server)", () => {
       const heldMs = releasedAt - lockedAt;
       expect(heldMs).toBeLessThan(LOCK_WAIT_MS);
       expect(underLock.historyStatus).toBe(200);
-      expect(underLock.past).toEqual({ on: true, reason: null, dropped: 0 });
+      expect(underLock.history).toEqual({ on: true, reason: null, dropped: 0 });
       expect(underLock.dropped).toBe(0);
       // A loop that waited for the lock would have been held for most of it.
       expect(underLock.lagMaxMs).toBeLessThan(heldMs / 2);
@@ -83,7 +83,7 @@ describe("a locked samples file (the real server)", () => {
       };
       await expect.poll(missing, { timeout: 3 * FLUSH_EVERY_MS, interval: 250 }).toEqual([]);
       const after = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
-      expect(after.past).toEqual({ on: true, reason: null, dropped: 0 });
+      expect(after.history).toEqual({ on: true, reason: null, dropped: 0 });
       expect(app.output()).not.toContain("samples not kept");
     } finally {
       sse.close();

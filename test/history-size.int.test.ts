@@ -1,4 +1,4 @@
-// What the sampled picture on disk costs (issue 22; BENCHMARKS.md, not part
+// What the history on disk costs (issue 22; BENCHMARKS.md, not part
 // of `npm run bench`): the built server watches the run's PostgreSQL 18 at
 // the fast cadence (a viewer throughout) during cold sequential scans and a
 // stream of short statements, once with the picture kept and once with
@@ -17,7 +17,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cpuSeconds } from "../bench/lib/proc";
 import { ScanDriver } from "../bench/lib/scans";
-import { PastResponse, type PastTick } from "../lib/schemas/past";
+import { HistoryResponse, type HistoryTick } from "../lib/schemas/history";
 import { openSamples, pack, unpack } from "../lib/server/history/samples-db.mjs";
 import { testPg } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
@@ -39,7 +39,7 @@ async function watchBusy(app: RunningServer): Promise<number> {
   return share;
 }
 
-describe.skipIf(!process.env.PAST_SIZE_MS)("the sampled picture's size and cost (a busy target, fast cadence)", () => {
+describe.skipIf(!process.env.PAST_SIZE_MS)("the history's size and cost (a busy target, fast cadence)", () => {
   let dir: string;
   let scans: ScanDriver;
   let short: pg.Client;
@@ -47,10 +47,10 @@ describe.skipIf(!process.env.PAST_SIZE_MS)("the sampled picture's size and cost 
   let shortLoop: Promise<void>;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-past-size-"));
-    scans = new ScanDriver(PG.superuserUrl, PG.dataDir, [PG.table], "past-size", [200, 600]);
+    scans = new ScanDriver(PG.superuserUrl, PG.dataDir, [PG.table], "history-size", [200, 600]);
     await scans.open();
     void scans.start();
-    short = new pg.Client({ connectionString: PG.superuserUrl, application_name: "past-size-short" });
+    short = new pg.Client({ connectionString: PG.superuserUrl, application_name: "history-size-short" });
     await short.connect();
     // Short statements, each a run when a sample sees it: the rows a busy OLTP target adds.
     shortLoop = (async () => {
@@ -85,7 +85,7 @@ describe.skipIf(!process.env.PAST_SIZE_MS)("the sampled picture's size and cost 
     const stored = (table: string) => db.prepare(`SELECT data FROM ${table}`).pluck().all() as Buffer[];
     const tickBatches = stored("sample_ticks");
     const runBatches = stored("sample_runs");
-    const ticks = tickBatches.flatMap((b) => unpack<PastTick>(b));
+    const ticks = tickBatches.flatMap((b) => unpack<HistoryTick>(b));
     const rows = { ticks: ticks.length, runs: runBatches.reduce((n, b) => n + unpack(b).length, 0), findings: db.prepare("SELECT count(*) FROM sample_findings").pluck().get() as number };
     const packed = (batches: Buffer[], n: number) => Math.round(batches.reduce((sum, b) => sum + b.length, 0) / Math.max(1, n));
     const perTick = packed(tickBatches, rows.ticks);
@@ -118,7 +118,7 @@ describe.skipIf(!process.env.PAST_SIZE_MS)("the sampled picture's size and cost 
       const text = await res.text();
       const ms = Date.now() - t0;
       expect(res.status).toBe(200);
-      return { ms, body: text.length, ticks: PastResponse.parse(JSON.parse(text)).ticks.length };
+      return { ms, body: text.length, ticks: HistoryResponse.parse(JSON.parse(text)).ticks.length };
     };
     let dayMs: number;
     let dayBody: number;

@@ -1,4 +1,4 @@
-// Issue 22: the sampled picture on disk, against the real built server and
+// Issue 22: the history on disk, against the real built server and
 // the run's PostgreSQL 18 (io_method worker). A cold scan seen live, then
 // inflight stopped and started again on the same file: the scan's run, its
 // verdict, its reads in flight and its finding come back from /history for
@@ -11,7 +11,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FleetResponse, TargetsResponse } from "../lib/schemas/api";
 import type { Finding, FindingRule } from "../lib/schemas/findings";
-import { PastResponse } from "../lib/schemas/past";
+import { HistoryResponse } from "../lib/schemas/history";
 import { WindowSnapshot } from "../lib/schemas/window";
 import { connect, evictFromPageCache, testPg, waitFor } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
@@ -61,12 +61,12 @@ async function scanSeenLive(app: RunningServer, client: pg.Client): Promise<{ fi
   }
 }
 
-describe("the sampled picture on disk (the real server)", () => {
+describe("the history on disk (the real server)", () => {
   let dir: string;
   let client: pg.Client;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-past-"));
-    client = await connect(PG.superuserUrl, "past-test");
+    client = await connect(PG.superuserUrl, "history-test");
     await client.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
   });
   afterAll(async () => {
@@ -91,7 +91,7 @@ describe("the sampled picture on disk (the real server)", () => {
     try {
       const res = await fetch(`${second.url}/api/targets/pg/history?from=${from}&to=${to}`);
       expect(res.status).toBe(200);
-      const past = PastResponse.parse(await res.json());
+      const past = HistoryResponse.parse(await res.json());
       // The range starts before the first inflight was up: the file says it holds nothing before then.
       expect(past.note).toMatch(/^The file holds nothing before \d\d:\d\d:\d\d/);
       expect(past.status).toEqual({ on: true, reason: null, dropped: 0 });
@@ -123,7 +123,7 @@ describe("the sampled picture on disk (the real server)", () => {
     const app = await startServer(env(path.join(dir, "history.db")));
     try {
       const now = Date.now();
-      const old = PastResponse.parse(await getJson(app, `/api/targets/pg/history?from=${now - 9 * DAY}&to=${now - 8 * DAY}`));
+      const old = HistoryResponse.parse(await getJson(app, `/api/targets/pg/history?from=${now - 9 * DAY}&to=${now - 8 * DAY}`));
       expect(old.ticks).toEqual([]);
       expect(old.note).toBe("This range is older than the history keeps (7 d, INFLIGHT_HISTORY): nothing of it is left.");
       const cases: [string, string, string][] = [
@@ -156,13 +156,13 @@ describe("the sampled picture on disk (the real server)", () => {
       }
       const target = await waitFor("the target up, saying why nothing is kept, rows counted", async () => {
         const t = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
-        return t.status === "up" && (t.past?.dropped ?? 0) > 0 && t;
+        return t.status === "up" && (t.history?.dropped ?? 0) > 0 && t;
       }, 20_000);
-      expect(target.past).toMatchObject({ on: false, reason: expect.stringContaining("history-samples.db cannot be written") });
+      expect(target.history).toMatchObject({ on: false, reason: expect.stringContaining("history-samples.db cannot be written") });
       expect(app.output().split("\n").filter((l) => l.includes("samples not kept"))).toHaveLength(1);
       const res = await fetch(`${app.url}/api/targets/pg/history?from=${Date.now() - 60_000}&to=${Date.now()}`);
       expect(res.status).toBe(503);
-      expect((await res.json()).error.message).toMatch(/^the sampled picture is not kept: .*history-samples\.db cannot be written/);
+      expect((await res.json()).error.message).toMatch(/^the history is not kept: .*history-samples\.db cannot be written/);
       const metrics = await (await fetch(`${app.url}/metrics`)).text();
       expect(Number(/^inflight_history_rows_dropped_total\{target="pg"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThan(0);
       expect(WindowSnapshot.safeParse(await getJson(app, "/api/targets/pg/window")).success).toBe(true);

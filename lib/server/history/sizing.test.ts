@@ -6,8 +6,8 @@ import { SizingResponse } from "../../schemas/sizing";
 import type { SampledBackend } from "../../schemas/rows";
 import { toSettings } from "../../model/window/settings";
 import { TargetWindow } from "../../model/window/window";
-import { HistoryStore } from "../history/store";
-import { liveInput, sizingPayload } from "../history/sizing";
+import { HistoryStore } from "./store";
+import { liveInput, sizingPayload } from "./sizing";
 import { emptyLoad } from "../../model/history/second-load";
 import { run } from "../../../test/support/fixtures";
 
@@ -21,8 +21,8 @@ describe("the sizing payload from the live window", () => {
     w.setServerState(0, toSettings([row("io_method", "worker"), row("io_workers", "3"), row("effective_io_concurrency", "16"), row("io_combine_limit", "16"), row("io_max_combine_limit", "16")]), 0);
     for (let t = 1000; t < 16_000; t += 100) w.addActivity(t, t < 3000 ? [scan(1000)] : [], "read");
     const q = { target: "t", from: 0, to: 16_000, redact: true };
-    const r = SizingResponse.parse(sizingPayload(liveInput(w, off, q), q, "live", "The sampled picture is not kept."));
-    expect(r).toMatchObject({ source: "live", note: "The sampled picture is not kept." });
+    const r = SizingResponse.parse(sizingPayload(liveInput(w, off, q), q, "live", "The history is not kept."));
+    expect(r).toMatchObject({ source: "live", note: "The history is not kept." });
     expect(r.sampledMs).toBe(15_000);
     expect(r.levers.find((l) => l.lever === "io_workers")).toMatchObject({ verdict: "leave", now: "3" });
   });

@@ -4,7 +4,7 @@
 // window's first tick and the window's own ticks after it.
 import type { FindingSeverity } from "@/lib/schemas/findings";
 import { FINDING_SEVERITIES } from "@/lib/schemas/findings";
-import type { PastFinding, PastResponse } from "@/lib/schemas/past";
+import type { HistoryFinding, HistoryResponse } from "@/lib/schemas/history";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { IoSample, Tick } from "@/lib/schemas/tick";
 import { formatClock } from "@/lib/format";
@@ -16,28 +16,28 @@ import type { FrozenView } from "./view";
 const HOUR = 3_600_000;
 
 /** The range picker's spans beyond the window, ending at the newest sample. */
-export const PAST_SPANS = [
+export const HISTORY_SPANS = [
   { id: "1h", label: "last hour", ms: HOUR },
   { id: "6h", label: "6 h", ms: 6 * HOUR },
   { id: "1d", label: "a day", ms: 24 * HOUR },
 ] as const;
-export type PastSpanId = (typeof PAST_SPANS)[number]["id"];
+export type HistorySpanId = (typeof HISTORY_SPANS)[number]["id"];
 
 /** A range that starts this much before the window's first tick is read from disk. */
 const SLACK_MS = 2000;
 
 /** Whether the window cannot show all of [from, to]: it starts before the window's first tick. */
-export function needsPast(frame: Frame, range: TimeDomain): boolean {
+export function needsHistory(frame: Frame, range: TimeDomain): boolean {
   const first = frame.ticks[0]?.t;
   return first === undefined || range.from < first - SLACK_MS;
 }
 
 /** The disk's seconds as the frame's rows: ticks (seq by position), pg_stat_io deltas and the live read estimate. */
-export function pastFrame(past: PastResponse): Frame {
+export function historyFrame(disk: HistoryResponse): Frame {
   const ticks: Tick[] = [];
   const io: IoSample[] = [];
   const rates: RatePoint[] = [];
-  past.ticks.forEach(({ read, rate, ...tick }, i) => {
+  disk.ticks.forEach(({ read, rate, ...tick }, i) => {
     ticks.push({ seq: i + 1, ...tick });
     if (read) io.push({ seq: i + 1, t: tick.t, intervalMs: read.intervalMs, rows: [], totals: { reads: read.reads, readBytes: read.readBytes, readTime: read.readTime, hits: read.hits } });
     if (rate) rates.push({ t: tick.t, ...rate });
@@ -62,8 +62,8 @@ export function mergeRuns(disk: readonly QueryRun[], live: readonly QueryRun[]):
   return [...byId.values()].sort((a, b) => Number(a.endedAt !== null) - Number(b.endedAt !== null) || b.startedAt - a.startedAt);
 }
 
-export interface PastFindingLine {
-  finding: PastFinding;
+export interface HistoryFindingLine {
+  finding: HistoryFinding;
   /** "03:01:12 - 03:04:40", "03:01:12 - (last seen 03:04:40)" when inflight stopped first */
   span: string;
 }
@@ -71,7 +71,7 @@ export interface PastFindingLine {
 const RANK = Object.fromEntries(FINDING_SEVERITIES.map((s, i) => [s, i])) as Record<FindingSeverity, number>;
 
 /** The findings that held in the range, most severe first, then in the order they began. */
-export function pastFindingLines(findings: readonly PastFinding[], range: TimeDomain): PastFindingLine[] {
+export function historyFindingLines(findings: readonly HistoryFinding[], range: TimeDomain): HistoryFindingLine[] {
   return findings
     .filter((f) => f.from <= range.to && (f.to ?? f.seen) >= range.from)
     .sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.from - b.from)
@@ -79,17 +79,17 @@ export function pastFindingLines(findings: readonly PastFinding[], range: TimeDo
 }
 
 /** The history route for a range. */
-export const pastUrl = (id: string, range: TimeDomain) => `/api/targets/${encodeURIComponent(id)}/history?from=${Math.floor(range.from)}&to=${Math.ceil(range.to)}`;
+export const historyUrl = (id: string, range: TimeDomain) => `/api/targets/${encodeURIComponent(id)}/history?from=${Math.floor(range.from)}&to=${Math.ceil(range.to)}`;
 
 /** A frozen view with the disk's range added: its seconds, runs, restarts and findings. */
-export function withPast(view: FrozenView, past: PastResponse): FrozenView {
-  const restarts = new Map([...past.restarts, ...view.restarts].map((r) => [r.at, r]));
-  const frame = mergeFrames(pastFrame(past), view.frame);
+export function withHistory(view: FrozenView, disk: HistoryResponse): FrozenView {
+  const restarts = new Map([...disk.restarts, ...view.restarts].map((r) => [r.at, r]));
+  const frame = mergeFrames(historyFrame(disk), view.frame);
   return {
     ...view,
     frame,
-    queries: { ...view.queries, queries: mergeRuns(past.runs, view.queries.queries) },
+    queries: { ...view.queries, queries: mergeRuns(disk.runs, view.queries.queries) },
     restarts: [...restarts.values()].sort((a, b) => a.at - b.at),
-    past: { findings: past.findings, note: past.note, seconds: frame.ticks.length - view.frame.ticks.length },
+    history: { findings: disk.findings, note: disk.note, seconds: frame.ticks.length - view.frame.ticks.length },
   };
 }

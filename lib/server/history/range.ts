@@ -1,11 +1,11 @@
 import "server-only";
 import { formatClock, formatDuration } from "../../format";
 import { worstFinding } from "../../model/history/samples";
-import type { PastFinding, PastResponse } from "../../schemas/past";
+import type { HistoryFinding, HistoryResponse } from "../../schemas/history";
 import type { SampleStore } from "./samples";
 import type { HistoryStore } from "./store";
 
-export interface PastRequest {
+export interface HistoryRequest {
   target: string;
   from: number;
   to: number;
@@ -13,7 +13,7 @@ export interface PastRequest {
 }
 
 /** What the reader of a range should know of what the file no longer (or not yet) holds. */
-function noteOf(q: PastRequest, keptFrom: number | null, retentionMs: number, empty: boolean): string | null {
+function noteOf(q: HistoryRequest, keptFrom: number | null, retentionMs: number, empty: boolean): string | null {
   const limit = q.now - retentionMs;
   if (q.to <= limit) return `This range is older than the history keeps (${formatDuration(retentionMs)}, INFLIGHT_HISTORY): nothing of it is left.`;
   if (q.from < limit) return `The history keeps ${formatDuration(retentionMs)} (INFLIGHT_HISTORY): what is before ${formatClock(limit)} is gone.`;
@@ -23,7 +23,7 @@ function noteOf(q: PastRequest, keptFrom: number | null, retentionMs: number, em
 }
 
 /** GET /api/targets/{id}/history: the seconds, runs and findings of [from, to), and the restarts in it. */
-export function pastPayload(history: HistoryStore, samples: SampleStore, q: PastRequest): PastResponse {
+export function historyPayload(history: HistoryStore, samples: SampleStore, q: HistoryRequest): HistoryResponse {
   const key = history.keyFor(q.target);
   const rows = samples.read(key, q.from, q.to);
   const restarts = history.restarts(key, q.from, q.to).map(({ lab: _lab, ...r }) => r);
@@ -48,7 +48,7 @@ const HOUR = 3_600_000;
 const HOUR_FINDING_TTL_MS = 30_000;
 
 /** The fleet row's worst finding of the last hour, from disk (null when none held, or none is kept). */
-export function hourFinding(history: HistoryStore, samples: SampleStore, target: string, now: number): PastFinding | null {
+export function hourFinding(history: HistoryStore, samples: SampleStore, target: string, now: number): HistoryFinding | null {
   if (!samples.on) return null;
   return history.memo(`hour-finding:${target}`, now, HOUR_FINDING_TTL_MS, () => worstFinding(samples.findings(history.keyFor(target), now - HOUR, now)));
 }
