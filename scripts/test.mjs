@@ -1,6 +1,6 @@
 // `npm test`: what the machine must have first (scripts/prereqs.mjs: as
 // root with apt-get it installs Debian's packages itself), the lint (ESLint,
-// eslint.config.mjs, and the docs' links: cheap, so they go first), the build, then unit and
+// eslint.config.mjs, Prettier's check, and the docs' links: cheap, so they go first), the build, then unit and
 // integration tests (vitest, against real PostgreSQL servers: 18, embedded
 // and Debian's; 19, Debian's, in the folder scripts/iouring-pg.mjs makes;
 // and 15, for an upgrade from an older major), then the browser tests
@@ -84,6 +84,7 @@ function seedE2eDemo() {
 
 ensurePrereqsOrExit(testNeeds(), { label: LABEL });
 await stageAsync("lint (ESLint)", [bin("eslint", "bin/eslint.js"), "."]);
+await stageAsync("format (Prettier)", [bin("prettier", "bin/prettier.cjs"), "--check", "."]);
 await stageAsync("docs' links", ["scripts/check-links.mjs"]);
 // Integration tests start the built server too: build first.
 await buildIfNeeded(process.cwd(), { label: LABEL });
