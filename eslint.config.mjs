@@ -9,7 +9,19 @@ import globals from "globals";
 import tseslint from "inflight-lint";
 
 export default tseslint.config(
-  { ignores: [".next/**", ".inflight/**", "bench/tmp/**", "test-results/**", "playwright-report/**", "e2e/.artifacts/**", "next-env.d.ts", "tools/lint/node_modules/**", "dist/**"] },
+  {
+    ignores: [
+      ".next/**",
+      ".inflight/**",
+      "bench/tmp/**",
+      "test-results/**",
+      "playwright-report/**",
+      "e2e/.artifacts/**",
+      "next-env.d.ts",
+      "tools/lint/node_modules/**",
+      "dist/**",
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -10,13 +10,23 @@ const port = E2E_PORT;
 // fails them with the reason.
 const folderSpecs = ["**/iouring.spec.ts", "**/pg19.spec.ts", "**/two-histories.spec.ts"];
 const leftOut = process.env.IOURING_TESTS === "skip" ? folderSpecs : [];
-if (leftOut.length) console.log(`[inflight test] IOURING_TESTS=skip: ${folderSpecs.map((s) => s.replace("**/", "")).join(", ")} not run, as asked`);
+if (leftOut.length)
+  console.log(`[inflight test] IOURING_TESTS=skip: ${folderSpecs.map((s) => s.replace("**/", "")).join(", ")} not run, as asked`);
 
 // Specs that change the demo server (restart it, its io settings, the lab's
 // runs) or start clusters of their own with several cold scans (a second
 // Chromium beside them starved on two cores): one at a time, after the
 // specs that only read the demo, which run two at a time.
-const alone = ["**/glance.spec.ts", "**/lab-levers.spec.ts", "**/restart.spec.ts", "**/settings-fresh.spec.ts", "**/what-changed.spec.ts", "**/what-leads.spec.ts", "**/workers.spec.ts", ...folderSpecs];
+const alone = [
+  "**/glance.spec.ts",
+  "**/lab-levers.spec.ts",
+  "**/restart.spec.ts",
+  "**/settings-fresh.spec.ts",
+  "**/what-changed.spec.ts",
+  "**/what-leads.spec.ts",
+  "**/workers.spec.ts",
+  ...folderSpecs,
+];
 
 export default defineConfig({
   testDir: "e2e",
@@ -37,7 +47,16 @@ export default defineConfig({
     viewport: { width: 1440, height: 1000 },
     launchOptions: {
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
   },
   webServer: {

@@ -16,7 +16,12 @@ export async function proxy(request: NextRequest) {
   if (!runtime) return refuse(null, { code: "not_ready", message: "inflight is starting" });
   const { config } = runtime;
   const { pathname, search } = request.nextUrl;
-  const access = await checkAccess(runtime, { method: request.method, pathname, headers: request.headers, cookie: request.cookies.get(AUTH_COOKIE)?.value });
+  const access = await checkAccess(runtime, {
+    method: request.method,
+    pathname,
+    headers: request.headers,
+    cookie: request.cookies.get(AUTH_COOKIE)?.value,
+  });
   if (access === "sign-in") return toSignIn(config, request.url, `${pathname}${search}`);
   if (access) return refuse(config, access);
   return pass(request, config, pathname);

@@ -42,7 +42,16 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "bin/**/*.test.ts", "deploy/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "components/**/*.test.ts",
+            "app/**/*.test.ts",
+            "test/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "bin/**/*.test.ts",
+            "deploy/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "node_modules/**", "bench/tmp/**"],
           environment: "node",
           // The unit tests restore what they change (fake timers, spies) and

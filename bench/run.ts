@@ -67,7 +67,8 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft"].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab or timeleft`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft"].includes(ONLY))
+  throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab or timeleft`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -88,7 +89,13 @@ const noteLoad = (phase: string) => (results.load as Json[]).push({ phase, at: n
 const measured = () => results.fig1 !== undefined || results.fig9 !== undefined;
 
 function save() {
-  const file = ONLY ? `tmp/results.${ONLY}.json` : CFG.quick ? "tmp/results.quick.json" : measured() ? "results.json" : "tmp/results.failed.json";
+  const file = ONLY
+    ? `tmp/results.${ONLY}.json`
+    : CFG.quick
+      ? "tmp/results.quick.json"
+      : measured()
+        ? "results.json"
+        : "tmp/results.failed.json";
   writeFileSync(path.join(ROOT, "bench", file), JSON.stringify(results, null, 2) + "\n");
 }
 
@@ -110,7 +117,13 @@ async function phase(name: string, fn: () => Promise<void>) {
 /** The whole-run view of A: every tick it took vs the slots since it was watched. */
 async function summarizeServerA({ A, scans }: PhaseContext) {
   const iA = await A.info();
-  results.serverA = { samples: iA.samples, missed: iA.missed, watchedSeconds: (Date.now() - A.watchedSince) / 1000, scansTotal: scans.scans.length, scanErrors: scans.errors.slice(0, 5) };
+  results.serverA = {
+    samples: iA.samples,
+    missed: iA.missed,
+    watchedSeconds: (Date.now() - A.watchedSince) / 1000,
+    scansTotal: scans.scans.length,
+    scanErrors: scans.errors.slice(0, 5),
+  };
 }
 
 function finish(unlock: () => void) {
@@ -166,8 +179,7 @@ test("inflight benchmarks", async () => {
     } else if (ONLY === "ab") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
       await phase("ab page", () => pageAB(ctx));
-    }
-    else if (ONLY === "browser") {
+    } else if (ONLY === "browser") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };
       ctx.scans.phase = "background";
       void ctx.scans.start();

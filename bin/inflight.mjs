@@ -79,7 +79,12 @@ function argProblem(err) {
 function parse(argv) {
   const options = Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, { type: "string" }]));
   try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } } });
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { ...options, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+    });
   } catch (err) {
     return usageError(argProblem(err));
   }
@@ -91,7 +96,10 @@ const URL_ARG = /^(?:([A-Za-z0-9][A-Za-z0-9_.-]*)=)?(postgres(?:ql)?:\/\/.*)$/s;
 function hostOf(url) {
   try {
     const u = new URL(url);
-    const host = u.hostname.replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "").slice(0, 50);
+    const host = u.hostname
+      .replace(/[^A-Za-z0-9_.-]/g, "-")
+      .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "")
+      .slice(0, 50);
     return { host: host || "target", port: u.port || "5432" };
   } catch {
     return { host: "target", port: "" };
@@ -122,7 +130,10 @@ export function targetsSetting(args) {
 /** Where an installed inflight keeps its data; null in a checkout (.inflight/, as npm start). */
 function stateDir(env) {
   if (!INSTALLED) return null;
-  const base = env.XDG_STATE_HOME?.trim() && path.isAbsolute(env.XDG_STATE_HOME.trim()) ? env.XDG_STATE_HOME.trim() : path.join(os.homedir(), ".local", "state");
+  const base =
+    env.XDG_STATE_HOME?.trim() && path.isAbsolute(env.XDG_STATE_HOME.trim())
+      ? env.XDG_STATE_HOME.trim()
+      : path.join(os.homedir(), ".local", "state");
   return path.join(base, "inflight");
 }
 
@@ -166,7 +177,9 @@ async function runLab(argv) {
   if (process.env.INFLIGHT_HISTORY_FILE?.trim()) process.env.INFLIGHT_HISTORY_FILE = path.resolve(process.env.INFLIGHT_HISTORY_FILE.trim());
   else if (state) process.env.INFLIGHT_HISTORY_FILE = path.join(state, "history.db");
   // A checkout runs the lab's TypeScript (scripts/lab.mjs); the package ships it bundled (scripts/prepack.mjs).
-  const cli = INSTALLED ? await import(pathToFileURL(path.join(root, "dist", "lab.mjs")).href) : await (await import(pathToFileURL(path.join(root, "scripts", "lab.mjs")).href)).loadLab();
+  const cli = INSTALLED
+    ? await import(pathToFileURL(path.join(root, "dist", "lab.mjs")).href)
+    : await (await import(pathToFileURL(path.join(root, "scripts", "lab.mjs")).href)).loadLab();
   process.exitCode = await cli.main(argv);
 }
 

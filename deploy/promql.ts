@@ -14,7 +14,24 @@ export interface ExprUse {
   groupingLabels: string[];
 }
 
-const KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "offset", "atan2", "inf", "nan", "start", "end"]);
+const KEYWORDS = new Set([
+  "by",
+  "without",
+  "on",
+  "ignoring",
+  "group_left",
+  "group_right",
+  "bool",
+  "and",
+  "or",
+  "unless",
+  "offset",
+  "atan2",
+  "inf",
+  "nan",
+  "start",
+  "end",
+]);
 const GROUPING = new Set(["by", "without", "on", "ignoring", "group_left", "group_right"]);
 
 /** The string a PromQL string literal stands for. */
@@ -153,5 +170,11 @@ export function exprUses(expr: string): ExprUse {
 
 /** The metric names an expression reads. */
 export function metricNames(expr: string): string[] {
-  return [...new Set(exprUses(expr).selectors.map((s) => s.name).filter((s): s is string => s !== null))];
+  return [
+    ...new Set(
+      exprUses(expr)
+        .selectors.map((s) => s.name)
+        .filter((s): s is string => s !== null),
+    ),
+  ];
 }

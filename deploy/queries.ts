@@ -105,21 +105,41 @@ export function panelQueries(dashboard: GrafanaDashboard = loadDashboard(), vars
   for (const p of allPanels(dashboard)) {
     for (const t of p.targets ?? []) {
       if (!t.expr) continue;
-      out.push({ panelId: p.id, panel: p.title ?? "", panelType: p.type, refId: t.refId ?? "", instant: t.instant === true, raw: t.expr, expr: substitute(t.expr, vars) });
+      out.push({
+        panelId: p.id,
+        panel: p.title ?? "",
+        panelType: p.type,
+        refId: t.refId ?? "",
+        instant: t.instant === true,
+        raw: t.expr,
+        expr: substitute(t.expr, vars),
+      });
     }
   }
   return out;
 }
 
 /** The dashboard's annotation queries (events: they return data only when one happened). */
-export function annotationQueries(dashboard: GrafanaDashboard = loadDashboard(), vars: QueryVars = {}): { name: string; raw: string; expr: string }[] {
-  return (dashboard.annotations?.list ?? []).filter((a) => typeof a.expr === "string" && a.expr).map((a) => ({ name: a.name, raw: a.expr!, expr: substitute(a.expr!, vars) }));
+export function annotationQueries(
+  dashboard: GrafanaDashboard = loadDashboard(),
+  vars: QueryVars = {},
+): { name: string; raw: string; expr: string }[] {
+  return (dashboard.annotations?.list ?? [])
+    .filter((a) => typeof a.expr === "string" && a.expr)
+    .map((a) => ({ name: a.name, raw: a.expr!, expr: substitute(a.expr!, vars) }));
 }
 
 // ---- Prometheus rule files and their unit tests
 
 export interface RuleFile {
-  groups: { name: string; interval?: string; rules: ({ record: string; expr: string; labels?: Record<string, string> } | { alert: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> })[] }[];
+  groups: {
+    name: string;
+    interval?: string;
+    rules: (
+      | { record: string; expr: string; labels?: Record<string, string> }
+      | { alert: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> }
+    )[];
+  }[];
 }
 export interface RuleExpr {
   file: string;
@@ -142,7 +162,16 @@ export function ruleExpressions(files: string[] = RULE_FILES): RuleExpr[] {
       g.rules.map((r) =>
         "record" in r
           ? { file, group: g.name, kind: "record" as const, name: r.record, expr: r.expr, labels: r.labels ?? {}, annotations: {} }
-          : { file, group: g.name, kind: "alert" as const, name: r.alert, expr: r.expr, for: r.for, labels: r.labels ?? {}, annotations: r.annotations ?? {} },
+          : {
+              file,
+              group: g.name,
+              kind: "alert" as const,
+              name: r.alert,
+              expr: r.expr,
+              for: r.for,
+              labels: r.labels ?? {},
+              annotations: r.annotations ?? {},
+            },
       ),
     ),
   );
@@ -156,6 +185,10 @@ export interface RuleTestFile {
     interval?: string;
     input_series?: { series: string; values: string }[];
     promql_expr_test?: { expr: string; eval_time: string; exp_samples?: { labels: string; value: number }[] }[];
-    alert_rule_test?: { alertname: string; eval_time: string; exp_alerts?: { exp_labels?: Record<string, string>; exp_annotations?: Record<string, string> }[] }[];
+    alert_rule_test?: {
+      alertname: string;
+      eval_time: string;
+      exp_alerts?: { exp_labels?: Record<string, string>; exp_annotations?: Record<string, string> }[];
+    }[];
   }[];
 }

@@ -9,7 +9,15 @@ import { openTarget } from "./helpers";
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 function describe(violations: Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"]): string {
-  return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} ${n.failureSummary?.replace(/\s+/g, " ") ?? ""}`).join(" | ")}`).join("\n");
+  return violations
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes.length}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(" ")} ${n.failureSummary?.replace(/\s+/g, " ") ?? ""}`)
+          .join(" | ")}`,
+    )
+    .join("\n");
 }
 
 test("the target page has no WCAG A/AA violation", async ({ page }) => {

@@ -20,7 +20,14 @@ export interface DebianCluster {
 export function debianFolder(major: 18 | 19 = 18): void {
   const args = major === 19 ? ["setup", "--major", "19"] : ["setup"];
   const setup = spawnSync(process.execPath, [SCRIPT, ...args], { encoding: "utf8", timeout: 20 * 60_000 });
-  if (setup.status === 3) unavailableOrThrow(setup.stderr.trim().split("\n").pop()!.replace(/^\[iouring\] unavailable: /, ""));
+  if (setup.status === 3)
+    unavailableOrThrow(
+      setup.stderr
+        .trim()
+        .split("\n")
+        .pop()!
+        .replace(/^\[iouring\] unavailable: /, ""),
+    );
   if (setup.status !== 0) throw new Error(`iouring-pg.mjs ${args.join(" ")} failed: ${setup.stderr}`);
 }
 

@@ -26,8 +26,20 @@ test("a running slow scan's finding is on the first screen with its time left, a
               // The evidence (the finding's sentence) is in the page whether or not it is opened.
               const text = el.querySelector<HTMLElement>('[data-testid="finding-evidence"]')?.textContent ?? "";
               const box = el.getBoundingClientRect();
-              if (el.dataset.run && text.includes(scan) && /(about [\d.]+ s|\d+-\d+ s|under 1 s) left/.test(text) && box.bottom <= height && box.top >= 0) {
-                return { text, rule: el.dataset.rule ?? "", severity: el.dataset.severity ?? "", run: el.dataset.run, href: el.querySelector("a")?.getAttribute("href") ?? "" };
+              if (
+                el.dataset.run &&
+                text.includes(scan) &&
+                /(about [\d.]+ s|\d+-\d+ s|under 1 s) left/.test(text) &&
+                box.bottom <= height &&
+                box.top >= 0
+              ) {
+                return {
+                  text,
+                  rule: el.dataset.rule ?? "",
+                  severity: el.dataset.severity ?? "",
+                  run: el.dataset.run,
+                  href: el.querySelector("a")?.getAttribute("href") ?? "",
+                };
               }
             }
             return null;
@@ -36,9 +48,15 @@ test("a running slow scan's finding is on the first screen with its time left, a
         );
         return seen?.text ?? "";
       },
-      { timeout: 180_000, intervals: [150], message: "a verdict on the running scan, with its time left ('about N s left' or '6-9 s left'), on the first screen" },
+      {
+        timeout: 180_000,
+        intervals: [150],
+        message: "a verdict on the running scan, with its time left ('about N s left' or '6-9 s left'), on the first screen",
+      },
     )
-    .toMatch(/^(Longest left|Running): pid \d+ .*on public\.readings, [\d.]+ s, (<1|\d+)% scanned \((about [\d.]+ s|\d+-\d+ s|under 1 s) left at [\d.]+ [kMG]?B\/s\)/);
+    .toMatch(
+      /^(Longest left|Running): pid \d+ .*on public\.readings, [\d.]+ s, (<1|\d+)% scanned \((about [\d.]+ s|\d+-\d+ s|under 1 s) left at [\d.]+ [kMG]?B\/s\)/,
+    );
   const found = seen!;
   expect(["act", "warn", "info"]).toContain(found.severity);
   expect(found.rule).not.toBe("");
@@ -61,11 +79,25 @@ test("a running slow scan's finding is on the first screen with its time left, a
     const hiddenBefore = !evidence.checkVisibility();
     why.click();
     await frame();
-    const out = { found: true, hiddenBefore, visibleAfter: evidence.checkVisibility(), terms: [...evidence.querySelectorAll("abbr[title]")].filter((a) => a.checkVisibility()).length, expanded: why.getAttribute("aria-expanded") ?? "", hasTerms };
+    const out = {
+      found: true,
+      hiddenBefore,
+      visibleAfter: evidence.checkVisibility(),
+      terms: [...evidence.querySelectorAll("abbr[title]")].filter((a) => a.checkVisibility()).length,
+      expanded: why.getAttribute("aria-expanded") ?? "",
+      hasTerms,
+    };
     why.click();
     return out;
   });
-  expect(opened).toEqual({ found: true, hiddenBefore: true, visibleAfter: true, terms: expect.any(Number), expanded: "true", hasTerms: expect.any(Boolean) });
+  expect(opened).toEqual({
+    found: true,
+    hiddenBefore: true,
+    visibleAfter: true,
+    terms: expect.any(Number),
+    expanded: "true",
+    hasTerms: expect.any(Boolean),
+  });
   // Its terms, where it has any, are shown with their explanation once it is open.
   if (opened.hasTerms) expect(opened.terms).toBeGreaterThan(0);
 
@@ -92,7 +124,9 @@ test("the fleet page carries each target's top finding, linked", async ({ page }
   await expect(finding).toBeVisible({ timeout: 60_000 });
   await expect(finding.locator("a")).toHaveAttribute("href", /^\/targets\/demo/);
   // "Sampling runs fast (every sample interval)" said nothing (issue 11).
-  await expect(page.getByTestId("fleet-cadence")).toContainText("sampled every 100 ms while someone has its page open, once a second otherwise");
+  await expect(page.getByTestId("fleet-cadence")).toContainText(
+    "sampled every 100 ms while someone has its page open, once a second otherwise",
+  );
   // The demo named once, not "demodemo".
   await expect(page.locator('[data-testid="fleet-row"][data-target="demo"]')).not.toContainText("demodemo");
 });

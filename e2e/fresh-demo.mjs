@@ -13,6 +13,8 @@ if (existsSync(file)) {
   if (kept.length !== lines.length) {
     // Written in place: the file keeps its owner (the postgres user when run as root).
     writeFileSync(file, kept.join("\n"));
-    console.log(`[e2e] the demo's io settings reset to the defaults (${lines.length - kept.length} line(s) from ${path.relative(process.cwd(), file)})`);
+    console.log(
+      `[e2e] the demo's io settings reset to the defaults (${lines.length - kept.length} line(s) from ${path.relative(process.cwd(), file)})`,
+    );
   }
 }

@@ -18,7 +18,13 @@ export type Admin = { client: pg.Client; dataDir: string; connection: pg.ClientC
 
 export async function admin(): Promise<Admin> {
   const cluster = demoCluster();
-  const connection = { host: "127.0.0.1", port: cluster.port, database: "inflight_demo", user: "postgres", password: cluster.superuserPassword };
+  const connection = {
+    host: "127.0.0.1",
+    port: cluster.port,
+    database: "inflight_demo",
+    user: "postgres",
+    password: cluster.superuserPassword,
+  };
   const client = new pg.Client({ ...connection, application_name: "glance-spec-admin" });
   await client.connect();
   return { client, dataDir: cluster.dataDir, connection };
@@ -62,7 +68,15 @@ export async function look(page: Page): Promise<Look> {
     els.map((el) => {
       const cell = (id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText.trim() ?? "";
       const left = (el as HTMLElement).dataset.leftMs;
-      return { run: (el as HTMLElement).dataset.run ?? "", rule: (el as HTMLElement).dataset.rule ?? "", now: cell("verdict-now"), progress: cell("verdict-progress"), lever: cell("finding-lever"), leftMs: left ? Number(left) : null, evidence: el.querySelector('[data-testid="finding-evidence"]')?.textContent ?? "" };
+      return {
+        run: (el as HTMLElement).dataset.run ?? "",
+        rule: (el as HTMLElement).dataset.rule ?? "",
+        now: cell("verdict-now"),
+        progress: cell("verdict-progress"),
+        lever: cell("finding-lever"),
+        leftMs: left ? Number(left) : null,
+        evidence: el.querySelector('[data-testid="finding-evidence"]')?.textContent ?? "",
+      };
     }),
   );
   return { ...screen, rows };
@@ -100,8 +114,11 @@ export async function watch(page: Page, name: string, work: Promise<unknown>, ne
       expect(r.lever, `${name}: the lever of ${r.run} (or the cause above that holds it back)`).not.toBe("");
     }
     const known = l.rows.filter((r) => r.leftMs !== null).map((r) => r.leftMs!);
-    if (known.length > 1) expect(l.rows[0].leftMs, `${name}: the first verdict has the most time left: ${JSON.stringify(l.rows.map((r) => [r.run, r.leftMs]))}`).toBe(Math.max(...known));
+    if (known.length > 1)
+      expect(
+        l.rows[0].leftMs,
+        `${name}: the first verdict has the most time left: ${JSON.stringify(l.rows.map((r) => [r.run, r.leftMs]))}`,
+      ).toBe(Math.max(...known));
   }
   return looks;
 }
-

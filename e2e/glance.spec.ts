@@ -67,7 +67,8 @@ test("effective_io_concurrency = 1 on a cold scan: the verdict's lever", async (
   await reload(a, "ALTER SYSTEM SET effective_io_concurrency = 1");
   await expect(page.getByTestId("setting-effective_io_concurrency")).toHaveAttribute("data-value", "1", { timeout: 30_000 });
   const looks = await watch(page, "eic-1", coldRuns(a, 1, SCAN));
-  for (const r of looks.flatMap((l) => l.rows).filter((x) => x.rule === "readahead_depth")) expect(r.lever).toBe("raise effective_io_concurrency (now 1)");
+  for (const r of looks.flatMap((l) => l.rows).filter((x) => x.rule === "readahead_depth"))
+    expect(r.lever).toBe("raise effective_io_concurrency (now 1)");
   await reload(a, "ALTER SYSTEM RESET effective_io_concurrency");
 });
 

@@ -30,7 +30,11 @@ export async function restoreDemo(request: APIRequestContext): Promise<void> {
   const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
   const settings = res.ok() ? (await res.json()).settings : null;
   if (settings?.io_method?.setting === DEMO_IO.io_method && settings?.io_workers?.setting === String(DEMO_IO.io_workers)) return;
-  const post = await request.post("/api/targets/demo/demo", { data: DEMO_IO, headers: { Origin: new URL(res.url()).origin }, timeout: 60_000 });
+  const post = await request.post("/api/targets/demo/demo", {
+    data: DEMO_IO,
+    headers: { Origin: new URL(res.url()).origin },
+    timeout: 60_000,
+  });
   expect(post.ok(), `restoring the demo: ${post.status()} ${await post.text()}`).toBe(true);
 }
 
@@ -43,7 +47,11 @@ export function runRows(page: Page, verdict: "async" | "sync" | "cpu", text: str
 export async function expandRunGroups(page: Page): Promise<void> {
   // One at a time, the first closed one each time: opening a group changes which are closed.
   const closed = page.locator('[data-testid="run-group"] button[aria-expanded="false"]');
-  for (let i = 0; i < 20 && (await closed.count()) > 0; i++) await closed.first().click({ timeout: 2000 }).catch(() => {});
+  for (let i = 0; i < 20 && (await closed.count()) > 0; i++)
+    await closed
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => {});
 }
 
 /**
@@ -76,11 +84,17 @@ export async function dragOnInflightChart(page: Page, from: number, to: number):
  */
 export function demoCluster(): { dataDir: string; port: number; superuserPassword: string } {
   const preferred = path.resolve(".inflight/e2e/demo-pg");
-  const moved = path.join(realpathSync(os.tmpdir()), `inflight-${createHash("sha256").update(preferred).digest("hex").slice(0, 10)}`, "demo-pg");
+  const moved = path.join(
+    realpathSync(os.tmpdir()),
+    `inflight-${createHash("sha256").update(preferred).digest("hex").slice(0, 10)}`,
+    "demo-pg",
+  );
   const dataDir = [preferred, moved].find((d) => existsSync(path.join(d, "postmaster.pid")));
   if (!dataDir) throw new Error(`no running demo cluster in ${preferred} or ${moved}`);
   const port = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[3]);
-  const secrets = JSON.parse(readFileSync(path.join(path.dirname(dataDir), "demo-pg.secrets.json"), "utf8")) as { superuserPassword: string };
+  const secrets = JSON.parse(readFileSync(path.join(path.dirname(dataDir), "demo-pg.secrets.json"), "utf8")) as {
+    superuserPassword: string;
+  };
   return { dataDir, port, superuserPassword: secrets.superuserPassword };
 }
 
@@ -99,13 +113,26 @@ function freePort(): Promise<number> {
  * of a spec's own: no INFLIGHT_* of the run's own server, only `settings`),
  * once it answers /api/health. Its base URL, and the process to stop.
  */
-export async function startInflightOn(databaseUrl: string, settings: Record<`INFLIGHT_${string}`, string> = {}): Promise<{ base: string; server: ChildProcess }> {
+export async function startInflightOn(
+  databaseUrl: string,
+  settings: Record<`INFLIGHT_${string}`, string> = {},
+): Promise<{ base: string; server: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: "production",
+  };
   for (const key of Object.keys(env)) if (key.startsWith("INFLIGHT_")) delete env[key];
   Object.assign(env, settings);
-  const server = spawn(process.execPath, [path.resolve(import.meta.dirname, "..", "scripts", "start.mjs"), "--no-build"], { cwd: path.resolve(import.meta.dirname, ".."), env, stdio: "ignore" });
+  const server = spawn(process.execPath, [path.resolve(import.meta.dirname, "..", "scripts", "start.mjs"), "--no-build"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env,
+    stdio: "ignore",
+  });
   await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
   return { base, server };
 }

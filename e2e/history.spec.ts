@@ -23,7 +23,10 @@ const SETTINGS = {} as const;
 
 function demoUrl(): { url: string; dataDir: string } {
   const cluster = demoCluster();
-  return { url: `postgres://postgres:${encodeURIComponent(cluster.superuserPassword)}@127.0.0.1:${cluster.port}/inflight_demo`, dataDir: cluster.dataDir };
+  return {
+    url: `postgres://postgres:${encodeURIComponent(cluster.superuserPassword)}@127.0.0.1:${cluster.port}/inflight_demo`,
+    dataDir: cluster.dataDir,
+  };
 }
 
 interface Seen {
@@ -48,7 +51,11 @@ async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string, 
     let finding = false;
     while (running) {
       await expandRunGroups(page);
-      runId ??= await page.locator('[data-testid="query-row"]', { hasText: mark }).first().getAttribute("data-run", { timeout: 500 }).catch(() => null);
+      runId ??= await page
+        .locator('[data-testid="query-row"]', { hasText: mark })
+        .first()
+        .getAttribute("data-run", { timeout: 500 })
+        .catch(() => null);
       if (runId && !finding) finding = (await page.locator(`[data-testid="finding"][data-run="${runId}"]`).count()) > 0;
     }
     await scan;
@@ -63,7 +70,10 @@ async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string, 
   throw new Error("the cold scan was never seen live with the verdict async, a finding about it and a read in flight");
 }
 
-test("a cold scan seen live is on the page for its range after inflight restarts: its run, verdict, reads in flight and finding", async ({ page, request }) => {
+test("a cold scan seen live is on the page for its range after inflight restarts: its run, verdict, reads in flight and finding", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(300_000);
   // The demo up: its table seeded.
   await openTarget(page);
@@ -92,7 +102,11 @@ test("a cold scan seen live is on the page for its range after inflight restarts
     const row = page.locator(`[data-testid="query-row"][data-run="${runId}"]`);
     await expect(row).toContainText(mark);
     await expect(row).toHaveAttribute("data-verdict", "async");
-    await expect.poll(async () => Number(await page.getByTestId("inflight-chart").getAttribute("data-max")), { message: "async reads in flight drawn for the range" }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await page.getByTestId("inflight-chart").getAttribute("data-max")), {
+        message: "async reads in flight drawn for the range",
+      })
+      .toBeGreaterThan(0);
     const findings = page.getByTestId("history-findings");
     await expect(findings.locator(`[data-testid="history-finding"][data-run="${runId}"]`).first()).toContainText(mark);
     await expect(findings).not.toContainText("No finding held");
@@ -140,12 +154,19 @@ test("a samples file that refuses writes leaves the live page going, and the pag
     // Written once first: the file then refuses mid-run, not at its opening.
     const since = Date.now();
     await expect
-      .poll(async () => (await (await request.get(`${started.base}/api/targets/${TARGET}/history?from=${since - 60_000}&to=${Date.now()}`)).json()).ticks?.length ?? 0, { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await (await request.get(`${started.base}/api/targets/${TARGET}/history?from=${since - 60_000}&to=${Date.now()}`)).json()).ticks
+            ?.length ?? 0,
+        { timeout: 30_000 },
+      )
       .toBeGreaterThan(0);
     immutable(files, true);
 
     const banner = page.getByTestId("banner-history-off");
-    await expect(banner).toContainText(/history-samples\.db failed \(.+\)\. The live page goes on; ranges before the window cannot be opened\. \d+ rows? dropped so far\./);
+    await expect(banner).toContainText(
+      /history-samples\.db failed \(.+\)\. The live page goes on; ranges before the window cannot be opened\. \d+ rows? dropped so far\./,
+    );
     const chart = page.getByTestId("inflight-chart");
     const last = Number(await chart.getAttribute("data-last"));
     await expect.poll(async () => Number(await chart.getAttribute("data-last")), { message: "ticks still arriving" }).toBeGreaterThan(last);

@@ -38,7 +38,9 @@ test.describe("io_method = io_uring", () => {
     await admin.connect();
     await admin.query("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
     // Unlogged: no WAL to write; read as any table is.
-    await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
+    await admin.query(
+      `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`,
+    );
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
     ({ base, server } = await startInflightOn(cluster.superuserUrl));
@@ -73,7 +75,15 @@ test.describe("io_method = io_uring", () => {
         .poll(async () => Number(await chart.getAttribute("data-max")), { timeout: 60_000, intervals: [500] })
         .toBeGreaterThan(0)
         .catch(async (err: Error) => {
-          const said = await Promise.all(["watch-cost", "collection", "findings"].map((id) => page.getByTestId(id).first().innerText().catch(() => "-")));
+          const said = await Promise.all(
+            ["watch-cost", "collection", "findings"].map((id) =>
+              page
+                .getByTestId(id)
+                .first()
+                .innerText()
+                .catch(() => "-"),
+            ),
+          );
           throw new Error(`${err.message}\nthe page said: ${said.join(" | ")}; scans done: ${scans}`);
         });
       await expect(page.getByText(/IO:AioIoUring(Submit|Execution)/).first()).toBeVisible({ timeout: 60_000 });

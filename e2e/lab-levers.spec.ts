@@ -45,7 +45,9 @@ test("the io_workers preset: 1 vs 3 with 4 sessions, by reload, to the end; the 
   await expect(runs).toHaveCount(4);
   await expect(runs.filter({ hasText: "io_workers = 1:" })).toHaveCount(2);
   for (const value of ["1", "3"]) {
-    await expect(runs.filter({ hasText: `io_workers = ${value}:` }).first()).toContainText(`SHOW io_workers: ${value}, io workers seen: ${value}`);
+    await expect(runs.filter({ hasText: `io_workers = ${value}:` }).first()).toContainText(
+      `SHOW io_workers: ${value}, io workers seen: ${value}`,
+    );
   }
   await lab.screenshot({ path: "test-results/lab-levers.png" });
 

@@ -30,10 +30,18 @@ test("a running scan's finding and its row give the same figures, read at the sa
             const run = el.dataset.run;
             const evidence = el.querySelector<HTMLElement>('[data-testid="finding-evidence"]')?.textContent ?? "";
             if (!run || el.dataset.rule === "too_short" || !evidence.includes(scan) || !/% scanned/.test(evidence)) continue;
-            const row = document.querySelector<HTMLElement>(`[data-testid="query-row"][data-run="${CSS.escape(run)}"][data-running="true"]`);
+            const row = document.querySelector<HTMLElement>(
+              `[data-testid="query-row"][data-run="${CSS.escape(run)}"][data-running="true"]`,
+            );
             if (!row) return null;
             const text = (id: string) => row.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText.trim() ?? "";
-            return { finding: evidence, elapsed: text("run-elapsed"), progress: text("run-progress"), eta: text("run-eta"), wait: text("read-wait") };
+            return {
+              finding: evidence,
+              elapsed: text("run-elapsed"),
+              progress: text("run-progress"),
+              eta: text("run-eta"),
+              wait: text("read-wait"),
+            };
           }
           return null;
         }, SCAN);
@@ -46,7 +54,10 @@ test("a running scan's finding and its row give the same figures, read at the sa
 
   for (const p of pairs) {
     // "…on public.readings, 2.8 s, 52% scanned (about 2.7 s left at 460 MB/s); waiting on reads in 18 of 34 samples (53%: async 18, synchronous 0)…"
-    const m = /, ([\d.]+ (?:ms|s|min)(?: [\d.]+ s)?), ((?:<1|\d+)%) scanned(?: \(([^)]*)\))?; waiting on reads in \d+ of \d+ samples? \(((?:<1|\d+)%)/.exec(p.finding);
+    const m =
+      /, ([\d.]+ (?:ms|s|min)(?: [\d.]+ s)?), ((?:<1|\d+)%) scanned(?: \(([^)]*)\))?; waiting on reads in \d+ of \d+ samples? \(((?:<1|\d+)%)/.exec(
+        p.finding,
+      );
     expect(m, p.finding).not.toBeNull();
     const [, elapsed, scanned, left, waiting] = m!;
     expect(p.elapsed, p.finding).toBe(elapsed);
@@ -93,6 +104,9 @@ test("the header never counts fewer active backends than the client backends' ru
   const ahead = looks.filter((l) => l.tick > l.runsAsOf && l.tick - l.runsAsOf <= 2000);
   expect(ahead, `${ahead.length} of ${looks.length} looks showed a header tick newer than the runs' moment`).toEqual([]);
   const behind = looks.filter((l) => l.running > l.active);
-  expect(behind, `${behind.length} of ${looks.length} looks listed more running client-backend runs than the header's active backends`).toEqual([]);
+  expect(
+    behind,
+    `${behind.length} of ${looks.length} looks listed more running client-backend runs than the header's active backends`,
+  ).toEqual([]);
   expect(looks.some((l) => l.running > 0)).toBe(true);
 });

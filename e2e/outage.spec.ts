@@ -67,18 +67,27 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test("a target that goes down is shown down with its cause while the stream stays live; once it is back, sampling resumes and the gap is drawn", async ({ page, request }) => {
+test("a target that goes down is shown down with its cause while the stream stays live; once it is back, sampling resumes and the gap is drawn", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const { base } = inflight!;
   const id = "127.0.0.1";
-  const ticksOf = async () => (await (await request.get(`${base}/api/targets/${id}/window?from=0`)).json()) as { ticks: { t: number }[]; outages: { from: number; to: number | null; error: string }[] };
+  const ticksOf = async () =>
+    (await (await request.get(`${base}/api/targets/${id}/window?from=0`)).json()) as {
+      ticks: { t: number }[];
+      outages: { from: number; to: number | null; error: string }[];
+    };
   await openTarget(page, `${base}/targets/${id}`);
 
   const cutAt = Date.now();
   await proxy!.down();
   await expect(page.getByTestId("target-status")).toHaveAttribute("data-status", "down", { timeout: 30_000 });
   // The real cause: the connection refused at the address inflight was given.
-  await expect(page.getByTestId("target-error")).toContainText(new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${proxy!.port}|connection refused`, "i"));
+  await expect(page.getByTestId("target-error")).toContainText(
+    new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${proxy!.port}|connection refused`, "i"),
+  );
   // inflight is still there: the page's own stream from it stays live.
   await expect(page.getByTestId("stream-state")).toHaveAttribute("data-state", "live");
   // Down for a few seconds of this test's clock, nothing sampled meanwhile.

@@ -28,7 +28,9 @@ test.describe("PostgreSQL 19's io worker pool", () => {
     const admin = new pg.Client(cluster.superuserUrl);
     await admin.connect();
     // Unlogged: no WAL to write; read as any table is.
-    await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+    await admin.query(
+      `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`,
+    );
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
     ({ base, server } = await startInflightOn(cluster.superuserUrl));
@@ -60,12 +62,14 @@ test.describe("PostgreSQL 19's io worker pool", () => {
     await expect(chart).toHaveAttribute("data-pool", "true");
     await expect(chart).toContainText("pool (io_min_workers..io_max_workers)");
 
-    const scanners = await Promise.all(Array.from({ length: SCANS }, async () => {
-      const c = new pg.Client(cluster.superuserUrl);
-      await c.connect();
-      await c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
-      return c;
-    }));
+    const scanners = await Promise.all(
+      Array.from({ length: SCANS }, async () => {
+        const c = new pg.Client(cluster.superuserUrl);
+        await c.connect();
+        await c.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
+        return c;
+      }),
+    );
     // Each scan cold from the OS page cache, as in test/pg19.int.test.ts: reads the
     // page cache serves are copied by two workers as fast as they come, nothing queues
     // for them and the pool has no reason to grow (seen here: no launch in 90 s of warm scans).
@@ -78,7 +82,9 @@ test.describe("PostgreSQL 19's io worker pool", () => {
     });
     try {
       // The pool grows under the scans: a launch is marked.
-      await expect.poll(async () => Number(await chart.getAttribute("data-launched")), { timeout: 90_000, intervals: [500] }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => Number(await chart.getAttribute("data-launched")), { timeout: 90_000, intervals: [500] })
+        .toBeGreaterThan(0);
       await expect(page.getByTestId("check-io_workers")).toHaveAttribute("data-status", "pass");
       await expect(page.getByTestId("check-io_workers")).toContainText(/within io_min_workers = 2 to io_max_workers = 8/);
     } finally {

@@ -23,7 +23,10 @@ test("the sequential scan reads asynchronously with a moving progress bar; index
       async () => {
         if ((await showAll.count()) && (await showAll.getAttribute("aria-pressed")) === "false") await showAll.click();
         await expandRunGroups(page);
-        const rows = await page.getByTestId("query-row").filter({ hasText: SEQ_SCAN }).evaluateAll((els) => els.map((e) => [e.getAttribute("data-run") ?? "", e.getAttribute("data-progress") ?? ""]));
+        const rows = await page
+          .getByTestId("query-row")
+          .filter({ hasText: SEQ_SCAN })
+          .evaluateAll((els) => els.map((e) => [e.getAttribute("data-run") ?? "", e.getAttribute("data-progress") ?? ""]));
         for (const [run, progress] of rows) {
           const p = Number(progress);
           if (progress !== "" && p > 0) seen.set(run, (seen.get(run) ?? new Set()).add(p));
@@ -91,7 +94,15 @@ test("a closed group keeps the selected run in sight, and only it; opened, it li
   await expect(members).toHaveCount(0);
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  await expect.poll(async () => { const s = await shownAgainstCount(); return s.shown === s.runs && s.runs >= 2; }, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const s = await shownAgainstCount();
+        return s.shown === s.runs && s.runs >= 2;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
 
   // pick one of its runs: its timeline opens
   const id = (await members.first().getAttribute("data-run"))!;
@@ -112,5 +123,13 @@ test("a closed group keeps the selected run in sight, and only it; opened, it li
   // opened again: every run of the group
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  await expect.poll(async () => { const s = await shownAgainstCount(); return s.shown === s.runs && s.runs >= 2; }, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const s = await shownAgainstCount();
+        return s.shown === s.runs && s.runs >= 2;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
 });

@@ -87,7 +87,13 @@ test("with INFLIGHT_REDACT=1 a statement's literal leaves the process nowhere, a
     expect(res.status(), p).toBe(200);
     return res.text();
   };
-  await expect.poll(async () => JSON.parse(await get(`/api/targets/${id}/window?from=${from}`)).queries.some((q: { query: string }) => REDACTED.test(q.query)), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        JSON.parse(await get(`/api/targets/${id}/window?from=${from}`)).queries.some((q: { query: string }) => REDACTED.test(q.query)),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   const said: Record<string, string> = {
     page: await page.content(),
     "page text": await page.locator("body").innerText(),
@@ -99,7 +105,9 @@ test("with INFLIGHT_REDACT=1 a statement's literal leaves the process nowhere, a
     metrics: await get(`/metrics`),
   };
   // The history is written every 5 s: the runs are on disk once it holds any.
-  await expect.poll(async () => JSON.parse(await get(`/api/targets/${id}/history?from=${from}&to=${Date.now()}`)).runs.length, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => JSON.parse(await get(`/api/targets/${id}/history?from=${from}&to=${Date.now()}`)).runs.length, { timeout: 30_000 })
+    .toBeGreaterThan(0);
   said.history = await get(`/api/targets/${id}/history?from=${from}&to=${Date.now()}`);
   for (const [where, text] of Object.entries(said)) expect(text.includes(SECRET), `${where} carries the literal`).toBe(false);
   // What was checked holds the statement: a check that cannot fail would not.

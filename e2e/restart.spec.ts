@@ -40,7 +40,9 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
   await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-unused", "true");
   await expect(page.getByTestId("panel-workers-now")).toContainText("none, by design", { timeout: 30_000 });
   await expect(page.getByTestId("workers-now")).toHaveText("none, by design");
-  await expect(page.locator('[data-testid="finding"][data-rule="restart_applied"]')).toContainText("io_method worker -> sync", { timeout: 30_000 });
+  await expect(page.locator('[data-testid="finding"][data-rule="restart_applied"]')).toContainText("io_method worker -> sync", {
+    timeout: 30_000,
+  });
   // One dashed line per time chart, at the new postmaster start.
   await expect.poll(() => marks.count(), { timeout: 30_000 }).toBeGreaterThan(marksBefore);
   const marksAfterFirst = await marks.count();
@@ -70,8 +72,11 @@ test("restarting the demo with io_method=sync, then back to worker, shows both r
       expect(["io_method = worker: faster here", "not io_method: worker was no faster here"]).toContain(r.lever);
     }
     // Advice to go back to worker is given only with what this server measured, never on its own.
-    for (const r of rows.filter((x) => x.lever === "io_method = worker: faster here")) expect(r.evidence).toMatch(/under worker: .*; under sync: |pg_stat_statements here: /);
-    console.log(`under sync: ${mine.length} looks at this statement's io_method verdict, ${rows.length} at any; levers seen: ${[...new Set(rows.map((r) => r.lever))].join(" | ") || "none"}`);
+    for (const r of rows.filter((x) => x.lever === "io_method = worker: faster here"))
+      expect(r.evidence).toMatch(/under worker: .*; under sync: |pg_stat_statements here: /);
+    console.log(
+      `under sync: ${mine.length} looks at this statement's io_method verdict, ${rows.length} at any; levers seen: ${[...new Set(rows.map((r) => r.lever))].join(" | ") || "none"}`,
+    );
   } finally {
     await a.client.end();
   }

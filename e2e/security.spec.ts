@@ -35,7 +35,11 @@ test("query text is rendered as text, and the page's CSP has a nonce for scripts
     els.map((e) => ({
       elements: e.children.length,
       html: e.innerHTML,
-      escaped: (e.textContent ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\u00a0/g, "&nbsp;"),
+      escaped: (e.textContent ?? "")
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/\u00a0/g, "&nbsp;"),
     })),
   );
   for (const cell of cells) {
@@ -60,7 +64,10 @@ test("hostile view parameters in a link are ignored, not rendered", async ({ pag
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await openTarget(page, `/targets/demo?view=<img src=x onerror=alert(1)>&from=1&to=x&run=${encodeURIComponent('"><script>alert(2)</script>')}`);
+  await openTarget(
+    page,
+    `/targets/demo?view=<img src=x onerror=alert(1)>&from=1&to=x&run=${encodeURIComponent('"><script>alert(2)</script>')}`,
+  );
   await expect(page.getByTestId("frozen-bar")).toHaveCount(0);
   await expect(page.getByTestId("run-timeline")).toHaveCount(0);
   // The page rewrites its URL with what it understood: the default view only.
@@ -110,7 +117,9 @@ test("a hostile role, table and query text are rendered as text, and nothing run
     const texts = page.getByTestId("query-text").filter({ hasText: 'alert("query")' });
     // Is a hostile run seen reading the table asynchronously (then the table is named)?
     const named = async () => {
-      const { queries } = (await (await page.request.get("/api/targets/demo/window")).json()) as { queries: { query: string; relations: unknown[] }[] };
+      const { queries } = (await (await page.request.get("/api/targets/demo/window")).json()) as {
+        queries: { query: string; relations: unknown[] }[];
+      };
       return queries.some((q) => q.query.includes(QUERY_MARK) && q.relations.length > 0);
     };
     try {
@@ -142,8 +151,14 @@ test("a hostile role, table and query text are rendered as text, and nothing run
       expect(cell.text).toContain(QUERY_MARK);
     }
     // The table, where a run's relations are named (a sample caught its reads in flight).
-    expect(await named(), `no sample caught the hostile table's reads in flight in ${scans} cold scans: its name's escaping went unchecked`).toBe(true);
-    const reads = page.getByTestId("query-row").filter({ has: texts }).getByText(/^reads /);
+    expect(
+      await named(),
+      `no sample caught the hostile table's reads in flight in ${scans} cold scans: its name's escaping went unchecked`,
+    ).toBe(true);
+    const reads = page
+      .getByTestId("query-row")
+      .filter({ has: texts })
+      .getByText(/^reads /);
     await expect(reads.filter({ hasText: TABLE }).first()).toBeAttached({ timeout: 10_000 });
     expect((await reads.evaluateAll((els) => els.map((e) => e.children.length))).every((n) => n === 0)).toBe(true);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);

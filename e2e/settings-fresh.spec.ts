@@ -13,7 +13,13 @@ const DEMO = { io_method: "worker", io_workers: 3 } as const;
 
 async function superuser(): Promise<pg.Client> {
   const cluster = demoCluster();
-  const client = new pg.Client({ host: "127.0.0.1", port: cluster.port, database: "postgres", user: "postgres", password: cluster.superuserPassword });
+  const client = new pg.Client({
+    host: "127.0.0.1",
+    port: cluster.port,
+    database: "postgres",
+    user: "postgres",
+    password: cluster.superuserPassword,
+  });
   await client.connect();
   return client;
 }
@@ -39,7 +45,11 @@ test.afterAll(async ({ request }) => {
   // PostgreSQL may keep pending_restart after an undone change: a restart clears it.
   const res = await request.get(`/api/targets/demo/window?from=${Date.now()}`);
   const settings = res.ok() ? (await res.json()).settings : null;
-  if (!settings || Object.values(settings as Record<string, { pendingRestart: boolean }>).some((s) => s.pendingRestart) || settings.io_workers?.setting !== String(DEMO.io_workers)) {
+  if (
+    !settings ||
+    Object.values(settings as Record<string, { pendingRestart: boolean }>).some((s) => s.pendingRestart) ||
+    settings.io_workers?.setting !== String(DEMO.io_workers)
+  ) {
     await request.post("/api/targets/demo/demo", { data: DEMO, headers: { Origin: new URL(res.url()).origin }, timeout: 60_000 });
   }
 });

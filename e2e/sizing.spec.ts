@@ -27,7 +27,9 @@ test("the demo's sizing view: a verdict per lever, the figures the API gives", a
   expect(res.status()).toBe(200);
   const sized = SizingResponse.parse(await res.json());
   expect(sized.levers.length).toBeGreaterThanOrEqual(5);
-  console.log(`[sizing.spec] ${Math.round(sized.sampledMs / 1000)} s sampled: ${sized.levers.map((l) => `${l.headline} (${l.figures[0]?.text ?? l.reason})`).join("; ")}`);
+  console.log(
+    `[sizing.spec] ${Math.round(sized.sampledMs / 1000)} s sampled: ${sized.levers.map((l) => `${l.headline} (${l.figures[0]?.text ?? l.reason})`).join("; ")}`,
+  );
 
   await page.goto(`/targets/demo/sizing?from=${from}&to=${to}`);
   const rows = page.getByTestId("sizing-lever");

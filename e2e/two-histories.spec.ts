@@ -19,9 +19,11 @@ const RESTART = "io_method worker -> sync";
 
 debianFolder();
 
-
 /** The finding that names the server's start and what the restart into it changed. */
-const startFindingOf = (page: Page) => page.locator('[data-testid="finding"]:is([data-rule="restart_applied"], [data-rule="settings_unchanged"])').filter({ hasText: /Server started \d\d:\d\d:\d\d/ });
+const startFindingOf = (page: Page) =>
+  page
+    .locator('[data-testid="finding"]:is([data-rule="restart_applied"], [data-rule="settings_unchanged"])')
+    .filter({ hasText: /Server started \d\d:\d\d:\d\d/ });
 
 /** The target page of an inflight watching one server, named after its host. */
 async function openOn(page: Page, base: string): Promise<void> {

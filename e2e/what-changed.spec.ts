@@ -26,7 +26,9 @@ test("a restart worker -> sync heads the comparison section, and the fleet row s
 
   await panel.screenshot({ path: "test-results/compare.png" });
   await page.goto("/");
-  await expect(page.getByTestId("fleet-restart")).toContainText(/^restart (just now|\d.* ago): io_method worker -> sync; /, { timeout: 30_000 });
+  await expect(page.getByTestId("fleet-restart")).toContainText(/^restart (just now|\d.* ago): io_method worker -> sync; /, {
+    timeout: 30_000,
+  });
 });
 
 test("the A/B lab shows its progress, then a table for sync and worker, and exports its runs", async ({ page, request }) => {

@@ -76,7 +76,17 @@ describe("majorVersion", () => {
 
 describe("byCodePoint", () => {
   it("orders identifiers as localeCompare did for these names, equal ones as equal", () => {
-    const names = ["io_workers", "effective_io_concurrency", "io_method", "io_max_concurrency", "stat_io", "statements", "-42", "100", "12"];
+    const names = [
+      "io_workers",
+      "effective_io_concurrency",
+      "io_method",
+      "io_max_concurrency",
+      "stat_io",
+      "statements",
+      "-42",
+      "100",
+      "12",
+    ];
     expect([...names].sort(byCodePoint)).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(byCodePoint("aios", "aios")).toBe(0);
     expect(byCodePoint("aios", "activity")).toBe(1);

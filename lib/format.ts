@@ -80,7 +80,8 @@ export function formatAgo(then: number, now: number): string {
 
 /** The part of a PostgreSQL version a banner needs: "16.4" -> 16. */
 export function majorVersion(serverVersion: string | null, serverVersionNum: number | null): number | null {
-  if (serverVersionNum !== null) return serverVersionNum >= 100_000 ? Math.floor(serverVersionNum / 10_000) : Math.floor(serverVersionNum / 100) / 100;
+  if (serverVersionNum !== null)
+    return serverVersionNum >= 100_000 ? Math.floor(serverVersionNum / 10_000) : Math.floor(serverVersionNum / 100) / 100;
   const m = serverVersion ? /^(\d+)/.exec(serverVersion) : null;
   return m ? Number(m[1]) : null;
 }

@@ -20,8 +20,12 @@ ensurePrereqsOrExit(benchNeeds(), { label: "[inflight bench]" });
 
 await buildIfNeeded(root, { label: "[inflight bench]" });
 console.log(`[inflight bench] running (about ${process.env.BENCH_QUICK === "1" ? 6 : 25} minutes)`);
-const result = spawnSync(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "bench/vitest.bench.config.ts"], {
-  stdio: "inherit",
-  env: { ...process.env, BENCH_T0: String(t0) },
-});
+const result = spawnSync(
+  process.execPath,
+  [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "bench/vitest.bench.config.ts"],
+  {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_T0: String(t0) },
+  },
+);
 process.exit(result.status ?? 1);

@@ -9,7 +9,18 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { shimExternals, stampBuild } from "./external-shims.mjs";
 
-const SOURCES = ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "instrumentation.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 const TICK_MS = 5_000;
 
 function newestMtime(entry) {
@@ -42,7 +53,9 @@ export function buildNeeded(root = process.cwd()) {
  */
 export function phaseOf(line) {
   // eslint-disable-next-line no-control-regex -- ESC starts the colour codes next build prints; they are stripped here
-  const text = line.replace(/\x1b\[[0-9;]*m/g, "").trim().replace(/^[^A-Za-z]+/, "");
+  const COLOUR = /\x1b\[[0-9;]*m/g;
+  const bare = line.replace(COLOUR, "").trim();
+  const text = bare.replace(/^[^A-Za-z]+/, "");
   if (!/\.\.\.$/.test(text) || /^Finished\b/.test(text)) return null;
   const name = text
     .replace(/\s*\.\.\.$/, "")

@@ -17,8 +17,10 @@ describe("phaseOf", () => {
     expect(phaseOf("  Finished TypeScript in 2.6s ...")).toBeNull();
     expect(phaseOf("✓ Compiled successfully in 8.2s")).toBeNull();
     // Lines of a warning's code frame are not phases.
-    expect(phaseOf("  \x1b[90m16 |\x1b[0m ....length) return `${dir} has no ${missing.join(\", \")}: give the bin directory of a Postg...")).toBeNull();
-    expect(phaseOf("  17 | ... spawnSync(path.join(dir, \"postgres\"), [\"--version\"], { encoding: \"utf8\", timeout: 10_0...")).toBeNull();
+    expect(
+      phaseOf('  \x1b[90m16 |\x1b[0m ....length) return `${dir} has no ${missing.join(", ")}: give the bin directory of a Postg...'),
+    ).toBeNull();
+    expect(phaseOf('  17 | ... spawnSync(path.join(dir, "postgres"), ["--version"], { encoding: "utf8", timeout: 10_0...')).toBeNull();
     expect(phaseOf("✓ Generating static pages using 1 worker (3/3) in 98ms")).toBeNull();
     expect(phaseOf("▲ Next.js 16.4.6 (Turbopack)")).toBeNull();
     expect(phaseOf("")).toBeNull();
@@ -27,6 +29,11 @@ describe("phaseOf", () => {
 
 describe("phaseSummary", () => {
   it("each phase with its seconds", () => {
-    expect(phaseSummary([{ name: "Creating an optimized production build", ms: 8200 }, { name: "Running TypeScript", ms: 12_400 }])).toBe("Creating an optimized production build 8.2 s, Running TypeScript 12 s");
+    expect(
+      phaseSummary([
+        { name: "Creating an optimized production build", ms: 8200 },
+        { name: "Running TypeScript", ms: 12_400 },
+      ]),
+    ).toBe("Creating an optimized production build 8.2 s, Running TypeScript 12 s");
   });
 });

@@ -34,7 +34,9 @@ describe("parseLinks", () => {
 describe("slug and anchors", () => {
   it("makes GitHub's anchors", () => {
     expect(slug("The A/B lab: io_method on one query, cold")).toBe("the-ab-lab-io_method-on-one-query-cold");
-    expect(slug("`npm run lab` against the liburing PostgreSQL 18.6: sync, worker, io_uring")).toBe("npm-run-lab-against-the-liburing-postgresql-186-sync-worker-io_uring");
+    expect(slug("`npm run lab` against the liburing PostgreSQL 18.6: sync, worker, io_uring")).toBe(
+      "npm-run-lab-against-the-liburing-postgresql-186-sync-worker-io_uring",
+    );
     expect(slug("Settings & checks")).toBe("settings--checks");
     expect(slug("The budget: what watching costs")).toBe("the-budget-what-watching-costs");
   });

@@ -39,7 +39,10 @@ async function writeShim(root, link, name) {
   const tmp = `${link}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
-  writeFileSync(path.join(tmp, "package.json"), `${JSON.stringify({ name: path.relative(path.join(root, ".next", "node_modules"), link), private: true, exports: { import: "./index.mjs", require: "./index.cjs" } }, null, 2)}\n`);
+  writeFileSync(
+    path.join(tmp, "package.json"),
+    `${JSON.stringify({ name: path.relative(path.join(root, ".next", "node_modules"), link), private: true, exports: { import: "./index.mjs", require: "./index.cjs" } }, null, 2)}\n`,
+  );
   writeFileSync(path.join(tmp, "index.mjs"), `${made}\n${lines.join("\n")}\n`);
   writeFileSync(path.join(tmp, "index.cjs"), `${made}\nmodule.exports = require(${JSON.stringify(name)});\n`);
   rmSync(link, { force: true });
@@ -67,5 +70,7 @@ export function stampProblem(root, nextVersion) {
   const file = path.join(root, ...STAMP);
   if (!existsSync(file)) return null;
   const built = JSON.parse(readFileSync(file, "utf8")).next;
-  return built === nextVersion ? null : `the build in .next was made with next ${built}, and this is next ${nextVersion}: rebuild it (npm run build) or install the package again`;
+  return built === nextVersion
+    ? null
+    : `the build in .next was made with next ${built}, and this is next ${nextVersion}: rebuild it (npm run build) or install the package again`;
 }

@@ -54,7 +54,10 @@ const COMMANDS = {
 async function main() {
   const { command, opts } = parseArgs(process.argv.slice(2));
   const handler = COMMANDS[command];
-  if (!handler) throw new UsageError(`usage: iouring-pg.mjs ${Object.keys(COMMANDS).join("|")} [options] (see the top of ${fileURLToPath(import.meta.url)})`);
+  if (!handler)
+    throw new UsageError(
+      `usage: iouring-pg.mjs ${Object.keys(COMMANDS).join("|")} [options] (see the top of ${fileURLToPath(import.meta.url)})`,
+    );
   await handler(opts);
 }
 

@@ -19,4 +19,5 @@ export async function loadLab() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await (await loadLab()).main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = await (await loadLab()).main(process.argv.slice(2));

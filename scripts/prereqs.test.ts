@@ -3,12 +3,37 @@
 // the lines it prints. No apt-get runs here: the machine is a fake.
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM without types
-import { absentParts, benchNeeds, chromiumNeed, ensurePrereqs, findMissing, installLine, machine, manualLine, plan, testNeeds } from "./prereqs.mjs";
+import * as prereqs from "./prereqs.mjs";
 
-type Need = { name: string; why: string; files?: string[]; commands?: string[]; user?: string; platform?: string; apt?: string | null; hint?: string };
+const { absentParts, benchNeeds, chromiumNeed, ensurePrereqs, findMissing, installLine, machine, manualLine, plan, testNeeds } = prereqs;
+
+type Need = {
+  name: string;
+  why: string;
+  files?: string[];
+  commands?: string[];
+  user?: string;
+  platform?: string;
+  apt?: string | null;
+  hint?: string;
+};
 
 /** A machine with exactly these files, commands and users. */
-function fake({ files = [], commands = [], users = [], isRoot = true, hasApt = true, platform = "linux" }: { files?: string[]; commands?: string[]; users?: string[]; isRoot?: boolean; hasApt?: boolean; platform?: string }) {
+function fake({
+  files = [],
+  commands = [],
+  users = [],
+  isRoot = true,
+  hasApt = true,
+  platform = "linux",
+}: {
+  files?: string[];
+  commands?: string[];
+  users?: string[];
+  isRoot?: boolean;
+  hasApt?: boolean;
+  platform?: string;
+}) {
   return {
     pretends: () => false,
     isExecutable: (f: string) => files.includes(f),
@@ -20,11 +45,25 @@ function fake({ files = [], commands = [], users = [], isRoot = true, hasApt = t
   };
 }
 
-const ALL_TEST_FILES = ["/usr/bin/chromium", "/usr/bin/prometheus", "/usr/bin/promtool", "/usr/lib/postgresql/15/bin/postgres", "/usr/lib/postgresql/15/bin/initdb", "/usr/lib/postgresql/15/bin/pg_ctl"];
+const ALL_TEST_FILES = [
+  "/usr/bin/chromium",
+  "/usr/bin/prometheus",
+  "/usr/bin/promtool",
+  "/usr/lib/postgresql/15/bin/postgres",
+  "/usr/lib/postgresql/15/bin/initdb",
+  "/usr/lib/postgresql/15/bin/pg_ctl",
+];
 
 describe("testNeeds", () => {
   it("lists chromium, prometheus, PostgreSQL 15, debootstrap, dd and, as root, the postgres user", () => {
-    expect(testNeeds({}, 0).map((n: Need) => n.name)).toEqual(["chromium", "prometheus", "postgresql-15", "debootstrap", "dd", "postgres-user"]);
+    expect(testNeeds({}, 0).map((n: Need) => n.name)).toEqual([
+      "chromium",
+      "prometheus",
+      "postgresql-15",
+      "debootstrap",
+      "dd",
+      "postgres-user",
+    ]);
     expect(testNeeds({}, 1000).map((n: Need) => n.name)).not.toContain("postgres-user");
   });
 
@@ -50,7 +89,15 @@ describe("chromiumNeed", () => {
 
 describe("benchNeeds", () => {
   it("has its own list: pgbench, pg_activity, chromium, script, dd, getconf, Linux", () => {
-    expect(benchNeeds({}, 1000).map((n: Need) => n.name)).toEqual(["pgbench", "pg_activity", "chromium", "script", "dd", "getconf", "linux"]);
+    expect(benchNeeds({}, 1000).map((n: Need) => n.name)).toEqual([
+      "pgbench",
+      "pg_activity",
+      "chromium",
+      "script",
+      "dd",
+      "getconf",
+      "linux",
+    ]);
   });
 });
 
@@ -103,7 +150,10 @@ describe("plan", () => {
   });
 
   it("a need no package provides is for a person even as root", () => {
-    const p = plan(findMissing([chromiumNeed({ CHROMIUM_PATH: "/nonexistent/chromium" }, "browser tests")], fake({})), { isRoot: true, hasApt: true });
+    const p = plan(findMissing([chromiumNeed({ CHROMIUM_PATH: "/nonexistent/chromium" }, "browser tests")], fake({})), {
+      isRoot: true,
+      hasApt: true,
+    });
     expect(p.packages).toEqual([]);
     expect(p.manual).toHaveLength(1);
   });
@@ -119,14 +169,18 @@ describe("the lines", () => {
 
   it("a missing piece with the command that installs it (sudo when not root)", () => {
     const [item] = findMissing([{ name: "debootstrap", why: "io_uring tests", commands: ["debootstrap"], apt: "debootstrap" }], fake({}));
-    expect(manualLine("[t]", item, { isRoot: false })).toBe("[t] missing debootstrap (io_uring tests): sudo apt-get install -y debootstrap");
+    expect(manualLine("[t]", item, { isRoot: false })).toBe(
+      "[t] missing debootstrap (io_uring tests): sudo apt-get install -y debootstrap",
+    );
     expect(manualLine("[t]", item, { isRoot: true })).toBe("[t] missing debootstrap (io_uring tests): apt-get install -y debootstrap");
     const [chromium] = findMissing([chromiumNeed({}, "browser tests")], fake({}));
     expect(manualLine("[t]", chromium, { isRoot: false })).toBe(
       "[t] missing /usr/bin/chromium (browser tests): sudo apt-get install -y chromium (or set CHROMIUM_PATH to a Chromium, or PLAYWRIGHT_CHROMIUM=bundled for Playwright's own)",
     );
     const [user] = findMissing([{ name: "postgres-user", why: "w", user: "postgres" }], fake({}));
-    expect(manualLine("[t]", user, { isRoot: true })).toMatch(/^\[t\] missing user postgres \(w\): groupadd --system postgres && useradd --system -g postgres /);
+    expect(manualLine("[t]", user, { isRoot: true })).toMatch(
+      /^\[t\] missing user postgres \(w\): groupadd --system postgres && useradd --system -g postgres /,
+    );
   });
 });
 
@@ -134,12 +188,22 @@ describe("ensurePrereqs", () => {
   function run(m: ReturnType<typeof fake>, dryRun = false) {
     const out: string[] = [];
     const err: string[] = [];
-    const ok = ensurePrereqs(testNeeds({}, m.isRoot ? 0 : 1000), { label: "[t]", dryRun, m, log: (l: string) => out.push(l), error: (l: string) => err.push(l) });
+    const ok = ensurePrereqs(testNeeds({}, m.isRoot ? 0 : 1000), {
+      label: "[t]",
+      dryRun,
+      m,
+      log: (l: string) => out.push(l),
+      error: (l: string) => err.push(l),
+    });
     return { ok, out, err };
   }
 
   it("says nothing and passes when all is there", () => {
-    expect(run(fake({ files: ALL_TEST_FILES, commands: ["debootstrap", "dd"], users: ["postgres"] }))).toEqual({ ok: true, out: [], err: [] });
+    expect(run(fake({ files: ALL_TEST_FILES, commands: ["debootstrap", "dd"], users: ["postgres"] }))).toEqual({
+      ok: true,
+      out: [],
+      err: [],
+    });
   });
 
   it("not root: one line per missing piece on stderr, and fails; nothing is installed", () => {

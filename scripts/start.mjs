@@ -38,7 +38,12 @@ function fail(setting, problem) {
 
 /** /proc/net/tcp(6)'s hex spellings of the local addresses a listener on `h` would clash with. */
 function clashing(h) {
-  const v4 = (a) => a.split(".").reverse().map((b) => Number(b).toString(16).toUpperCase().padStart(2, "0")).join("");
+  const v4 = (a) =>
+    a
+      .split(".")
+      .reverse()
+      .map((b) => Number(b).toString(16).toUpperCase().padStart(2, "0"))
+      .join("");
   const out = new Set(["00000000", "00000000000000000000000000000000"]); // 0.0.0.0 and ::
   const loop6 = "00000000000000000000000001000000"; // ::1
   if (h === "localhost") out.add(v4("127.0.0.1")).add(loop6);
@@ -81,10 +86,12 @@ export async function start({ build = true } = {}) {
   env.NEXT_TELEMETRY_DISABLED = "1";
   const host = (env.HOST ?? "").trim() || "127.0.0.1";
   const portText = (env.PORT ?? "").trim() || "3000";
-  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) fail("PORT", `must be between 1 and 65535, got "${portText.slice(0, 20)}"`);
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535)
+    fail("PORT", `must be between 1 and 65535, got "${portText.slice(0, 20)}"`);
   const port = Number(portText);
   const loopback = host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-  if (!loopback && !env.INFLIGHT_AUTH_TOKEN) fail("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
+  if (!loopback && !env.INFLIGHT_AUTH_TOKEN)
+    fail("HOST", `"${host}" is not a loopback address: set INFLIGHT_AUTH_TOKEN to serve beyond this machine`);
   const bindHost = host.replace(/^\[(.*)\]$/, "$1");
   const url = `http://${bindHost.includes(":") ? `[${bindHost}]` : bindHost}:${port}`;
   const quiet = /^(0|false|off|no)$/i.test(env.INFLIGHT_LOG ?? "");
@@ -136,7 +143,7 @@ export async function start({ build = true } = {}) {
   }
   try {
     if (registration) await registration(root, ".next");
-    for (const until = Date.now() + 60_000; !globalThis[RUNTIME] && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    for (const until = Date.now() + 60_000; !globalThis[RUNTIME] && Date.now() < until;) await new Promise((r) => setTimeout(r, 10));
   } catch (err) {
     console.error(`inflight: could not start: ${String(err?.message ?? err).split("\n")[0]}`);
     process.exit(1);
@@ -168,7 +175,9 @@ export async function start({ build = true } = {}) {
   });
 
   server.on("error", (err) => {
-    console.error(`inflight: cannot listen on ${url}: ${err.code ?? err.message}${err.code === "EADDRINUSE" ? " (the port is in use)" : ""}`);
+    console.error(
+      `inflight: cannot listen on ${url}: ${err.code ?? err.message}${err.code === "EADDRINUSE" ? " (the port is in use)" : ""}`,
+    );
     // inflight has booted (collectors, maybe the embedded PostgreSQL): stop it
     // through its own SIGTERM handler, and make the exit code say it failed.
     process.on("exit", () => (process.exitCode = 1));
@@ -183,4 +192,5 @@ export async function start({ build = true } = {}) {
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await start({ build: !process.argv.includes("--no-build") });
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await start({ build: !process.argv.includes("--no-build") });

@@ -41,7 +41,13 @@ async function stageAsync(name, args) {
 function seedE2eDemo() {
   const started = Date.now();
   const historyDir = mkdtempSync(path.join(os.tmpdir(), "inflight-e2e-seed-"));
-  const env = { ...process.env, ...E2E_DEMO_ENV, PORT: String(E2E_PORT + 1), HOST: "127.0.0.1", INFLIGHT_HISTORY_FILE: path.join(historyDir, "history.db") };
+  const env = {
+    ...process.env,
+    ...E2E_DEMO_ENV,
+    PORT: String(E2E_PORT + 1),
+    HOST: "127.0.0.1",
+    INFLIGHT_HISTORY_FILE: path.join(historyDir, "history.db"),
+  };
   const child = spawn(process.execPath, ["scripts/start.mjs", "--no-build"], { env, stdio: ["ignore", "pipe", "pipe"] });
   const lines = [];
   let reported = false;
@@ -70,7 +76,10 @@ function seedE2eDemo() {
     rmSync(historyDir, { recursive: true, force: true });
     const s = Math.round((Date.now() - started) / 1000);
     if (reported) console.log(`${LABEL} e2e demo (background): ready in ${s} s`);
-    else console.log(`${LABEL} e2e demo (background): stopped after ${s} s (exit ${code}) before its workload ran; Playwright's server seeds it instead. Its last lines:\n${lines.slice(-5).join("\n")}`);
+    else
+      console.log(
+        `${LABEL} e2e demo (background): stopped after ${s} s (exit ${code}) before its workload ran; Playwright's server seeds it instead. Its last lines:\n${lines.slice(-5).join("\n")}`,
+      );
   });
   return {
     /** Waits for the seeding to end, at most `ms`, then stops it. */

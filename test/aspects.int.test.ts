@@ -40,7 +40,9 @@ async function collectionOk(name: string): Promise<string | null> {
 
 /** What inflight's own session waits on right now (null: not waiting). */
 async function inflightWaits(): Promise<(string | null)[]> {
-  const { rows } = await admin.query<{ w: string | null }>("SELECT wait_event_type AS w FROM pg_stat_activity WHERE application_name = 'inflight'");
+  const { rows } = await admin.query<{ w: string | null }>(
+    "SELECT wait_event_type AS w FROM pg_stat_activity WHERE application_name = 'inflight'",
+  );
   return rows.map((r) => r.w);
 }
 
@@ -59,7 +61,11 @@ beforeAll(async () => {
   await waitFor("the page watching", async () => (await target()).viewers > 0, 20_000);
   // What pg_aios costs, from inflight's own pg_stat_statements entry (two reads, seconds apart):
   // until then a round trip stands for it, which on a busy machine is mostly not the server's.
-  await waitFor("pg_aios's cost calibrated", async () => (await target()).cost.statements.some((s) => s.source === "pg_stat_statements"), 30_000);
+  await waitFor(
+    "pg_aios's cost calibrated",
+    async () => (await target()).cost.statements.some((s) => s.source === "pg_stat_statements"),
+    30_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -80,7 +86,9 @@ describe("a user's lock", () => {
     await scanner.query(`SELECT 1 FROM ${TABLE} LIMIT 1`);
     const queued = waiter.query(`BEGIN; LOCK TABLE ${TABLE} IN ACCESS EXCLUSIVE MODE`);
     await waitFor("the ACCESS EXCLUSIVE request queued", async () => {
-      const { rows } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'aspects-waiter' AND wait_event_type = 'Lock'");
+      const { rows } = await admin.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'aspects-waiter' AND wait_event_type = 'Lock'",
+      );
       return rows.length > 0;
     });
 
@@ -149,10 +157,14 @@ describe("a collection aspect that fails", () => {
     // pg_monitor does not grant SELECT on the view: with PUBLIC's grant gone, inflight's role is denied.
     await admin.query("REVOKE SELECT ON pg_catalog.pg_stat_io FROM PUBLIC");
     try {
-      const failing = await waitFor("stat_io failing", async () => {
-        const t = await target();
-        return aspect(t, "stat_io").state === "failing" ? t : null;
-      }, 20_000);
+      const failing = await waitFor(
+        "stat_io failing",
+        async () => {
+          const t = await target();
+          return aspect(t, "stat_io").state === "failing" ? t : null;
+        },
+        20_000,
+      );
       expect(failing.status).toBe("up");
       expect(aspect(failing, "stat_io").lastError).toMatch(/permission denied for view pg_stat_io/);
       expect(aspect(failing, "sampling").state).toBe("ok");

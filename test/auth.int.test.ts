@@ -12,14 +12,25 @@ import { openSse } from "./support/sse";
 const TOKEN = randomBytes(24).toString("hex");
 let server: RunningServer;
 
-const GATED = ["/", "/targets/pg", "/api/targets", "/api/targets/pg/window", "/api/targets/pg/export", "/api/targets/pg/stream", "/metrics"];
+const GATED = [
+  "/",
+  "/targets/pg",
+  "/api/targets",
+  "/api/targets/pg/window",
+  "/api/targets/pg/export",
+  "/api/targets/pg/stream",
+  "/metrics",
+];
 
 function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(server.url + path, { headers, redirect: "manual" });
 }
 
 /** Reads a stream's first chunk then drops it (gated routes include the SSE one). */
-async function status(path: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; type: string | null }> {
+async function status(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; type: string | null }> {
   const controller = new AbortController();
   const res = await fetch(server.url + path, { headers, redirect: "manual", signal: controller.signal });
   const out = { status: res.status, location: res.headers.get("location"), type: res.headers.get("content-type") };
@@ -62,7 +73,9 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
       // Relative: the browser stays on the host it used (the cookie's host).
       expect(res.location).toBe(`/signin?${new URLSearchParams({ next: path })}`);
     }
-    expect((await status(path, { Authorization: "Bearer not-the-token-at-all" })).status).toBe(path.startsWith("/api/") || path === "/metrics" ? 401 : 303);
+    expect((await status(path, { Authorization: "Bearer not-the-token-at-all" })).status).toBe(
+      path.startsWith("/api/") || path === "/metrics" ? 401 : 303,
+    );
     expect((await status(path, bearer)).status).toBe(200);
   });
 
@@ -76,7 +89,12 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
 
   it("the sign-in form: a wrong token goes back to the form, the right one sets an HttpOnly SameSite cookie that opens everything", async () => {
     const post = (token: string, next: string) =>
-      fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token, next }), headers: { Origin: server.url }, redirect: "manual" });
+      fetch(`${server.url}/api/auth/signin`, {
+        method: "POST",
+        body: new URLSearchParams({ token, next }),
+        headers: { Origin: server.url },
+        redirect: "manual",
+      });
     const wrong = await post("wrong-token-0123456789", "/targets/pg");
     expect(wrong.status).toBe(303);
     expect(wrong.headers.get("location")).toBe(`/signin?${new URLSearchParams({ next: "/targets/pg", error: "1" })}`);
@@ -104,16 +122,29 @@ describe("with INFLIGHT_AUTH_TOKEN", () => {
     expect((await status("/api/targets", { Cookie: "inflight_session=forged" })).status).toBe(401);
   });
 
-  it.each(["//evil.example/x", "/\t/evil.example", "/\\evil.example", "/\n/x", "/\u20ac"])("after sign-in, next=%j is not followed (and is no 500)", async (next) => {
-    const res = await fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token: TOKEN, next }), headers: { Origin: server.url }, redirect: "manual" });
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/");
-    const form = await (await get(`/signin?${new URLSearchParams({ next })}`)).text();
-    expect(form).toContain('name="next" value="/"');
-  });
+  it.each(["//evil.example/x", "/\t/evil.example", "/\\evil.example", "/\n/x", "/\u20ac"])(
+    "after sign-in, next=%j is not followed (and is no 500)",
+    async (next) => {
+      const res = await fetch(`${server.url}/api/auth/signin`, {
+        method: "POST",
+        body: new URLSearchParams({ token: TOKEN, next }),
+        headers: { Origin: server.url },
+        redirect: "manual",
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/");
+      const form = await (await get(`/signin?${new URLSearchParams({ next })}`)).text();
+      expect(form).toContain('name="next" value="/"');
+    },
+  );
 
   it("the sign-in form is refused from another site, even with the right token", async () => {
-    const res = await fetch(`${server.url}/api/auth/signin`, { method: "POST", body: new URLSearchParams({ token: TOKEN, next: "/" }), headers: { Origin: "http://evil.example" }, redirect: "manual" });
+    const res = await fetch(`${server.url}/api/auth/signin`, {
+      method: "POST",
+      body: new URLSearchParams({ token: TOKEN, next: "/" }),
+      headers: { Origin: "http://evil.example" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
@@ -142,7 +173,11 @@ describe("wrong tokens", () => {
 
     // All at once: a few wait their turn, the rest are refused unchecked.
     const sent = Date.now();
-    const burst = await Promise.all(Array.from({ length: 300 }, () => request(targets(), { headers: wrong, from: "127.0.0.10" }).then((r) => ({ ...r, at: Date.now() - sent }))));
+    const burst = await Promise.all(
+      Array.from({ length: 300 }, () =>
+        request(targets(), { headers: wrong, from: "127.0.0.10" }).then((r) => ({ ...r, at: Date.now() - sent })),
+      ),
+    );
     const checked = burst.filter((r) => r.status === 401);
     const refused = burst.filter((r) => r.status === 429);
     expect(checked.filter((r) => r.at <= 1500).length).toBeLessThan(10);

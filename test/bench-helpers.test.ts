@@ -28,29 +28,63 @@ describe("metrics text", () => {
   });
 
   it("takes counters' rises by label", () => {
-    expect(counterDelta({ activity: 1, aios: 2 }, { activity: 1.5, aios: 2, settings: 0.1 })).toEqual({ activity: 0.5, aios: 0, settings: 0.1 });
+    expect(counterDelta({ activity: 1, aios: 2 }, { activity: 1.5, aios: 2, settings: 0.1 })).toEqual({
+      activity: 0.5,
+      aios: 0,
+      settings: 0.1,
+    });
   });
 });
 
 describe("streamCapEnv", () => {
   it("sets only the caps the server knows, each to the figure's count", () => {
     expect(streamCapEnv(["INFLIGHT_TARGETS", "INFLIGHT_BUDGET"], 60)).toEqual({});
-    expect(streamCapEnv(["INFLIGHT_MAX_STREAMS", "INFLIGHT_MAX_STREAMS_PER_CLIENT"], 60)).toEqual({ INFLIGHT_MAX_STREAMS: "60", INFLIGHT_MAX_STREAMS_PER_CLIENT: "60" });
+    expect(streamCapEnv(["INFLIGHT_MAX_STREAMS", "INFLIGHT_MAX_STREAMS_PER_CLIENT"], 60)).toEqual({
+      INFLIGHT_MAX_STREAMS: "60",
+      INFLIGHT_MAX_STREAMS_PER_CLIENT: "60",
+    });
   });
 });
 
 describe("pgbenchLatencyMs", () => {
   it("reads pgbench's average latency, or says it has none", () => {
-    expect(pgbenchLatencyMs("number of transactions actually processed: 150\nlatency average = 0.412 ms\nrate limit schedule lag: avg 0.1 ms")).toBe(0.412);
+    expect(
+      pgbenchLatencyMs("number of transactions actually processed: 150\nlatency average = 0.412 ms\nrate limit schedule lag: avg 0.1 ms"),
+    ).toBe(0.412);
     expect(pgbenchLatencyMs("connection failed")).toBeNull();
   });
 });
 
-const run = (over: Partial<Run>): Run => ({ query: "", pid: 1, samples: 0, aioSamples: 0, aioWaitSamples: 0, readWaitSamples: 0, syncSamples: 0, cpuSamples: 0, startedAt: 0, verdict: "", ...over });
-const scan = (n: number, ms: number, start: number): ScanRecord => ({ n, marker: `bench-scan x-${n}`, table: "t", pid: 1, start, end: start + ms, ms, phase: "p" });
+const run = (over: Partial<Run>): Run => ({
+  query: "",
+  pid: 1,
+  samples: 0,
+  aioSamples: 0,
+  aioWaitSamples: 0,
+  readWaitSamples: 0,
+  syncSamples: 0,
+  cpuSamples: 0,
+  startedAt: 0,
+  verdict: "",
+  ...over,
+});
+const scan = (n: number, ms: number, start: number): ScanRecord => ({
+  n,
+  marker: `bench-scan x-${n}`,
+  table: "t",
+  pid: 1,
+  start,
+  end: start + ms,
+  ms,
+  phase: "p",
+});
 
 describe("which scans a window saw", () => {
-  const runs = [run({ query: "/* bench-scan x-1 */ SELECT", samples: 2, aioSamples: 1 }), run({ query: "/* bench-scan x-2 */ SELECT", samples: 1 }), run({ query: "/* bench-scan x-3 */ SELECT", pid: 2, aioSamples: 3 })];
+  const runs = [
+    run({ query: "/* bench-scan x-1 */ SELECT", samples: 2, aioSamples: 1 }),
+    run({ query: "/* bench-scan x-2 */ SELECT", samples: 1 }),
+    run({ query: "/* bench-scan x-3 */ SELECT", pid: 2, aioSamples: 3 }),
+  ];
 
   it("matches a scan by its pid and its comment", () => {
     expect(seenBy(runs, scan(1, 100, 0))).toEqual({ sampled: true, aio: true });
@@ -68,12 +102,42 @@ describe("which scans a window saw", () => {
 });
 
 describe("figure 9's span", () => {
-  const page = { budgetMsPerSecond: 5, msPerSecond: 2.1, spanS: 10, statements: [], aios: { msPerRead: 1.7, intervalMs: 500, skipped: 30 }, note: "pg_aios read every 500 ms while backends run, not every sample" };
-  const delta = { calls: 130, totalExecMs: 40, byFile: { activity: { calls: 110, totalExecMs: 15 }, aios: { calls: 20, totalExecMs: 25 } }, statements: [] };
+  const page = {
+    budgetMsPerSecond: 5,
+    msPerSecond: 2.1,
+    spanS: 10,
+    statements: [],
+    aios: { msPerRead: 1.7, intervalMs: 500, skipped: 30 },
+    note: "pg_aios read every 500 ms while backends run, not every sample",
+  };
+  const delta = {
+    calls: 130,
+    totalExecMs: 40,
+    byFile: { activity: { calls: 110, totalExecMs: 15 }, aios: { calls: 20, totalExecMs: 25 } },
+    statements: [],
+  };
 
   it("gives server time, each part's cadence and the page's figures beside them", () => {
-    const f = spanFigures({ seconds: 10, delta, samples: 100, missed: 0, extraSamples: 10, costSeconds: { activity: 0.015, aios: 0.024 }, page, backendCpu: 0.004 });
-    expect(f).toMatchObject({ msPerSecond: 4, waitEventsPerSecond: 10, burstPerSecond: 1, activityCallsPerSecond: 11, aiosReadsPerSecond: 2, aiosMeanMs: 1.25, metricsMsPerSecond: 3.9, backendCpu: 0.004 });
+    const f = spanFigures({
+      seconds: 10,
+      delta,
+      samples: 100,
+      missed: 0,
+      extraSamples: 10,
+      costSeconds: { activity: 0.015, aios: 0.024 },
+      page,
+      backendCpu: 0.004,
+    });
+    expect(f).toMatchObject({
+      msPerSecond: 4,
+      waitEventsPerSecond: 10,
+      burstPerSecond: 1,
+      activityCallsPerSecond: 11,
+      aiosReadsPerSecond: 2,
+      aiosMeanMs: 1.25,
+      metricsMsPerSecond: 3.9,
+      backendCpu: 0.004,
+    });
     expect(f.page).toMatchObject({ msPerSecond: 2.1, aiosIntervalMs: 500, aiosMsPerRead: 1.7 });
     expect(f.metricsByStatement).toEqual({ activity: 1.5, aios: 2.4 });
     expect(f.byStatement[0].file).toBe("aios");

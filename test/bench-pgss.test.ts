@@ -17,11 +17,21 @@ describe("statementMarker", () => {
   });
 });
 
-const row = (rolname: string, queryid: string, calls: number, totalExecMs: number, query: string) => ({ rolname, queryid, calls, totalExecMs, query });
+const row = (rolname: string, queryid: string, calls: number, totalExecMs: number, query: string) => ({
+  rolname,
+  queryid,
+  calls,
+  totalExecMs,
+  query,
+});
 
 describe("pgssDelta", () => {
   const before = snapshotOf(
-    [row("a", "1", 100, 20, "SELECT /* inflight:activity */ 1"), row("a", "2", 10, 8, "SELECT /* inflight:aios */ 2"), row("b", "1", 5, 1, "SELECT /* inflight:activity */ 1")],
+    [
+      row("a", "1", 100, 20, "SELECT /* inflight:activity */ 1"),
+      row("a", "2", 10, 8, "SELECT /* inflight:aios */ 2"),
+      row("b", "1", 5, 1, "SELECT /* inflight:activity */ 1"),
+    ],
     ["a", "b"],
   );
   const after = snapshotOf(
@@ -41,7 +51,11 @@ describe("pgssDelta", () => {
     const d = pgssDelta(before, after, "a");
     expect(d.calls).toBe(50 + 5 + 4);
     expect(d.totalExecMs).toBeCloseTo(10 + 4 + 2);
-    expect(d.byFile).toEqual({ activity: { calls: 50, totalExecMs: 10 }, aios: { calls: 5, totalExecMs: 4 }, "?": { calls: 4, totalExecMs: 2 } });
+    expect(d.byFile).toEqual({
+      activity: { calls: 50, totalExecMs: 10 },
+      aios: { calls: 5, totalExecMs: 4 },
+      "?": { calls: 4, totalExecMs: 2 },
+    });
     expect(meanMs(d, "activity")).toBeCloseTo(0.2);
     expect(meanMs(d, "aios")).toBeCloseTo(0.8);
     expect(meanMs(d, "settings")).toBeNull();

@@ -23,7 +23,13 @@ const fig9 = {
   bareRate: 10,
   bareSeconds: 15,
   sizes: [
-    { maxConnections: 100, ioMaxConcurrency: 16, idle: span(0.8, 10), scans: span(1.9, 10), bare: { aiosCount: { meanMs: 0.19, pgbenchLatencyMs: 0.3 }, activityCount: { meanMs: 0.14 } } },
+    {
+      maxConnections: 100,
+      ioMaxConcurrency: 16,
+      idle: span(0.8, 10),
+      scans: span(1.9, 10),
+      bare: { aiosCount: { meanMs: 0.19, pgbenchLatencyMs: 0.3 }, activityCount: { meanMs: 0.14 } },
+    },
     { maxConnections: 1000, ioMaxConcurrency: 16, idle: span(0.9, 10), scans: span(5.2, 10) },
     { maxConnections: 1000, ioMaxConcurrency: 64, idle: span(0.9, 9.2), scans: span(4, 10) },
     { maxConnections: 100, ioMaxConcurrency: 64, error: "could not start" },
@@ -56,12 +62,27 @@ describe("figure 9 in the report", () => {
   });
 });
 
-const fleetSpan = (cpu: number, rssMb: number, loopLagP99Ms: number) => ({ cpu, rssMb, loopLagP99Ms, loopLagMaxMs: loopLagP99Ms * 2, samplesPerSecond: 100, metricsBytes: 3_300_000, metricsScrapeMs: 300 });
-const fleetRow = (targets: number, page: object, watchedLagMs = 20) => ({ targets, idle: fleetSpan(0.1, 220, 20), watched: fleetSpan(0.15, 280, watchedLagMs), page });
+const fleetSpan = (cpu: number, rssMb: number, loopLagP99Ms: number) => ({
+  cpu,
+  rssMb,
+  loopLagP99Ms,
+  loopLagMaxMs: loopLagP99Ms * 2,
+  samplesPerSecond: 100,
+  metricsBytes: 3_300_000,
+  metricsScrapeMs: 300,
+});
+const fleetRow = (targets: number, page: object, watchedLagMs = 20) => ({
+  targets,
+  idle: fleetSpan(0.1, 220, 20),
+  watched: fleetSpan(0.15, 280, watchedLagMs),
+  page,
+});
 
 describe("figure 10 in the report", () => {
   it("judges the largest count against the goals (1 core, 1 GB, loop delay p99 50 ms, the page 15 %); the others are its scale", () => {
-    const ok = fleetRows({ rows: [fleetRow(10, { busyShare: 0.02, firstRenderMs: 900 }), fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 })] });
+    const ok = fleetRows({
+      rows: [fleetRow(10, { busyShare: 0.02, firstRenderMs: 900 }), fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 })],
+    });
     expect(ok.map((x) => [x.goal === "(scale)", x.verdict])).toEqual([
       [true, "n/a"],
       [false, "met"],
@@ -70,17 +91,30 @@ describe("figure 10 in the report", () => {
     expect(fleetRows({ rows: [fleetRow(100, { busyShare: 0.08 }, 51)] })[0].verdict).toBe("MISSED");
     expect(fleetRows({ rows: [fleetRow(100, { busyShare: 0.16 })] })[0].verdict).toBe("MISSED");
     // the page did not load: the goals cannot be judged
-    expect(fleetRows({ rows: [fleetRow(100, { error: "timeout" })] })[0]).toMatchObject({ verdict: "not measured", measured: expect.stringContaining("page ? (timeout)") });
+    expect(fleetRows({ rows: [fleetRow(100, { error: "timeout" })] })[0]).toMatchObject({
+      verdict: "not measured",
+      measured: expect.stringContaining("page ? (timeout)"),
+    });
     expect(fleetRows({}).map((x) => x.verdict)).toEqual(["not measured"]);
   });
 
   it("has a table of its own, a line a count", () => {
-    const t = fleetTable({ spanSeconds: 30, pageSeconds: 20, rows: [fleetRow(10, { busyShare: 0.02, firstRenderMs: 900 }), fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 })] }).split("\n");
-    expect(t.find((l) => l.startsWith("| 100 "))).toBe("| 100 | 10.0% / 15.0% | 220 / 280 MB | 20 (40) / 20 (40) ms | 100.0 / 100.0 | 3.30 MB, 300 / 300 ms | 2000 ms, 8.0% |");
+    const t = fleetTable({
+      spanSeconds: 30,
+      pageSeconds: 20,
+      rows: [fleetRow(10, { busyShare: 0.02, firstRenderMs: 900 }), fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 })],
+    }).split("\n");
+    expect(t.find((l) => l.startsWith("| 100 "))).toBe(
+      "| 100 | 10.0% / 15.0% | 220 / 280 MB | 20 (40) / 20 (40) ms | 100.0 / 100.0 | 3.30 MB, 300 / 300 ms | 2000 ms, 8.0% |",
+    );
     // each target's interval and a sample's cost, where the run recorded them: why fewer samples than targets
     const slow = fleetRow(100, { busyShare: 0.08, firstRenderMs: 2000 });
     Object.assign(slow.idle, { samplesPerSecond: 36.7, sampleMsP50: 2600, activityMsP50: 5.2 });
-    expect(fleetTable({ rows: [slow] }).split("\n").find((l) => l.startsWith("| 100 "))).toContain("| 36.7 (2600 ms, 5.2 ms a sample) / 100.0 |");
+    expect(
+      fleetTable({ rows: [slow] })
+        .split("\n")
+        .find((l) => l.startsWith("| 100 ")),
+    ).toContain("| 36.7 (2600 ms, 5.2 ms a sample) / 100.0 |");
     expect(fleetTable({})).toBe("");
   });
 });
@@ -98,13 +132,22 @@ describe("the whole table", () => {
 
 describe("figure 11 (time left)", () => {
   it("one row each for scans alone and four at once, met only when both goals are", () => {
-    const judged = (heldShare: number | null, medianError: number | null) => ({ scans: 6, looks: 120, noRange: 1, heldShare, medianError, medianScanMs: 8000 });
+    const judged = (heldShare: number | null, medianError: number | null) => ({
+      scans: 6,
+      looks: 120,
+      noRange: 1,
+      heldShare,
+      medianError,
+      medianScanMs: 8000,
+    });
     const r = timeLeftRows({ goals: { heldShare: 0.9, medianError: 0.15 }, alone: judged(0.93, 0.12), together: judged(0.93, 0.2) });
     expect(r.map((x) => [x.fig, x.measured, x.goal, x.verdict])).toEqual([
       ["11", "93.0%; 12.0%", ">= 90%; <= 15%", "met"],
       ["11", "93.0%; 20.0%", ">= 90%; <= 15%", "MISSED"],
     ]);
-    expect(r[0].what).toMatch(/^time left, cold scans alone \(6 scans, median 8\.0 s; 120 looks from a quarter of each scan on, 1 with no range yet\)/);
+    expect(r[0].what).toMatch(
+      /^time left, cold scans alone \(6 scans, median 8\.0 s; 120 looks from a quarter of each scan on, 1 with no range yet\)/,
+    );
     expect(timeLeftRows({ alone: judged(null, null) })[0].verdict).toBe("not measured");
   });
 });

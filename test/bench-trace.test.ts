@@ -24,7 +24,21 @@ describe("anatomy", () => {
   });
 
   it("names the trace's events by the work the figure counts", () => {
-    expect(["FunctionCall", "TimerFire", "FireAnimationFrame", "v8.callFunction"].map(workOf)).toEqual(["script", "script", "script", "script"]);
-    expect(["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "MinorGC", "Something"].map(workOf)).toEqual(["style", "layout", "paint", "paint", "layerize", "commit", "gc", "other"]);
+    expect(["FunctionCall", "TimerFire", "FireAnimationFrame", "v8.callFunction"].map(workOf)).toEqual([
+      "script",
+      "script",
+      "script",
+      "script",
+    ]);
+    expect(["UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "MinorGC", "Something"].map(workOf)).toEqual([
+      "style",
+      "layout",
+      "paint",
+      "paint",
+      "layerize",
+      "commit",
+      "gc",
+      "other",
+    ]);
   });
 });

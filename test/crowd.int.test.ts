@@ -95,7 +95,13 @@ interface Opened {
 function open(url: string, from: string): Promise<Opened> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent: false, localAddress: from }, (res) => {
-      const out: Opened = { status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"] as string | undefined, code: null, ticked: false, close: () => req.destroy() };
+      const out: Opened = {
+        status: res.statusCode ?? 0,
+        retryAfter: res.headers["retry-after"] as string | undefined,
+        code: null,
+        ticked: false,
+        close: () => req.destroy(),
+      };
       if (out.status !== 200) {
         let body = "";
         res.setEncoding("utf8");
@@ -182,7 +188,16 @@ describe("a crowd of viewers during cold scans", () => {
     const sampled = (a: TargetInfo, b: TargetInfo) => (b.samples - a.samples) / (b.samples - a.samples + b.missed - a.missed);
     const ms = (x: number) => Math.round(x * 10) / 10;
     const figures = {
-      baseline: { healthP50: ms(quantile(baseline.health, 0.5)), healthP99: ms(quantile(baseline.health, 0.99)), n: baseline.health.length, sampled: sampled(base0, base1), samples: base1.samples - base0.samples, missed: base1.missed - base0.missed, cpu: ms(baseCpu * 100), loopLagMs: baseLag },
+      baseline: {
+        healthP50: ms(quantile(baseline.health, 0.5)),
+        healthP99: ms(quantile(baseline.health, 0.99)),
+        n: baseline.health.length,
+        sampled: sampled(base0, base1),
+        samples: base1.samples - base0.samples,
+        missed: base1.missed - base0.missed,
+        cpu: ms(baseCpu * 100),
+        loopLagMs: baseLag,
+      },
       crowd: {
         seconds: ms(crowdMs / 1000),
         asks: crowd.asks,
@@ -235,7 +250,10 @@ describe("a crowd of viewers during cold scans", () => {
     // most a point against the baseline measured beside it in this run. (Slots another
     // process's load takes from one viewer too are the machine's, not the crowd's.)
     const promised = Math.min(0.99, figures.baseline.sampled - 0.01);
-    expect(figures.crowd.sampled, `share of slots sampled (${figures.crowd.missed} missed; one viewer's baseline ${ms(figures.baseline.sampled * 100)}%; event-loop delay p99 ${crowdLag.p99} ms; ${load})`).toBeGreaterThanOrEqual(promised);
+    expect(
+      figures.crowd.sampled,
+      `share of slots sampled (${figures.crowd.missed} missed; one viewer's baseline ${ms(figures.baseline.sampled * 100)}%; event-loop delay p99 ${crowdLag.p99} ms; ${load})`,
+    ).toBeGreaterThanOrEqual(promised);
     expect(scans.scans.length).toBeGreaterThan(3);
     expect(scans.errors).toEqual([]);
   });

@@ -35,7 +35,11 @@ function checkSelectorsAgainstContract(expr: string, where: string, { requireTar
       const alternatives = m.op === "=" ? [m.value] : m.op === "=~" && /^[\w|]+$/.test(m.value) ? m.value.split("|") : [];
       for (const v of alternatives) expect(values, `${where}: ${name}{${m.label}="${v}"}`).toContain(v);
     }
-    if (requireTarget) expect(sel.matchers.some((m) => m.label === TARGET_LABEL), `${where}: no target label`).toBe(true);
+    if (requireTarget)
+      expect(
+        sel.matchers.some((m) => m.label === TARGET_LABEL),
+        `${where}: no target label`,
+      ).toBe(true);
   }
 }
 
@@ -59,9 +63,14 @@ describe("every metric the rules, their tests and the dashboard use is in the co
   it("dashboard panels and annotations", () => {
     for (const q of panelQueries(dashboard)) {
       checkSelectorsAgainstContract(q.raw, `panel "${q.panel}" ${q.refId}`);
-      for (const n of metricNames(q.raw)) expect(recordNames.has(n), `panel "${q.panel}" reads the rule ${n}: it must work without the rules`).toBe(false);
+      for (const n of metricNames(q.raw))
+        expect(recordNames.has(n), `panel "${q.panel}" reads the rule ${n}: it must work without the rules`).toBe(false);
       // Every selector is narrowed to the chosen targets.
-      for (const sel of exprUses(q.raw).selectors) expect(sel.matchers.some((m) => m.label === TARGET_LABEL && m.value === "$target"), `panel "${q.panel}": ${sel.name} without target=~"$target"`).toBe(true);
+      for (const sel of exprUses(q.raw).selectors)
+        expect(
+          sel.matchers.some((m) => m.label === TARGET_LABEL && m.value === "$target"),
+          `panel "${q.panel}": ${sel.name} without target=~"$target"`,
+        ).toBe(true);
     }
     for (const a of annotationQueries(dashboard)) checkSelectorsAgainstContract(a.raw, `annotation ${a.name}`);
   });
@@ -69,6 +78,8 @@ describe("every metric the rules, their tests and the dashboard use is in the co
   it("the contract lists the label sets the panels need from the first scrape", () => {
     for (const spec of CONTRACT) expect(requiredSeries(spec, "t", { pool: true }).length, spec.name).toBeGreaterThan(0);
     // 18 has no pool: its series are the rest.
-    expect(CONTRACT.filter((spec) => requiredSeries(spec, "t").length === 0).map((spec) => spec.name)).toEqual(CONTRACT.filter((spec) => spec.poolOnly).map((spec) => spec.name));
+    expect(CONTRACT.filter((spec) => requiredSeries(spec, "t").length === 0).map((spec) => spec.name)).toEqual(
+      CONTRACT.filter((spec) => spec.poolOnly).map((spec) => spec.name),
+    );
   });
 });

@@ -45,15 +45,32 @@ describe("Grafana dashboard", () => {
 
   it("has the panels the README lists", () => {
     const titles = allPanels(dashboard).map((p) => p.title ?? "");
-    for (const want of [/active sessions by wait event/i, /reads in flight/i, /busy vs alive/i, /read-wait share/i, /io_method/, /pending restart/i, /read throughput/i, /average read size/i, /findings/i, /collection health/i, /watching cost/i]) {
-      expect(titles.some((t) => want.test(t)), String(want)).toBe(true);
+    for (const want of [
+      /active sessions by wait event/i,
+      /reads in flight/i,
+      /busy vs alive/i,
+      /read-wait share/i,
+      /io_method/,
+      /pending restart/i,
+      /read throughput/i,
+      /average read size/i,
+      /findings/i,
+      /collection health/i,
+      /watching cost/i,
+    ]) {
+      expect(
+        titles.some((t) => want.test(t)),
+        String(want),
+      ).toBe(true);
     }
     const aas = allPanels(dashboard).find((p) => /active sessions/i.test(p.title ?? ""));
     expect((aas?.fieldConfig as { defaults: { custom: { stacking: { mode: string } } } }).defaults.custom.stacking.mode).toBe("normal");
   });
 
   it("substitutes Grafana's variables", () => {
-    expect(substitute('rate(x{target=~"$target"}[$__rate_interval]) [${__range}] [$__interval]', { target: "127.0.0.1" })).toBe('rate(x{target=~"127\\\\.0\\\\.0\\\\.1"}[1m]) [1h] [15s]');
+    expect(substitute('rate(x{target=~"$target"}[$__rate_interval]) [${__range}] [$__interval]', { target: "127.0.0.1" })).toBe(
+      'rate(x{target=~"127\\\\.0\\\\.0\\\\.1"}[1m]) [1h] [15s]',
+    );
     expect(() => substitute("$nope")).toThrow(/unknown Grafana variable/);
     const qs = panelQueries(dashboard, { target: "east", rateInterval: "2m" });
     expect(qs.length).toBeGreaterThanOrEqual(20);

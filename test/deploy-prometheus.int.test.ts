@@ -51,7 +51,8 @@ describe("a real Prometheus scraping the contract's series", () => {
     for (const r of records) expect((await prom.query(r.name)).length, r.name).toBeGreaterThan(0);
     const evaluated = (await prom.rules()).flatMap((g) => g.rules);
     expect(evaluated.length).toBe(rules.length);
-    for (const r of evaluated) expect({ rule: r.name, health: r.health, lastError: r.lastError ?? "" }).toEqual({ rule: r.name, health: "ok", lastError: "" });
+    for (const r of evaluated)
+      expect({ rule: r.name, health: r.health, lastError: r.lastError ?? "" }).toEqual({ rule: r.name, health: "ok", lastError: "" });
     // Nothing is wrong with these targets: no alert pending or firing.
     expect(evaluated.filter((r) => r.type === "alerting" && r.state !== "inactive").map((r) => r.name)).toEqual([]);
   });

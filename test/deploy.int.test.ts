@@ -10,7 +10,18 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { metricNames } from "../deploy/promql";
-import { PROMETHEUS_CONFIG, PROMETHEUS_DIR, RULE_FILES, TEST_DIR, annotationQueries, loadDashboard, loadYaml, panelQueries, ruleExpressions, type RuleTestFile } from "../deploy/queries";
+import {
+  PROMETHEUS_CONFIG,
+  PROMETHEUS_DIR,
+  RULE_FILES,
+  TEST_DIR,
+  annotationQueries,
+  loadDashboard,
+  loadYaml,
+  panelQueries,
+  ruleExpressions,
+  type RuleTestFile,
+} from "../deploy/queries";
 
 const PROMTOOL = process.env.PROMTOOL_BIN ?? "/usr/bin/promtool";
 
@@ -145,8 +156,14 @@ describe("promtool test rules", () => {
     }
     for (const a of alerts) {
       const mine = alertTests.filter((t) => t.alertname === a.name);
-      expect(mine.some((t) => (t.exp_alerts?.length ?? 0) > 0), `${a.name} never tested firing`).toBe(true);
-      expect(mine.some((t) => (t.exp_alerts?.length ?? 0) === 0), `${a.name} never tested silent`).toBe(true);
+      expect(
+        mine.some((t) => (t.exp_alerts?.length ?? 0) > 0),
+        `${a.name} never tested firing`,
+      ).toBe(true);
+      expect(
+        mine.some((t) => (t.exp_alerts?.length ?? 0) === 0),
+        `${a.name} never tested silent`,
+      ).toBe(true);
     }
   });
 });
@@ -155,9 +172,15 @@ describe("promtool check rules on the dashboard's queries", () => {
   it("has only valid PromQL (promtool parses every query as a rule)", () => {
     const dir = tmpdir();
     try {
-      const queries = [...panelQueries(dashboard, { target: "east" }), ...annotationQueries(dashboard, { target: "east" }).map((a) => ({ ...a, panel: a.name, refId: "annotation" }))];
+      const queries = [
+        ...panelQueries(dashboard, { target: "east" }),
+        ...annotationQueries(dashboard, { target: "east" }).map((a) => ({ ...a, panel: a.name, refId: "annotation" })),
+      ];
       const file = path.join(dir, "panels.yml");
-      writeFileSync(file, stringify({ groups: [{ name: "panels", rules: queries.map((q, i) => ({ record: `panel:q${i}:check`, expr: q.expr })) }] }));
+      writeFileSync(
+        file,
+        stringify({ groups: [{ name: "panels", rules: queries.map((q, i) => ({ record: `panel:q${i}:check`, expr: q.expr })) }] }),
+      );
       const r = promtool(["check", "rules", file]);
       expect(r.code, r.out).toBe(0);
       expect(r.out).toContain(`SUCCESS: ${queries.length} rules found`);

@@ -25,7 +25,10 @@ const byId = async (id: string) => (await targets()).find((t) => t.id === id)!;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "inflight-fleet-"));
   const log = () => undefined;
-  [east, west] = await Promise.all([startEmbedded({ dataDir: path.join(dir, "east"), log }), startEmbedded({ dataDir: path.join(dir, "west"), log })]);
+  [east, west] = await Promise.all([
+    startEmbedded({ dataDir: path.join(dir, "east"), log }),
+    startEmbedded({ dataDir: path.join(dir, "west"), log }),
+  ]);
   app = await startServer({
     INFLIGHT_TARGETS: `east=${east.monitorUrl("postgres")},west=${west.monitorUrl("postgres")}`,
     INFLIGHT_SAMPLE_MS: "100",
@@ -108,7 +111,9 @@ describe("two targets at once", () => {
 
     const from = snapshot.ticks[0].t;
     const to = snapshot.ticks.at(-1)!.t;
-    const ranged = WindowSnapshot.parse(await (await fetch(`${app.url}/api/targets/east/export?format=json&from=${from + 1}&to=${to}`)).json());
+    const ranged = WindowSnapshot.parse(
+      await (await fetch(`${app.url}/api/targets/east/export?format=json&from=${from + 1}&to=${to}`)).json(),
+    );
     expect(ranged.ticks.every((t) => t.t > from && t.t <= to)).toBe(true);
 
     const csv = await (await fetch(`${app.url}/api/targets/east/export?format=csv`)).text();

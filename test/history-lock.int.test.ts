@@ -23,7 +23,8 @@ import { openSse, type SseClient } from "./support/sse";
 const PG = testPg();
 
 const getJson = async (app: RunningServer, p: string) => (await fetch(`${app.url}${p}`)).json();
-const history = async (app: RunningServer, from: number, to: number) => HistoryResponse.parse(await getJson(app, `/api/targets/pg/history?from=${from}&to=${to}`));
+const history = async (app: RunningServer, from: number, to: number) =>
+  HistoryResponse.parse(await getJson(app, `/api/targets/pg/history?from=${from}&to=${to}`));
 /** A sample's value on /metrics (the first series of the name). */
 const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1]);
 /** Scraping resets prom-client's event-loop delay histogram: the next scrape's max is the longest delay since this one. */
@@ -55,12 +56,22 @@ describe("a locked samples file (the real server)", () => {
       let underLock: { lagMaxMs: number; dropped: number; historyStatus: number; history: unknown };
       try {
         // Held across two of the store's flushes, and until ticks have kept arriving under it.
-        await waitFor("two flushes under the lock, ticks arriving", () => Date.now() - lockedAt > 2 * FLUSH_EVERY_MS + 1000 && ticksOf(sse).length - before >= 20, 60_000, 200);
+        await waitFor(
+          "two flushes under the lock, ticks arriving",
+          () => Date.now() - lockedAt > 2 * FLUSH_EVERY_MS + 1000 && ticksOf(sse).length - before >= 20,
+          60_000,
+          200,
+        );
         const metrics = await scrape(app);
         const res = await fetch(`${app.url}/api/targets/pg/history?from=${started - 60_000}&to=${Date.now()}`);
         await res.body?.cancel();
         const target = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
-        underLock = { lagMaxMs: metric(metrics, "nodejs_eventloop_lag_max_seconds") * 1000, dropped: metric(metrics, "inflight_history_rows_dropped_total"), historyStatus: res.status, history: target.history };
+        underLock = {
+          lagMaxMs: metric(metrics, "nodejs_eventloop_lag_max_seconds") * 1000,
+          dropped: metric(metrics, "inflight_history_rows_dropped_total"),
+          historyStatus: res.status,
+          history: target.history,
+        };
       } finally {
         lock.exec("COMMIT");
         lock.close();
@@ -75,7 +86,13 @@ describe("a locked samples file (the real server)", () => {
       expect(underLock.lagMaxMs).toBeLessThan(heldMs / 2);
 
       // Every second the stream had a tick in under the lock is on disk once the lock is gone.
-      const seconds = [...new Set(ticksOf(sse).filter((t) => t >= lockedAt && t < releasedAt).map((t) => Math.floor(t / 1000)))];
+      const seconds = [
+        ...new Set(
+          ticksOf(sse)
+            .filter((t) => t >= lockedAt && t < releasedAt)
+            .map((t) => Math.floor(t / 1000)),
+        ),
+      ];
       expect(seconds.length).toBeGreaterThan(2);
       const missing = async () => {
         const onDisk = new Set((await history(app, lockedAt - 1000, releasedAt + 1000)).ticks.map((t) => Math.floor(t.t / 1000)));

@@ -52,7 +52,14 @@ async function scanSeenLive(app: RunningServer, client: pg.Client): Promise<{ fi
       }
       await q;
       if (!finding) continue;
-      const live = await waitFor("the run ended in the window", async () => WindowSnapshot.parse(await getJson(app, "/api/targets/pg/window")).queries.find((r) => r.id === finding.runId && r.endedAt !== null), 5_000);
+      const live = await waitFor(
+        "the run ended in the window",
+        async () =>
+          WindowSnapshot.parse(await getJson(app, "/api/targets/pg/window")).queries.find(
+            (r) => r.id === finding.runId && r.endedAt !== null,
+          ),
+        5_000,
+      );
       if (live.aioSamples > 0) return { finding, live };
     }
     throw new Error("the scan was never seen live with its reads in flight and a finding about it");
@@ -96,7 +103,14 @@ describe("the history on disk (the real server)", () => {
       expect(past.note).toMatch(/^The file holds nothing before \d\d:\d\d:\d\d/);
       expect(past.status).toEqual({ on: true, reason: null, dropped: 0 });
       const run = past.runs.find((r) => r.id === finding.runId);
-      expect(run).toMatchObject({ query: live.query, startedAt: live.startedAt, endedAt: live.endedAt, verdict: live.verdict, aioSamples: live.aioSamples, relations: live.relations });
+      expect(run).toMatchObject({
+        query: live.query,
+        startedAt: live.startedAt,
+        endedAt: live.endedAt,
+        verdict: live.verdict,
+        aioSamples: live.aioSamples,
+        relations: live.relations,
+      });
       // Its reads in flight, second by second.
       const during = past.ticks.filter((t) => t.t >= run!.firstSeen && t.t <= run!.lastSeen);
       expect(during.length).toBeGreaterThan(0);
@@ -154,12 +168,21 @@ describe("the history on disk (the real server)", () => {
       } finally {
         sse.close();
       }
-      const target = await waitFor("the target up, saying why nothing is kept, rows counted", async () => {
-        const t = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
-        return t.status === "up" && (t.history?.dropped ?? 0) > 0 && t;
-      }, 20_000);
+      const target = await waitFor(
+        "the target up, saying why nothing is kept, rows counted",
+        async () => {
+          const t = TargetsResponse.parse(await getJson(app, "/api/targets")).targets[0];
+          return t.status === "up" && (t.history?.dropped ?? 0) > 0 && t;
+        },
+        20_000,
+      );
       expect(target.history).toMatchObject({ on: false, reason: expect.stringContaining("history-samples.db cannot be written") });
-      expect(app.output().split("\n").filter((l) => l.includes("samples not kept"))).toHaveLength(1);
+      expect(
+        app
+          .output()
+          .split("\n")
+          .filter((l) => l.includes("samples not kept")),
+      ).toHaveLength(1);
       const res = await fetch(`${app.url}/api/targets/pg/history?from=${Date.now() - 60_000}&to=${Date.now()}`);
       expect(res.status).toBe(503);
       expect((await res.json()).error.message).toMatch(/^the history is not kept: .*history-samples\.db cannot be written/);

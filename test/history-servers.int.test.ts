@@ -33,19 +33,32 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
   let dir: string;
   const servers: OwnPg[] = [];
   const lines: string[] = [];
-  const openStore = (name: string) => HistoryStore.open({ file: path.join(dir, name), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
+  const openStore = (name: string) =>
+    HistoryStore.open({ file: path.join(dir, name), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
   /** A collector named after the host; `cadences` the shipped ones where the test is about them. */
   function watch(store: HistoryStore, own: OwnPg, cadences: Cadences = TEST_COLLECTOR.cadences) {
-    const c = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences, history: store.forTarget(NAME) });
+    const c = new Collector({
+      id: NAME,
+      name: NAME,
+      demo: false,
+      watchedSampleMs: 200,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+      cadences,
+      history: store.forTarget(NAME),
+    });
     c.start(own.server.monitorUrl("postgres"));
     return c;
   }
-  const statementsReadAfter = (c: Collector, t: number) => waitFor("a read of pg_stat_statements", () => (c.info().aspects.find((a) => a.aspect === "statements")?.lastOkAt ?? 0) > t, 25_000);
+  const statementsReadAfter = (c: Collector, t: number) =>
+    waitFor("a read of pg_stat_statements", () => (c.info().aspects.find((a) => a.aspect === "statements")?.lastOkAt ?? 0) > t, 25_000);
   async function restartInto(own: OwnPg, settings: Parameters<typeof alterSystem>[1]) {
     await alterSystem(own.server, settings);
     await own.server.restart();
   }
-  const compareOf = (store: HistoryStore, history: string | null, at?: number) => comparePayload(store, { target: NAME, history, at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
+  const compareOf = (store: HistoryStore, history: string | null, at?: number) =>
+    comparePayload(store, { target: NAME, history, at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-history-servers-"));
@@ -96,14 +109,25 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
     const [a, b] = servers;
     const file = path.join(dir, "real.db");
     const compareVia = async (url: string) => CompareResponse.parse(await (await fetch(`${url}/api/targets/${NAME}/compare`)).json());
-    for (const [own, change] of [[a, { io_workers: 2 }], [b, { io_workers: 4 }]] as const) {
+    for (const [own, change] of [
+      [a, { io_workers: 2 }],
+      [b, { io_workers: 4 }],
+    ] as const) {
       const app = await startServer({ DATABASE_URL: own.server.monitorUrl("postgres"), INFLIGHT_HISTORY_FILE: file });
       try {
-        await waitFor("connected", async () => (await compareVia(app.url)).history?.id.startsWith(`127.0.0.1:${own.server.port}/postgres#`), 20_000);
+        await waitFor(
+          "connected",
+          async () => (await compareVia(app.url)).history?.id.startsWith(`127.0.0.1:${own.server.port}/postgres#`),
+          20_000,
+        );
         // The other server's restart (the first one's, for the second) is never this page's.
         expect((await compareVia(app.url)).restart).toBeNull();
         await restartInto(own, change);
-        const c = await waitFor("its restart compared", async () => ((await compareVia(app.url)).restart ? compareVia(app.url) : null), 30_000);
+        const c = await waitFor(
+          "its restart compared",
+          async () => ((await compareVia(app.url)).restart ? compareVia(app.url) : null),
+          30_000,
+        );
         expect(c.changes).toEqual([expect.objectContaining({ name: "io_workers", after: String(change.io_workers) })]);
       } finally {
         await app.stop();
@@ -118,7 +142,16 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
     let oldRunning = true;
     let upgraded: OwnPg | null = null;
     try {
-      const first = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
+      const first = new Collector({
+        id: NAME,
+        name: NAME,
+        demo: false,
+        watchedSampleMs: 200,
+        idleSampleMs: 1000,
+        windowMs: 60_000,
+        ...TEST_COLLECTOR,
+        history: store.forTarget(NAME),
+      });
       first.start(old.superuserUrl());
       try {
         await waitFor("up on 15", () => first.info().status === "up", 15_000);
@@ -135,7 +168,11 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       try {
         const restart = await waitFor("the upgrade recorded as a restart", () => store.restarts(history)[0], 15_000);
         expect(store.historyOf(NAME)).toBe(history);
-        expect(restart.changes[0]).toMatchObject({ name: "server_version", before: expect.stringMatching(/^15\./), after: expect.stringMatching(/^18\./) });
+        expect(restart.changes[0]).toMatchObject({
+          name: "server_version",
+          before: expect.stringMatching(/^15\./),
+          after: expect.stringMatching(/^18\./),
+        });
         expect(compareOf(store, history).changes).toContainEqual(expect.objectContaining({ name: "server_version" }));
       } finally {
         await second.stop();
@@ -172,7 +209,9 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
   it("counts every call of a short side between two restarts, leads with the slow scan and folds housekeeping and polls", async () => {
     const own = servers[0];
     let admin: pg.Client = await connect(own.server.superuserUrl("postgres"), "history-servers-test");
-    await admin.query("CREATE TABLE hist_big AS SELECT g AS id, g % 1000 AS v, repeat('x', 200) AS pad FROM generate_series(1, 200000) AS g");
+    await admin.query(
+      "CREATE TABLE hist_big AS SELECT g AS id, g % 1000 AS v, repeat('x', 200) AS pad FROM generate_series(1, 200000) AS g",
+    );
     await admin.query("CREATE INDEX ON hist_big (id)");
     await admin.end();
     const store = openStore("sides.db");
@@ -205,15 +244,23 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       await workload(admin);
       await admin.end();
       const scanRow = (c: ReturnType<typeof compareOf>) => c.rows.find((r) => r.query.includes("hist_big WHERE pad"));
-      const c = await waitFor("the after side's scans kept", () => {
-        const got = compareOf(store, store.historyOf(NAME), Math.round(second.at));
-        return (scanRow(got)?.after.calls ?? 0) >= 6 && got;
-      }, 30_000);
+      const c = await waitFor(
+        "the after side's scans kept",
+        () => {
+          const got = compareOf(store, store.historyOf(NAME), Math.round(second.at));
+          return (scanRow(got)?.after.calls ?? 0) >= 6 && got;
+        },
+        30_000,
+      );
       expect(c.changes).toContainEqual({ name: "io_method", before: "sync", after: "worker" });
       // The side is the server between the two restarts: seconds, not minutes, and every call of it counted.
       expect(c.before!.to - c.before!.from).toBeLessThan(60_000);
       expect(scanRow(c)).toMatchObject({ before: { calls: 6 }, after: { calls: 6 }, housekeeping: false });
-      expect(c.rows.find((r) => r.query.includes("WHERE id ="))).toMatchObject({ before: { calls: 50 }, after: { calls: 50 }, housekeeping: false });
+      expect(c.rows.find((r) => r.query.includes("WHERE id ="))).toMatchObject({
+        before: { calls: 50 },
+        after: { calls: 50 },
+        housekeeping: false,
+      });
       // The slow scan leads; SET, BEGIN, COMMIT and the poll come after every statement of the workload, flagged.
       expect(c.rows[0].query).toContain("hist_big WHERE pad");
       const folded = c.rows.filter((r) => /^\s*(SET|BEGIN|COMMIT)\b/i.test(r.query) || r.query.includes("pg_stat_activity"));
@@ -226,7 +273,11 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
       expect(poll.stakeMs).toBeGreaterThan(0);
       expect(c.rows.indexOf(poll)).toBeGreaterThan(c.rows.indexOf(scanRow(c)!));
       // What the findings may quote of it: the scan's mean under each io_method, here.
-      const measure = await waitFor("the scan's measures", () => store.forTarget(NAME).measures(Date.now()).get(scanRow(c)!.queryId), 15_000);
+      const measure = await waitFor(
+        "the scan's measures",
+        () => store.forTarget(NAME).measures(Date.now()).get(scanRow(c)!.queryId),
+        15_000,
+      );
       expect(measure).toMatchObject({
         at: second.at,
         before: { ioMethod: "sync", calls: 6 },

@@ -32,7 +32,16 @@ describe("the history on disk (own PostgreSQL 18)", () => {
 
   const openStore = () => HistoryStore.open({ file, retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
   const startCollector = (store: HistoryStore) => {
-    const c = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 200, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget("own") });
+    const c = new Collector({
+      id: "own",
+      name: "own",
+      demo: false,
+      watchedSampleMs: 200,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+      history: store.forTarget("own"),
+    });
     c.start(own.server.monitorUrl("postgres"));
     return c;
   };
@@ -48,14 +57,27 @@ describe("the history on disk (own PostgreSQL 18)", () => {
   }
   /** The statements step's first read of a session is its baseline: what runs before it is not counted. */
   const baselineAfter = (collector: Collector, t: number) =>
-    waitFor("a read of pg_stat_statements in the new session", () => (collector.info().aspects.find((a) => a.aspect === "statements")?.lastOkAt ?? 0) > t, 10_000);
+    waitFor(
+      "a read of pg_stat_statements in the new session",
+      () => (collector.info().aspects.find((a) => a.aspect === "statements")?.lastOkAt ?? 0) > t,
+      10_000,
+    );
   async function restartInto(settings: Parameters<typeof alterSystem>[1]) {
     await admin.end();
     await alterSystem(own.server, settings);
     await own.server.restart();
     admin = await connect(own.server.superuserUrl("postgres"), "history-test");
   }
-  const compare = (store: HistoryStore, at?: number) => comparePayload(store, { target: "own", history: store.historyOf("own"), at, beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
+  const compare = (store: HistoryStore, at?: number) =>
+    comparePayload(store, {
+      target: "own",
+      history: store.historyOf("own"),
+      at,
+      beforeMs: HOUR,
+      afterMs: HOUR,
+      now: Date.now(),
+      redact: false,
+    });
   const probeRow = (c: ReturnType<typeof compare>) => c.rows.find((r) => r.query.includes("hist_probe"));
 
   beforeAll(async () => {
@@ -90,7 +112,9 @@ describe("the history on disk (own PostgreSQL 18)", () => {
       expect(first.at).toBe(restarts[0].at);
       expect(first.changes).toContainEqual({ name: "io_method", before: "worker", after: "sync" });
       expect(probeRow(first)).toMatchObject({ before: { calls: 8 }, after: { calls: 8 }, verdict: { kind: expect.any(String) } });
-      expect(probeRow(first)!.verdict.text).toMatch(/^(faster|slower) by \d+% \(8 vs 8 calls; outside the spread\)$|^no measurable difference/);
+      expect(probeRow(first)!.verdict.text).toMatch(
+        /^(faster|slower) by \d+% \(8 vs 8 calls; outside the spread\)$|^no measurable difference/,
+      );
 
       await restartInto({ io_method: "worker" });
       restarts.push(await waitFor("the second restart kept", () => store.restarts(h(store))[1], 15_000));
@@ -143,7 +167,11 @@ describe("the history on disk (own PostgreSQL 18)", () => {
 
       const bad = await fetch(`${app.url}/api/targets/own/compare?before=forever`);
       expect(bad.status).toBe(400);
-      expect((await bad.json()).error).toEqual({ code: "bad_request", message: "before: must be a duration such as 1h, 30m or 2d", field: "before" });
+      expect((await bad.json()).error).toEqual({
+        code: "bad_request",
+        message: "before: must be a duration such as 1h, 30m or 2d",
+        field: "before",
+      });
       expect((await fetch(`${app.url}/api/targets/own/compare?at=soon`)).status).toBe(400);
       // Only this target's own history may be named: its server's, or the one kept under its name from schema 1.
       const foreign = await fetch(`${app.url}/api/targets/own/compare?history=${encodeURIComponent("127.0.0.1:1/postgres#1")}`);
@@ -160,13 +188,25 @@ describe("the history on disk (own PostgreSQL 18)", () => {
     writeFileSync(corrupt, "this was never a database ".repeat(200));
     const app = await startServer({ INFLIGHT_TARGETS: `own=${own.server.monitorUrl("postgres")}`, INFLIGHT_HISTORY_FILE: corrupt });
     try {
-      await waitFor("the target up", async () => TargetsResponse.parse(await (await fetch(`${app.url}/api/targets`)).json()).targets[0].status === "up", 20_000);
-      const off = app.output().split("\n").filter((l) => /history/.test(l));
+      await waitFor(
+        "the target up",
+        async () => TargetsResponse.parse(await (await fetch(`${app.url}/api/targets`)).json()).targets[0].status === "up",
+        20_000,
+      );
+      const off = app
+        .output()
+        .split("\n")
+        .filter((l) => /history/.test(l));
       expect(off).toHaveLength(1);
-      expect(off[0]).toMatch(/^\[inflight\] history off: .*corrupt\.db is not a history inflight can read \(file is not a database\): move it away and a new one is started; inflight goes on live, without history$/);
+      expect(off[0]).toMatch(
+        /^\[inflight\] history off: .*corrupt\.db is not a history inflight can read \(file is not a database\): move it away and a new one is started; inflight goes on live, without history$/,
+      );
       const res = await fetch(`${app.url}/api/targets/own/compare`);
       expect(res.status).toBe(503);
-      expect((await res.json()).error).toMatchObject({ code: "unavailable", message: expect.stringMatching(/^the history is off: .*is not a history inflight can read/) });
+      expect((await res.json()).error).toMatchObject({
+        code: "unavailable",
+        message: expect.stringMatching(/^the history is off: .*is not a history inflight can read/),
+      });
       expect((await fetch(`${app.url}/api/fleet`)).status).toBe(200);
     } finally {
       await app.stop();

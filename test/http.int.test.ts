@@ -33,10 +33,14 @@ async function targets(): Promise<Record<string, TargetInfo>> {
 beforeAll(async () => {
   DOWN_URL = `postgres://someone:${DOWN_PASSWORD}@127.0.0.1:${await freePort()}/postgres`;
   server = await startServer({ INFLIGHT_TARGETS: `good=${GOOD_URL},wrongpw=${WRONG_URL},down=${DOWN_URL}` });
-  await waitFor("good up, the others down", async () => {
-    const t = await targets();
-    return t.good.status === "up" && t.good.samples > 5 && t.wrongpw.status === "down" && t.down.status === "down";
-  }, 20_000);
+  await waitFor(
+    "good up, the others down",
+    async () => {
+      const t = await targets();
+      return t.good.status === "up" && t.good.samples > 5 && t.wrongpw.status === "down" && t.down.status === "down";
+    },
+    20_000,
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -88,7 +92,11 @@ describe("parameters", () => {
     ["demo on a target that is not the demo", "/api/targets/good/demo", demoPost(JSON.stringify({ io_method: "sync" })), 404, "id"],
   ];
   it.each(CASES)("%s -> %i naming the field", async (_name, path, init, status, field) => {
-    const { status: got, body, headers } = await json<{ error: { code: string; message: string; field?: string } }>(path, typeof init === "function" ? init() : init);
+    const {
+      status: got,
+      body,
+      headers,
+    } = await json<{ error: { code: string; message: string; field?: string } }>(path, typeof init === "function" ? init() : init);
     expect(got).toBe(status);
     expect(headers.get("content-type")).toMatch(/application\/json/);
     expect(body.error.field).toBe(field);
@@ -125,7 +133,10 @@ describe("the stream's Last-Event-ID", () => {
       const got = second.events.filter(replayable).map((e) => Number(e.id));
       const { body } = await json<WindowSnapshot>(`/api/targets/good/window?since=${lastId}`);
       const max = got.at(-1)!;
-      const want = [...body.ticks, ...body.io].map((x) => x.seq).filter((s) => s <= max).sort((a, b) => a - b);
+      const want = [...body.ticks, ...body.io]
+        .map((x) => x.seq)
+        .filter((s) => s <= max)
+        .sort((a, b) => a - b);
       expect(got[0]).toBeGreaterThan(lastId);
       expect(got).toEqual(want);
       expect(new Set(got).size).toBe(got.length);
@@ -136,14 +147,17 @@ describe("the stream's Last-Event-ID", () => {
 });
 
 describe("security headers", () => {
-  it.each(["/", "/targets/good", "/api/targets", "/api/targets/good/window", "/metrics", "/api/targets/nope/window"])("%s: CSP without unsafe-eval, frame-ancestors 'none', nosniff", async (path) => {
-    const res = await fetch(server.url + path);
-    await res.arrayBuffer();
-    const csp = res.headers.get("content-security-policy") ?? "";
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain("unsafe-eval");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-  });
+  it.each(["/", "/targets/good", "/api/targets", "/api/targets/good/window", "/metrics", "/api/targets/nope/window"])(
+    "%s: CSP without unsafe-eval, frame-ancestors 'none', nosniff",
+    async (path) => {
+      const res = await fetch(server.url + path);
+      await res.arrayBuffer();
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain("unsafe-eval");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    },
+  );
 
   it("the stream too", async () => {
     const sse = await openSse(`${server.url}/api/targets/good/stream`);

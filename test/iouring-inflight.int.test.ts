@@ -31,10 +31,20 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     admin = await connect(server.superuserUrl(), "uring-admin");
     await admin.query("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
     // Unlogged: no WAL to write (its restarts are clean, so it keeps its rows), read as any table.
-    await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`);
+    await admin.query(
+      `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 700000) AS g`,
+    );
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
     await admin.end();
-    collector = new Collector({ id: "uring", name: "uring", demo: false, watchedSampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({
+      id: "uring",
+      name: "uring",
+      demo: false,
+      watchedSampleMs: 20,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+    });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.superuserUrl());
     await waitFor("up with checks", () => collector.info().status === "up" && check("io_workers"), 15_000);
@@ -52,8 +62,15 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     try {
       await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = off");
       const from = Date.now();
-      const seen = () => w().allTicks().filter((t) => t.t >= from);
-      for (let i = 0; i < tries && !(seen().some((t) => (t.aio?.inFlight ?? 0) > 0) && seen().some((t) => URING_WAITS.some((k) => t.waits[k]))); i++) {
+      const seen = () =>
+        w()
+          .allTicks()
+          .filter((t) => t.t >= from);
+      for (
+        let i = 0;
+        i < tries && !(seen().some((t) => (t.aio?.inFlight ?? 0) > 0) && seen().some((t) => URING_WAITS.some((k) => t.waits[k])));
+        i++
+      ) {
         await scanner.query(`SELECT pg_buffercache_evict_relation('${TABLE}')`);
         await evictFromPageCache(scanner, server.dataDir, TABLE);
         await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
@@ -69,7 +86,9 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     expect(ticks.some((t) => (t.aio?.inFlight ?? 0) > 0)).toBe(true);
     expect(ticks.some((t) => URING_WAITS.some((k) => (t.waits[k] ?? 0) > 0))).toBe(true);
     expect(ticks.every((t) => t.workers.alive === 0 && t.workers.configured === 0)).toBe(true);
-    const scans = w().queries().filter((q) => q.query.includes(TABLE) && q.aioSamples > 0);
+    const scans = w()
+      .queries()
+      .filter((q) => q.query.includes(TABLE) && q.aioSamples > 0);
     expect(scans.length).toBeGreaterThan(0);
     expect(scans.every((q) => q.verdict === "async")).toBe(true);
   });
@@ -90,7 +109,9 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     expect(uring.message).toMatch(/io_uring/);
     expect(check("io_workers")).toMatchObject({ status: "pass" });
     expect(check("io_workers")?.message).toMatch(/io_method = io_uring: no io worker processes/);
-    const texts = w().findings.findings.map((f) => f.text).join("\n");
+    const texts = w()
+      .findings.findings.map((f) => f.text)
+      .join("\n");
     expect(texts).not.toMatch(/raise io_workers|io workers are the queue/i);
   });
 
@@ -103,8 +124,16 @@ describe.skipIf(!io.ok)("inflight on io_method = io_uring (liburing PostgreSQL 1
     await server.restart("io_uring");
     const back = await waitFor("restart back to io_uring", () => w().restarts[before + 1], 20_000);
     expect(back.changes).toContainEqual({ name: "io_method", before: "worker", after: "io_uring" });
-    await waitFor("no io workers again", () => w().lastTick()?.workers.alive === 0 && w().settings.io_method?.setting === "io_uring", 10_000);
-    const applied = await waitFor("restart applied", () => w().findings.findings.find((f) => f.rule === "restart_applied" && f.text.includes("io workers")), 10_000);
+    await waitFor(
+      "no io workers again",
+      () => w().lastTick()?.workers.alive === 0 && w().settings.io_method?.setting === "io_uring",
+      10_000,
+    );
+    const applied = await waitFor(
+      "restart applied",
+      () => w().findings.findings.find((f) => f.rule === "restart_applied" && f.text.includes("io workers")),
+      10_000,
+    );
     expect(applied.text).toMatch(/changed io_method worker -> io_uring, in force \(0 io workers; reads submitted through io_uring\)/);
   });
 });

@@ -32,7 +32,13 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
       const { rows } = await c.query(
         "SELECT pg_postmaster_start_time()::text AS started, current_setting('io_workers') AS io_workers, current_setting('effective_io_concurrency') AS eic, (SELECT system_identifier::text FROM pg_control_system()) AS system_id",
       );
-      return { started: rows[0].started, ioWorkers: rows[0].io_workers, eic: rows[0].eic, systemId: rows[0].system_id, autoConf: readFileSync(path.join(own.server.dataDir, "postgresql.auto.conf"), "utf8") };
+      return {
+        started: rows[0].started,
+        ioWorkers: rows[0].io_workers,
+        eic: rows[0].eic,
+        systemId: rows[0].system_id,
+        autoConf: readFileSync(path.join(own.server.dataDir, "postgresql.auto.conf"), "utf8"),
+      };
     } finally {
       await c.end();
     }
@@ -53,11 +59,33 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
   it("io_workers 1 vs 3, 4 sessions, 2 rounds: each value in force in every session and in the io worker rows, no restart, 3 back, the result kept", async () => {
     const before = await server();
     expect(before.ioWorkers).toBe("3");
-    const lab = startLab(["--url", url, "--seed-mb", "64", "--lever", "io_workers", "--values", "1,3", "--concurrency", "4", "--rounds", "2", "--drop-cache", DROP, "--json", `${dir}/workers.json`], { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" });
+    const lab = startLab(
+      [
+        "--url",
+        url,
+        "--seed-mb",
+        "64",
+        "--lever",
+        "io_workers",
+        "--values",
+        "1,3",
+        "--concurrency",
+        "4",
+        "--rounds",
+        "2",
+        "--drop-cache",
+        DROP,
+        "--json",
+        `${dir}/workers.json`,
+      ],
+      { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" },
+    );
     expect(await lab.exited, lab.stderr()).toBe(0);
     expect(lab.stdout()).toMatch(/^io_workers\s+runs\s+median\s+spread \(min–max\)/m);
     expect(lab.stdout()).toMatch(/^1\s+2\s+\S+ (ms|s)/m);
-    expect(lab.stdout()).toMatch(/^3\s+2\s+\S+ (ms|s) .* (\d+% (faster|slower) than|as fast as) io_workers = 1 \((outside|within) the spread\)$/m);
+    expect(lab.stdout()).toMatch(
+      /^3\s+2\s+\S+ (ms|s) .* (\d+% (faster|slower) than|as fast as) io_workers = 1 \((outside|within) the spread\)$/m,
+    );
     expect(lab.stdout()).toMatch(/^sessions: 4 at once; a run's time is the median of theirs$/m);
     expect(lab.stderr()).toMatch(/io_workers is back to 3/);
 
@@ -79,28 +107,65 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
     expect(after.autoConf).not.toMatch(/io_workers/);
     const [entry] = kept();
     expect(entry.history).toMatch(new RegExp(`#${before.systemId}$`));
-    expect(entry.result).toMatchObject({ lever: "io_workers", concurrency: 4, rounds: 2, query: "seq", ioMethod: "worker", serverVersion: expect.stringMatching(/^18\./) });
-    expect(entry.result.rows.map((r) => [r.value, r.runs])).toEqual([["1", 2], ["3", 2]]);
+    expect(entry.result).toMatchObject({
+      lever: "io_workers",
+      concurrency: 4,
+      rounds: 2,
+      query: "seq",
+      ioMethod: "worker",
+      serverVersion: expect.stringMatching(/^18\./),
+    });
+    expect(entry.result.rows.map((r) => [r.value, r.runs])).toEqual([
+      ["1", 2],
+      ["3", 2],
+    ]);
     expect(entry.result.rows.map((r) => r.medianMs)).toEqual(report.summary.map((s) => s.medianMs));
   }, 240_000);
 
   it("effective_io_concurrency 1 vs 16, one session: SHOW in the session says each, no restart, 16 back, kept beside the first", async () => {
     const before = await server();
-    const lab = startLab(["--url", url, "--lever", "effective_io_concurrency", "--values", "1,16", "--rounds", "2", "--drop-cache", DROP, "--json", `${dir}/eic.json`], { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" });
+    const lab = startLab(
+      [
+        "--url",
+        url,
+        "--lever",
+        "effective_io_concurrency",
+        "--values",
+        "1,16",
+        "--rounds",
+        "2",
+        "--drop-cache",
+        DROP,
+        "--json",
+        `${dir}/eic.json`,
+      ],
+      { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" },
+    );
     expect(await lab.exited, lab.stderr()).toBe(0);
     const report = LabExport.parse(JSON.parse(readFileSync(`${dir}/eic.json`, "utf8")));
-    expect(report.runs.map((r) => [r.value, r.shown])).toEqual([["1", "1"], ["16", "16"], ["16", "16"], ["1", "1"]]);
+    expect(report.runs.map((r) => [r.value, r.shown])).toEqual([
+      ["1", "1"],
+      ["16", "16"],
+      ["16", "16"],
+      ["1", "1"],
+    ]);
     expect(report.runs.every((r) => r.sessionsMs === undefined)).toBe(true);
     const after = await server();
     expect(after.started).toBe(before.started);
     expect(after.eic).toBe("16");
     expect(after.autoConf).not.toMatch(/effective_io_concurrency/);
-    expect(kept().map((k) => [k.result.lever, k.result.concurrency])).toEqual([["io_workers", 4], ["effective_io_concurrency", 1]]);
+    expect(kept().map((k) => [k.result.lever, k.result.concurrency])).toEqual([
+      ["io_workers", 4],
+      ["effective_io_concurrency", 1],
+    ]);
   }, 240_000);
 
   it("Ctrl-C after a round: io_workers is back before it exits, and the round's result is kept", async () => {
     const before = await server();
-    const lab = startLab(["--url", url, "--lever", "io_workers", "--values", "1,3", "--rounds", "20", "--drop-cache", DROP], { INFLIGHT_HISTORY_FILE: historyFile(), INFLIGHT_HISTORY: "7d" });
+    const lab = startLab(["--url", url, "--lever", "io_workers", "--values", "1,3", "--rounds", "20", "--drop-cache", DROP], {
+      INFLIGHT_HISTORY_FILE: historyFile(),
+      INFLIGHT_HISTORY: "7d",
+    });
     await waitFor("a first round", () => /\[lab\] {3}io_workers = 3: /.test(lab.stderr()), 120_000);
     lab.signal("SIGINT");
     expect(await lab.exited).toBe(130);
@@ -116,13 +181,28 @@ describe("npm run lab --lever (own PostgreSQL 18, by reload)", () => {
   }, 240_000);
 
   it.each([
-    [["--lever", "io_max_workers", "--values", "1,4"], "lab: --lever: io_max_workers does not exist on PostgreSQL 18 (18 has a fixed number of io workers: compare io_workers)"],
-    [["--lever", "io_workers", "--values", "1,40"], "lab: --values: io_workers must be a whole number from 1 to 32, not 40 (inflight lab --help)"],
+    [
+      ["--lever", "io_max_workers", "--values", "1,4"],
+      "lab: --lever: io_max_workers does not exist on PostgreSQL 18 (18 has a fixed number of io workers: compare io_workers)",
+    ],
+    [
+      ["--lever", "io_workers", "--values", "1,40"],
+      "lab: --values: io_workers must be a whole number from 1 to 32, not 40 (inflight lab --help)",
+    ],
     [["--lever", "io_workers"], "lab: --values: needed with --lever io_workers, e.g. --values 1,3 (inflight lab --help)"],
-    [["--lever", "io_workers", "--values", "1,3", "--concurrency", "0"], "lab: --concurrency: must be a whole number from 1 to 16 (inflight lab --help)"],
-    [["--lever", "shared_buffers", "--values", "1"], "lab: --lever: must be one of io_method, io_workers, io_min_workers, io_max_workers, effective_io_concurrency (inflight lab --help)"],
+    [
+      ["--lever", "io_workers", "--values", "1,3", "--concurrency", "0"],
+      "lab: --concurrency: must be a whole number from 1 to 16 (inflight lab --help)",
+    ],
+    [
+      ["--lever", "shared_buffers", "--values", "1"],
+      "lab: --lever: must be one of io_method, io_workers, io_min_workers, io_max_workers, effective_io_concurrency (inflight lab --help)",
+    ],
     [["--lever", "io_workers", "--methods", "sync"], "lab: --methods: only for --lever io_method (give --values) (inflight lab --help)"],
-    [["--methods", "sync"], "lab: --restart: the command that restarts the server is needed (io_method changes only with a restart) (inflight lab --help)"],
+    [
+      ["--methods", "sync"],
+      "lab: --restart: the command that restarts the server is needed (io_method changes only with a restart) (inflight lab --help)",
+    ],
   ])("%j: one line naming the flag, exit 2, nothing changed", async (args, line) => {
     const before = await server();
     const lab = startLab(["--url", url, ...args]);

@@ -37,7 +37,24 @@ describe("npm run lab (own PostgreSQL 18)", () => {
 
   it("makes the demo table, runs sync and worker in turns, prints the table and writes JSON and CSV", async () => {
     const dir = path.dirname(own.server.dataDir);
-    const lab = startLab(["--url", url, "--seed-mb", "16", "--restart", restartCommand(own.server), "--drop-cache", DROP, "--methods", "sync,worker", "--runs", "2", "--json", `${dir}/lab.json`, "--csv", `${dir}/lab.csv`]);
+    const lab = startLab([
+      "--url",
+      url,
+      "--seed-mb",
+      "16",
+      "--restart",
+      restartCommand(own.server),
+      "--drop-cache",
+      DROP,
+      "--methods",
+      "sync,worker",
+      "--runs",
+      "2",
+      "--json",
+      `${dir}/lab.json`,
+      "--csv",
+      `${dir}/lab.csv`,
+    ]);
     expect(await lab.exited).toBe(0);
     const out = lab.stdout();
     expect(out).toMatch(/^the demo's sequential scan: SELECT count\(\*\)/);
@@ -63,7 +80,20 @@ describe("npm run lab (own PostgreSQL 18)", () => {
   });
 
   it("an SQL error in a run is one line, and io_method is back", async () => {
-    const lab = startLab(["--url", url, "--restart", restartCommand(own.server), "--drop-cache", DROP, "--sql", "SELECT count(*) FROM public.readings WHERE 1 / (id - id) = 0", "--methods", "sync", "--runs", "1"]);
+    const lab = startLab([
+      "--url",
+      url,
+      "--restart",
+      restartCommand(own.server),
+      "--drop-cache",
+      DROP,
+      "--sql",
+      "SELECT count(*) FROM public.readings WHERE 1 / (id - id) = 0",
+      "--methods",
+      "sync",
+      "--runs",
+      "1",
+    ]);
     expect(await lab.exited).toBe(1);
     expect(lab.stderr()).toMatch(/^lab: run 1 of 1 \(round 1 of 1, sync\): division by zero$/m);
     expect(lab.stderr()).toMatch(/io_method is back to worker/);
@@ -75,14 +105,27 @@ describe("npm run lab (own PostgreSQL 18)", () => {
     const restart = `if [ {method} = sync ]; then ${stopCommand(own.server)}; echo "no sync here" >&2; exit 7; fi; ${restartCommand(own.server)}`;
     const lab = startLab(["--url", url, "--restart", restart, "--drop-cache", DROP, "--methods", "worker,sync", "--runs", "1"]);
     expect(await lab.exited).toBe(1);
-    expect(lab.stderr()).toMatch(/^lab: run 2 of 2 \(round 1 of 1, sync\): io_method = sync did not start: the command exited 7: no sync here$/m);
+    expect(lab.stderr()).toMatch(
+      /^lab: run 2 of 2 \(round 1 of 1, sync\): io_method = sync did not start: the command exited 7: no sync here$/m,
+    );
     expect(lab.stdout()).toMatch(/^worker\s+1\s/m);
     expect(await method()).toMatchObject({ running: "worker" });
     expect((await method()).autoConf).not.toMatch(/io_method/);
   });
 
   it("Ctrl-C stops it, and io_method is back before it exits", async () => {
-    const lab = startLab(["--url", url, "--restart", restartCommand(own.server), "--drop-cache", DROP, "--methods", "sync", "--runs", "20"]);
+    const lab = startLab([
+      "--url",
+      url,
+      "--restart",
+      restartCommand(own.server),
+      "--drop-cache",
+      DROP,
+      "--methods",
+      "sync",
+      "--runs",
+      "20",
+    ]);
     await waitFor("the first run", () => /\[lab\] {3}sync: /.test(lab.stderr()), 60_000);
     lab.signal("SIGINT");
     expect(await lab.exited).toBe(130);

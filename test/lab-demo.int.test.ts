@@ -33,9 +33,17 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
   it.each([
     [{ query: "custom", sql: "DELETE FROM public.readings", methods: ["sync"] }, "sql", /^sql: must be one read-only SELECT, not DELETE$/],
     [{ query: "custom", sql: "SELEC 1", methods: ["sync"] }, "sql", /^sql: must be one read-only SELECT, not SELEC$/],
-    [{ query: "custom", sql: "SELECT nope FROM public.readings", methods: ["sync"] }, "sql", /^sql: PostgreSQL refused it: column "nope" does not exist/],
+    [
+      { query: "custom", sql: "SELECT nope FROM public.readings", methods: ["sync"] },
+      "sql",
+      /^sql: PostgreSQL refused it: column "nope" does not exist/,
+    ],
     // The lab's role may read every table and nothing more: a writing CTE is refused by PostgreSQL itself.
-    [{ query: "custom", sql: "WITH d AS (DELETE FROM public.readings RETURNING 1) SELECT count(*) FROM d", methods: ["sync"] }, "sql", /^sql: PostgreSQL refused it: permission denied for table readings$/],
+    [
+      { query: "custom", sql: "WITH d AS (DELETE FROM public.readings RETURNING 1) SELECT count(*) FROM d", methods: ["sync"] },
+      "sql",
+      /^sql: PostgreSQL refused it: permission denied for table readings$/,
+    ],
     [{ query: "seq", methods: ["io_uring"] }, "methods", /^methods: this build offers sync, worker, not io_uring$/],
     [{ query: "seq", methods: [] }, "methods", /needs at least one io_method/],
     [{ query: "seq", methods: ["sync"], runs: 0 }, "runs", /^runs: /],
@@ -55,13 +63,35 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     expect(LabState.parse(await res.json())).toMatchObject({ state: "running", progress: { total: 10 } });
     // One lab at a time, and the demo controls wait for it.
     expect((await post({ query: "seq", methods: ["sync"] })).status).toBe(409);
-    expect((await fetch(`${app.url}/api/targets/demo/demo`, { method: "POST", headers: { "Content-Type": "application/json", Origin: app.url }, body: JSON.stringify({ io_method: "sync" }) })).status).toBe(409);
+    expect(
+      (
+        await fetch(`${app.url}/api/targets/demo/demo`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: app.url },
+          body: JSON.stringify({ io_method: "sync" }),
+        })
+      ).status,
+    ).toBe(409);
 
     const done = await finished();
     expect(Date.now() - started).toBeLessThan(180_000);
     expect(done).toMatchObject({ state: "done", error: null, restoredTo: "worker", progress: { done: 10, total: 10 } });
-    expect(done.runs.map((r) => `${r.round}:${r.method}`)).toEqual(["1:sync", "1:worker", "2:worker", "2:sync", "3:sync", "3:worker", "4:worker", "4:sync", "5:sync", "5:worker"]);
-    expect(done.summary.map((s) => [s.method, s.runs])).toEqual([["sync", 5], ["worker", 5]]);
+    expect(done.runs.map((r) => `${r.round}:${r.method}`)).toEqual([
+      "1:sync",
+      "1:worker",
+      "2:worker",
+      "2:sync",
+      "3:sync",
+      "3:worker",
+      "4:worker",
+      "4:sync",
+      "5:sync",
+      "5:worker",
+    ]);
+    expect(done.summary.map((s) => [s.method, s.runs])).toEqual([
+      ["sync", 5],
+      ["worker", 5],
+    ]);
     // The embedded 18 has no EXPLAIN (IO): the state says so (the page then says it comes with 19), no run has its figures.
     expect(done.explainIo).toBe(false);
     expect(done.runs.every((r) => r.io == null)).toBe(true);
@@ -71,7 +101,9 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
     expect(exported.explains).toHaveLength(10);
     expect(exported).toMatchObject({ explainIo: false, serverVersion: expect.stringMatching(/^18\./) });
     for (const s of done.summary) {
-      const raw = exported.explains.filter((e) => e.method === s.method).map((e) => (e.explain as { "Execution Time": number }[])[0]["Execution Time"]);
+      const raw = exported.explains
+        .filter((e) => e.method === s.method)
+        .map((e) => (e.explain as { "Execution Time": number }[])[0]["Execution Time"]);
       expect(s.medianMs).toBe(median(raw));
       expect([s.minMs, s.maxMs]).toEqual([Math.min(...raw), Math.max(...raw)]);
     }
@@ -83,7 +115,12 @@ describe("the demo's A/B lab (real server, embedded PostgreSQL 18)", () => {
   }, 240_000);
 
   it("an SQL error halfway is one line, and io_method is still put back", async () => {
-    const res = await post({ query: "custom", sql: "SELECT count(*) FROM public.readings WHERE 1 / (id - id) = 0", methods: ["sync", "worker"], runs: 1 });
+    const res = await post({
+      query: "custom",
+      sql: "SELECT count(*) FROM public.readings WHERE 1 / (id - id) = 0",
+      methods: ["sync", "worker"],
+      runs: 1,
+    });
     expect(res.status).toBe(202);
     const done = await finished();
     expect(done.state).toBe("failed");

@@ -27,7 +27,13 @@ describe("the demo's lab by reload: io_workers and effective_io_concurrency (rea
       const { rows } = await c.query(
         "SELECT pg_postmaster_start_time()::text AS started, current_setting('io_workers') AS io_workers, current_setting('effective_io_concurrency') AS eic, (SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'io worker') AS workers",
       );
-      return { started: rows[0].started, ioWorkers: rows[0].io_workers, eic: rows[0].eic, workers: rows[0].workers, autoConf: readFileSync(path.join(dataDir, "postgresql.auto.conf"), "utf8") };
+      return {
+        started: rows[0].started,
+        ioWorkers: rows[0].io_workers,
+        eic: rows[0].eic,
+        workers: rows[0].workers,
+        autoConf: readFileSync(path.join(dataDir, "postgresql.auto.conf"), "utf8"),
+      };
     } finally {
       await c.end();
     }
@@ -41,7 +47,11 @@ describe("the demo's lab by reload: io_workers and effective_io_concurrency (rea
   afterAll(async () => lab?.stop());
 
   it.each([
-    [{ query: "seq", lever: "io_max_workers", values: [1, 4] }, "lever", /^lever: io_max_workers does not exist on PostgreSQL 18 \(18 has a fixed number of io workers: compare io_workers\)$/],
+    [
+      { query: "seq", lever: "io_max_workers", values: [1, 4] },
+      "lever",
+      /^lever: io_max_workers does not exist on PostgreSQL 18 \(18 has a fixed number of io workers: compare io_workers\)$/,
+    ],
     [{ query: "seq", lever: "io_workers", values: [1, 33] }, "values", /io_workers must be a whole number from 1 to 32, not 33/],
     [{ query: "seq", lever: "io_workers", methods: ["sync"] }, "methods", /only for lever = io_method/],
     [{ query: "seq", lever: "io_workers", values: [1, 3], concurrency: 0 }, "concurrency", /^concurrency: /],
@@ -63,7 +73,10 @@ describe("the demo's lab by reload: io_workers and effective_io_concurrency (rea
       expect(r.sessionsMs).toHaveLength(4);
       expect(r.sharedRead).toBeGreaterThan(5000);
     }
-    expect(done.summary.map((s) => [s.value, s.runs])).toEqual([["1", 2], ["3", 2]]);
+    expect(done.summary.map((s) => [s.value, s.runs])).toEqual([
+      ["1", 2],
+      ["3", 2],
+    ]);
     const exported = LabExport.parse(await (await fetch(`${lab.app.url}/api/targets/demo/lab/export?format=json`)).json());
     expect(exported.explains).toHaveLength(16);
 
@@ -73,7 +86,13 @@ describe("the demo's lab by reload: io_workers and effective_io_concurrency (rea
     expect(after.autoConf).not.toMatch(/io_workers/);
     const [entry] = kept();
     expect(entry.history).toMatch(/^embedded:/);
-    expect(entry.result).toMatchObject({ lever: "io_workers", concurrency: 4, rounds: 2, ioMethod: "worker", serverVersion: expect.stringMatching(/^18\./) });
+    expect(entry.result).toMatchObject({
+      lever: "io_workers",
+      concurrency: 4,
+      rounds: 2,
+      ioMethod: "worker",
+      serverVersion: expect.stringMatching(/^18\./),
+    });
     expect(entry.result.rows.map((r) => [r.value, r.runs, r.medianMs])).toEqual(done.summary.map((s) => [s.value, s.runs, s.medianMs]));
   }, 300_000);
 
@@ -82,7 +101,12 @@ describe("the demo's lab by reload: io_workers and effective_io_concurrency (rea
     expect((await lab.post({ query: "seq", lever: "effective_io_concurrency", values: ["1", "16"], runs: 2 })).status).toBe(202);
     const done = await lab.finished();
     expect(done).toMatchObject({ state: "done", restoredTo: "16" });
-    expect(done.runs.map((r) => [r.value, r.shown])).toEqual([["1", "1"], ["16", "16"], ["16", "16"], ["1", "1"]]);
+    expect(done.runs.map((r) => [r.value, r.shown])).toEqual([
+      ["1", "1"],
+      ["16", "16"],
+      ["16", "16"],
+      ["1", "1"],
+    ]);
     const after = await server();
     expect(after.started).toBe(before.started);
     expect(after.eic).toBe("16");

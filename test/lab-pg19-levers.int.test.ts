@@ -30,7 +30,9 @@ describe.skipIf(!io.ok)("npm run lab --lever io_max_workers (Debian's PostgreSQL
   async function state(): Promise<{ started: string; max: string; workers: number }> {
     const c = await connect(server.superuserUrl(), "pg19-lab-check");
     try {
-      const { rows } = await c.query("SELECT pg_postmaster_start_time()::text AS started, current_setting('io_max_workers') AS max, (SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'io worker') AS workers");
+      const { rows } = await c.query(
+        "SELECT pg_postmaster_start_time()::text AS started, current_setting('io_max_workers') AS max, (SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'io worker') AS workers",
+      );
       return rows[0];
     } finally {
       await c.end();
@@ -43,7 +45,9 @@ describe.skipIf(!io.ok)("npm run lab --lever io_max_workers (Debian's PostgreSQL
     const admin = await connect(server.superuserUrl(), "pg19-admin");
     try {
       // ~90 MB, unlogged (no WAL to write); pg_buffercache: each round starts with PostgreSQL's buffers empty.
-      await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 400000) AS g`);
+      await admin.query(
+        `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 400000) AS g`,
+      );
       await admin.query(`VACUUM ANALYZE ${TABLE}`);
       await admin.query("CREATE EXTENSION pg_buffercache");
     } finally {
@@ -60,11 +64,30 @@ describe.skipIf(!io.ok)("npm run lab --lever io_max_workers (Debian's PostgreSQL
     expect(before.max).toBe("8");
     const history = path.join(dir, "history.db");
     const lab = startLab(
-      ["--url", server.superuserUrl(), "--sql", `SELECT count(*) FROM ${TABLE}`, "--lever", "io_max_workers", "--values", "1,4", "--rounds", "2", "--data-dir", server.dataDir, "--drop-cache", DROP, "--json", `${dir}/lab.json`],
+      [
+        "--url",
+        server.superuserUrl(),
+        "--sql",
+        `SELECT count(*) FROM ${TABLE}`,
+        "--lever",
+        "io_max_workers",
+        "--values",
+        "1,4",
+        "--rounds",
+        "2",
+        "--data-dir",
+        server.dataDir,
+        "--drop-cache",
+        DROP,
+        "--json",
+        `${dir}/lab.json`,
+      ],
       { INFLIGHT_HISTORY_FILE: history, INFLIGHT_HISTORY: "7d" },
     );
     expect(await lab.exited, lab.stderr()).toBe(0);
-    expect(lab.stdout()).toMatch(/^cold: set by ALTER SYSTEM and a reload before every run \(no restart\), PostgreSQL's buffers emptied with pg_buffercache_evict_all\(\)/m);
+    expect(lab.stdout()).toMatch(
+      /^cold: set by ALTER SYSTEM and a reload before every run \(no restart\), PostgreSQL's buffers emptied with pg_buffercache_evict_all\(\)/m,
+    );
     expect(lab.stdout()).toMatch(/^io_max_workers\s+runs\s+median/m);
     const report = LabExport.parse(JSON.parse(readFileSync(`${dir}/lab.json`, "utf8")));
     expect(report.request).toMatchObject({ lever: "io_max_workers", concurrency: 4 });
@@ -79,12 +102,25 @@ describe.skipIf(!io.ok)("npm run lab --lever io_max_workers (Debian's PostgreSQL
     const after = await state();
     expect(after.started).toBe(before.started);
     expect(after.max).toBe("8");
-    expect(labResultsIn(history).map((k) => k.result)).toMatchObject([{ lever: "io_max_workers", concurrency: 4, rounds: 2, ioMethod: "worker", serverVersion: expect.stringMatching(/^19/) }]);
+    expect(labResultsIn(history).map((k) => k.result)).toMatchObject([
+      { lever: "io_max_workers", concurrency: 4, rounds: 2, ioMethod: "worker", serverVersion: expect.stringMatching(/^19/) },
+    ]);
   }, 300_000);
 
   it("io_workers, which 19 does not have: one line naming --lever, exit 2", async () => {
-    const lab = startLab(["--url", server.superuserUrl(), "--lever", "io_workers", "--values", "1,3", "--sql", `SELECT count(*) FROM ${TABLE}`]);
+    const lab = startLab([
+      "--url",
+      server.superuserUrl(),
+      "--lever",
+      "io_workers",
+      "--values",
+      "1,3",
+      "--sql",
+      `SELECT count(*) FROM ${TABLE}`,
+    ]);
     expect(await lab.exited).toBe(2);
-    expect(lab.stderr().trim()).toBe("lab: --lever: io_workers does not exist on PostgreSQL 19 (19 sizes its io worker pool itself: compare io_min_workers or io_max_workers)");
+    expect(lab.stderr().trim()).toBe(
+      "lab: --lever: io_workers does not exist on PostgreSQL 19 (19 sizes its io worker pool itself: compare io_min_workers or io_max_workers)",
+    );
   });
 });

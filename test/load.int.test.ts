@@ -23,7 +23,6 @@ async function target(): Promise<TargetInfo> {
   return body.targets[0];
 }
 
-
 async function inflightSessions(): Promise<number> {
   const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'inflight'");
   return rows[0].n;

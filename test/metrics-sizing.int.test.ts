@@ -66,14 +66,24 @@ async function look(client: pg.Client, seen: Seen): Promise<void> {
 }
 
 /** Looks at the server every 50 ms until the product's counters say `done`; both views over the same span. */
-async function watchUntil(app: RunningServer, client: pg.Client, what: string, done: (from: Counters, now: Counters) => boolean, timeoutMs: number) {
+async function watchUntil(
+  app: RunningServer,
+  client: pg.Client,
+  what: string,
+  done: (from: Counters, now: Counters) => boolean,
+  timeoutMs: number,
+) {
   const seen: Seen = { looks: 0, waiting: 0, workersBusy: 0, workers: 0 };
   const from = await counters(app);
-  const to = await waitFor(what, async () => {
-    await look(client, seen);
-    const now = await counters(app);
-    return done(from, now) && now;
-  }, timeoutMs);
+  const to = await waitFor(
+    what,
+    async () => {
+      await look(client, seen);
+      const now = await counters(app);
+      return done(from, now) && now;
+    },
+    timeoutMs,
+  );
   return { seen, from, to };
 }
 
@@ -90,7 +100,11 @@ describe("the io workers' queue counters on /metrics, one io worker", () => {
     await createScanTables(superuser, TABLES, 70_000);
     await alterSystem(own.server, { io_workers: 1 });
     await admin.query("SELECT pg_reload_conf()");
-    await waitFor("one io worker row", async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'io worker'")).rows[0].n === 1, 10_000);
+    await waitFor(
+      "one io worker row",
+      async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'io worker'")).rows[0].n === 1,
+      10_000,
+    );
     app = await startServer({ DATABASE_URL: own.server.monitorUrl("postgres"), INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
     await waitFor("target up, one io worker alive", async () => (await counters(app)).alive === 1, 20_000);
   }, 180_000);
@@ -102,7 +116,13 @@ describe("the io workers' queue counters on /metrics, one io worker", () => {
   });
 
   it("nothing reading: the queue counter and its denominator stay put", async () => {
-    const { seen, from, to } = await watchUntil(app, admin, `${IDLE_SAMPLES} samples`, (a, b) => b.samples - a.samples >= IDLE_SAMPLES, 30_000);
+    const { seen, from, to } = await watchUntil(
+      app,
+      admin,
+      `${IDLE_SAMPLES} samples`,
+      (a, b) => b.samples - a.samples >= IDLE_SAMPLES,
+      30_000,
+    );
     // The test's own view agrees that nothing waited for the io worker.
     expect(seen.waiting).toBe(0);
     expect(seen.workers).toBe(1);
@@ -121,7 +141,13 @@ describe("the io workers' queue counters on /metrics, one io worker", () => {
       }
     });
     try {
-      const { seen, from, to } = await watchUntil(app, admin, `${BUSY_WAITED} samples waiting for the io worker`, (a, b) => b.waited - a.waited >= BUSY_WAITED, 90_000);
+      const { seen, from, to } = await watchUntil(
+        app,
+        admin,
+        `${BUSY_WAITED} samples waiting for the io worker`,
+        (a, b) => b.waited - a.waited >= BUSY_WAITED,
+        90_000,
+      );
       const queue = to.queue - from.queue;
       const waited = to.waited - from.waited;
       const share = queue / waited;

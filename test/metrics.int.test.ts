@@ -24,10 +24,14 @@ let app: RunningServer;
 beforeAll(async () => {
   // 10 samples a second without a viewer (no burst samples either): evenly spaced, as the counters assume.
   app = await startServer({ DATABASE_URL: PG.monitorUrl, INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
-  await waitFor("target up with settings and pg_stat_io", async () => {
-    const text = await (await fetch(`${app.url}/metrics`)).text();
-    return text.includes(`inflight_target_up{target="${TARGET}"} 1`) && text.includes("inflight_io_reads_total{");
-  }, 20_000);
+  await waitFor(
+    "target up with settings and pg_stat_io",
+    async () => {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      return text.includes(`inflight_target_up{target="${TARGET}"} 1`) && text.includes("inflight_io_reads_total{");
+    },
+    20_000,
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -52,7 +56,11 @@ describe("GET /metrics", () => {
     expect(get("inflight_io_method", { target: TARGET, method: "worker" })?.value).toBe(1);
     expect(get("inflight_setting", { target: TARGET, name: "io_combine_limit" })?.value).toBe(131072);
     expect(types.get("inflight_sample_duration_seconds")).toBe("histogram");
-    for (const name of ["process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds"]) expect(samples.some((s) => s.name === name), name).toBe(true);
+    for (const name of ["process_resident_memory_bytes", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_seconds"])
+      expect(
+        samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
   });
 });
 
@@ -95,7 +103,9 @@ describe("a real Prometheus scraping inflight for 35 s of cold scans", () => {
     expect(samples.length).toBeGreaterThan(RANGE_S / 2);
     const [first, last] = [samples[0], samples[samples.length - 1]];
     const sampled = Number(last[1]) - Number(first[1]);
-    const window = (await (await fetch(`${app.url}/api/targets/${TARGET}/window?from=${first[0] * 1000}&to=${last[0] * 1000}`)).json()) as WindowSnapshot;
+    const window = (await (
+      await fetch(`${app.url}/api/targets/${TARGET}/window?from=${first[0] * 1000}&to=${last[0] * 1000}`)
+    ).json()) as WindowSnapshot;
     // The slots' samples, as the counters sum them (a burst's are between the slots, not counted).
     const ticks = window.ticks.filter((t) => !t.extra && t.t > first[0] * 1000 && t.t <= last[0] * 1000);
     expect(ticks.length).toBeGreaterThan(200);

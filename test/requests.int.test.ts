@@ -43,7 +43,8 @@ describe("a rebinding page (Host: evil.example, Origin: http://evil.example)", (
     ["GET", "/api/targets/pg/stream"],
     ["POST", "/api/targets/demo/demo"],
   ])("%s %s -> 421, the JSON envelope and nothing else", async (method, path) => {
-    const post = method === "POST" ? { body: '{"io_workers":2}', headers: { ...evil, "Content-Type": "application/json" } } : { headers: evil };
+    const post =
+      method === "POST" ? { body: '{"io_workers":2}', headers: { ...evil, "Content-Type": "application/json" } } : { headers: evil };
     const res = await request(server.url + path, { method, ...post });
     expect(res.status).toBe(421);
     expect(res.headers["content-type"]).toMatch(/application\/json/);
@@ -55,19 +56,28 @@ describe("a rebinding page (Host: evil.example, Origin: http://evil.example)", (
     const status = async (host: string) => (await request(`${server.url}/api/targets`, { headers: { Host: host } })).status;
     expect(await status(`evil.example:${server.port}`)).toBe(421);
     expect(await status(`127.0.0.1:${server.port + 1}`)).toBe(421);
-    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`, "dash.example", `dash.example:${server.port}`]) {
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      `localhost:${server.port}`,
+      `[::1]:${server.port}`,
+      "dash.example",
+      `dash.example:${server.port}`,
+    ]) {
       expect(await status(host), host).toBe(200);
     }
   });
 });
 
 describe("paths and bodies", () => {
-  it.each(["/api/targets/%E0%A4%A/window", "/api/targets/%ZZ/stream", "/api/targets/%E0%A4%A/export", "/targets/%E0%A4%A"])("%s: malformed percent-encoding -> 400 naming the id", async (path) => {
-    const res = await request(server.url + path);
-    expect(res.status).toBe(400);
-    expect(res.headers["content-type"]).toMatch(/application\/json/);
-    expect(errorOf(res)).toEqual({ code: "bad_request", message: "id: is not valid percent-encoding", field: "id" });
-  });
+  it.each(["/api/targets/%E0%A4%A/window", "/api/targets/%ZZ/stream", "/api/targets/%E0%A4%A/export", "/targets/%E0%A4%A"])(
+    "%s: malformed percent-encoding -> 400 naming the id",
+    async (path) => {
+      const res = await request(server.url + path);
+      expect(res.status).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/application\/json/);
+      expect(errorOf(res)).toEqual({ code: "bad_request", message: "id: is not valid percent-encoding", field: "id" });
+    },
+  );
 
   // Built when the test runs: the page's own Origin names the server's port.
   const json =
@@ -78,7 +88,12 @@ describe("paths and bodies", () => {
     ["over inflight's 64 kB", 413, "too_large", json(`{"io_workers":2${" ".repeat(100_000)}}`)],
     ["chunked, no length", 411, "length_required", json('{"io_workers":2}', () => ({ "Transfer-Encoding": "chunked" }))],
     ["text/plain from the page itself", 415, "unsupported_media_type", json('{"io_workers":2}', () => ({ "Content-Type": "text/plain" }))],
-    ["no Origin (a tool must send one)", 403, "cross_origin", () => ({ method: "POST", body: '{"io_workers":2}', headers: { "Content-Type": "application/json" } })],
+    [
+      "no Origin (a tool must send one)",
+      403,
+      "cross_origin",
+      () => ({ method: "POST", body: '{"io_workers":2}', headers: { "Content-Type": "application/json" } }),
+    ],
     ["another port of 127.0.0.1", 403, "cross_origin", json('{"io_workers":2}', () => ({ Origin: `http://127.0.0.1:${server.port + 1}` }))],
     ["malformed JSON, accepted by the gate", 400, "bad_request", json("{")],
     ["JSON from the page to a target that is no demo", 404, "not_found", json('{"io_method":"sync"}')],
@@ -108,7 +123,8 @@ describe("stream caps", () => {
   });
 
   it("in all: past INFLIGHT_MAX_STREAMS a 503 with Retry-After; a closed stream frees its place", async () => {
-    for (const from of ["127.0.0.3", "127.0.0.3", "127.0.0.3", "127.0.0.4", "127.0.0.4", "127.0.0.4"]) opened.push(await openSse(stream(), {}, from));
+    for (const from of ["127.0.0.3", "127.0.0.3", "127.0.0.3", "127.0.0.4", "127.0.0.4", "127.0.0.4"])
+      opened.push(await openSse(stream(), {}, from));
     expect(opened.every((s) => s.status === 200)).toBe(true);
     expect(await viewers()).toBe(12);
     const refused = await request(stream(), { from: "127.0.0.5" });

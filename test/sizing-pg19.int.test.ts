@@ -26,7 +26,9 @@ describe.skipIf(!io.ok)("the sizing view over a PostgreSQL 19's history", () => 
     const admin = await connect(server.superuserUrl(), "sizing19-admin");
     try {
       // ~180 MB over 32 MB of shared_buffers, as pg19.int.test.ts's: every scan reads through the io workers.
-      await admin.query(`CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`);
+      await admin.query(
+        `CREATE UNLOGGED TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 800000) AS g`,
+      );
       await admin.query(`VACUUM ANALYZE ${TABLE}`);
     } finally {
       await admin.end();
@@ -48,7 +50,9 @@ describe.skipIf(!io.ok)("the sizing view over a PostgreSQL 19's history", () => 
         return leverOf(sized, "io_max_workers").verdict === "raise" && sized;
       });
       const max = leverOf(r, "io_max_workers");
-      console.log(`[sizing-pg19] ${max.headline}: ${max.figures.map((f) => f.text).join("; ")}; io_min_workers: ${leverOf(r, "io_min_workers").headline}`);
+      console.log(
+        `[sizing-pg19] ${max.headline}: ${max.figures.map((f) => f.text).join("; ")}; io_min_workers: ${leverOf(r, "io_min_workers").headline}`,
+      );
       expect(max).toMatchObject({ now: "2", applies: "reload" });
       expect(Number(max.value)).toBeGreaterThan(2);
       expect(Number(max.value)).toBeLessThanOrEqual(8);

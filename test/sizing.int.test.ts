@@ -45,7 +45,9 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
       TABLES.map(async (t) => {
         const c = await superuser("sizing-setup");
         try {
-          await c.query(`CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 70000) AS g`);
+          await c.query(
+            `CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 70000) AS g`,
+          );
           await c.query(`VACUUM ANALYZE ${t}`);
         } finally {
           await c.end();
@@ -63,7 +65,12 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
 
   it("an idle server: leave as is, for every lever, with the figures that say so", async () => {
     const from = Date.now();
-    const r = await waitFor("ten seconds of an idle server on disk", async () => ((await s.sized(from)).sampledMs >= 11_000 ? s.sized(from) : null), 30_000, 1000);
+    const r = await waitFor(
+      "ten seconds of an idle server on disk",
+      async () => ((await s.sized(from)).sampledMs >= 11_000 ? s.sized(from) : null),
+      30_000,
+      1000,
+    );
     expect(r.levers.map((l) => [l.lever, l.verdict])).toEqual([
       ["io_workers", "leave"],
       ["effective_io_concurrency", "leave"],
@@ -85,7 +92,9 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
       return l.verdict === "raise" && l;
     });
     const share = raised.figures[0].value!;
-    expect(raised.figures[0].text).toMatch(/^io workers full in \d+% of the .+ in which backends read through them \(\d+ of \d+ samples\)$/);
+    expect(raised.figures[0].text).toMatch(
+      /^io workers full in \d+% of the .+ in which backends read through them \(\d+ of \d+ samples\)$/,
+    );
     expect(share).toBeGreaterThanOrEqual(WORKERS_PARTIAL_SHARE);
     expect(raised).toMatchObject({ now: "1", applies: "reload" });
     expect(Number(raised.value)).toBeGreaterThan(1);
@@ -102,7 +111,9 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
       const l = leverOf(await s.sized(from3), "io_workers");
       return Number(/of (\d+) samples/.exec(l.figures[0]?.text ?? "")?.[1] ?? 0) >= reads1 && l;
     });
-    console.log(`[sizing] six cold scans: one io worker: ${raised.figures[0].text} -> ${raised.headline}; three: ${three.figures[0].text} -> ${three.headline}`);
+    console.log(
+      `[sizing] six cold scans: one io worker: ${raised.figures[0].text} -> ${raised.headline}; three: ${three.figures[0].text} -> ${three.headline}`,
+    );
   });
 
   it("effective_io_concurrency 1 under cold scans: raise it", async () => {
@@ -114,7 +125,9 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
         return l.verdict === "raise" && l;
       });
       expect(raised).toMatchObject({ now: "1", value: "16", applies: "reload" });
-      expect(raised.figures.map((f) => f.text).join("\n")).toMatch(/\d+ of them at the cap: [\d.]+ reads in flight on average at effective_io_concurrency 1/);
+      expect(raised.figures.map((f) => f.text).join("\n")).toMatch(
+        /\d+ of them at the cap: [\d.]+ reads in flight on average at effective_io_concurrency 1/,
+      );
       expect(raised.statements.map((x) => x.query).join("\n")).toMatch(/SELECT count\(\*\) FROM public\.sizing_/);
       console.log(`[sizing] effective_io_concurrency 1: ${raised.figures.map((f) => f.text).join("; ")}`);
     } finally {
@@ -140,7 +153,11 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
       await admin.end();
       await own.server.restart();
       admin = await superuser("sizing-admin");
-      await waitFor(`io_method ${ioMethod} read after the restart`, () => s.collector.window.settings.io_method?.setting === ioMethod && s.collector.info().status === "up", 20_000);
+      await waitFor(
+        `io_method ${ioMethod} read after the restart`,
+        () => s.collector.window.settings.io_method?.setting === ioMethod && s.collector.info().status === "up",
+        20_000,
+      );
     };
     await runTimes(5);
     await restartTo("sync");
@@ -148,12 +165,17 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
     await restartTo("worker");
     await runTimes(5);
     // Both sides on disk: the sampled runs, and pg_stat_statements' minutes of each server start.
-    const r = await waitFor("the statement's runs and calls under both io_methods on disk", async () => {
-      const l = leverOf(await s.sized(from), "io_method");
-      const runs = l.figures.some((f) => /under worker: .*10 runs/.test(f.text) && /under sync: .*5 runs/.test(f.text));
-      const calls = l.figures.some((f) => /pg_stat_statements .* under sync \(5 calls\), .* under worker \(10\)/.test(f.text));
-      return runs && calls && l;
-    }, 30_000, 1000);
+    const r = await waitFor(
+      "the statement's runs and calls under both io_methods on disk",
+      async () => {
+        const l = leverOf(await s.sized(from), "io_method");
+        const runs = l.figures.some((f) => /under worker: .*10 runs/.test(f.text) && /under sync: .*5 runs/.test(f.text));
+        const calls = l.figures.some((f) => /pg_stat_statements .* under sync \(5 calls\), .* under worker \(10\)/.test(f.text));
+        return runs && calls && l;
+      },
+      30_000,
+      1000,
+    );
     console.log(`[sizing] io_method: ${r.figures.map((f) => f.text).join("; ")} -> ${r.headline}: ${r.reason}`);
     expect(r).toMatchObject({ verdict: "leave", now: "worker", value: null });
   });

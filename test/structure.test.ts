@@ -31,7 +31,10 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d))), ...["instrumentation.ts", "proxy.ts", "next.config.ts"].map((f) => path.join(ROOT, f))];
+const files = [
+  ...SOURCE_DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d))),
+  ...["instrumentation.ts", "proxy.ts", "next.config.ts"].map((f) => path.join(ROOT, f)),
+];
 const known = new Set(files);
 
 /**
@@ -50,7 +53,8 @@ type Layer = keyof typeof LAYERS;
 
 export function layerOf(file: string): Layer | null {
   const rel = path.relative(ROOT, file).split(path.sep).join("/");
-  for (const [layer, { paths }] of Object.entries(LAYERS) as [Layer, (typeof LAYERS)[Layer]][]) if (paths.some((p) => rel === p || rel.startsWith(p))) return layer;
+  for (const [layer, { paths }] of Object.entries(LAYERS) as [Layer, (typeof LAYERS)[Layer]][])
+    if (paths.some((p) => rel === p || rel.startsWith(p))) return layer;
   return null;
 }
 
@@ -72,9 +76,15 @@ export function layerBreaches(graph: Map<string, string[]>): string[] {
 /** Every import, export-from and dynamic import of a file, resolved to a file of the tree. */
 export function importsOf(file: string, text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm,
+  )) {
     const spec = m[1] ?? m[2] ?? m[3];
-    const base = spec.startsWith("@/") ? path.join(ROOT, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(file), spec) : null;
+    const base = spec.startsWith("@/")
+      ? path.join(ROOT, spec.slice(2))
+      : spec.startsWith(".")
+        ? path.resolve(path.dirname(file), spec)
+        : null;
     if (!base) continue;
     const hit = ["", ...EXTENSIONS, "/index.ts"].map((e) => base + e).find((p) => known.has(p));
     if (hit) out.push(hit);
@@ -156,16 +166,32 @@ describe("the layout", () => {
       [at("lib/model/x.ts"), [at("lib/view/y.ts"), at("lib/schemas/z.ts")]],
       [at("lib/server/a.ts"), [at("lib/client/b.ts"), at("lib/model/x.ts")]],
     ]);
-    expect(layerBreaches(graph)).toEqual(["lib/model/x.ts -> lib/view/y.ts (model -> view)", "lib/server/a.ts -> lib/client/b.ts (server -> client)"]);
+    expect(layerBreaches(graph)).toEqual([
+      "lib/model/x.ts -> lib/view/y.ts (model -> view)",
+      "lib/server/a.ts -> lib/client/b.ts (server -> client)",
+    ]);
   });
 
   it("detects a circle when there is one", () => {
-    expect(circles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"].map((f) => path.relative(ROOT, f)).sort()]);
+    expect(
+      circles(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", ["a"]],
+          ["d", ["a"]],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"].map((f) => path.relative(ROOT, f)).sort()]);
   });
 
   it(`has no source file over ${MAX_LINES} lines without a reason at its top`, () => {
     const long = [...texts]
-      .map(([f, text]) => ({ file: path.relative(ROOT, f), lines: text.split("\n").length, reason: SIZE_REASON.test(text.split("\n").slice(0, 12).join("\n")) }))
+      .map(([f, text]) => ({
+        file: path.relative(ROOT, f),
+        lines: text.split("\n").length,
+        reason: SIZE_REASON.test(text.split("\n").slice(0, 12).join("\n")),
+      }))
       .filter((f) => f.lines > MAX_LINES && !f.reason)
       .map((f) => `${f.file} (${f.lines} lines)`);
     expect(long).toEqual([]);
@@ -174,7 +200,9 @@ describe("the layout", () => {
   it("keeps the server's modules out of the browser: every lib/server module starts with server-only", () => {
     const server = [...texts].filter(([f]) => f.includes(`${path.sep}lib${path.sep}server${path.sep}`) && !/\.test\.ts$/.test(f));
     expect(server.length).toBeGreaterThan(20);
-    const missing = server.filter(([, text]) => !/^import "server-only";/m.test(text.split("\n").slice(0, 20).join("\n"))).map(([f]) => path.relative(ROOT, f));
+    const missing = server
+      .filter(([, text]) => !/^import "server-only";/m.test(text.split("\n").slice(0, 20).join("\n")))
+      .map(([f]) => path.relative(ROOT, f));
     expect(missing).toEqual([]);
   });
 });

@@ -15,7 +15,14 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
         <label className="block text-sm font-medium" htmlFor="token">
           Token
         </label>
-        <input id="token" name="token" type="password" autoComplete="current-password" required className="w-full rounded border border-slate-300 px-2 py-1.5" />
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="w-full rounded border border-slate-300 px-2 py-1.5"
+        />
         {failed && <p className="text-sm text-red-700">That token is not the right one.</p>}
         <button type="submit" className="w-full rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white">
           Sign in

@@ -56,7 +56,16 @@ const PROBE = `(() => {
   window.EventSource = Probed2;
 })();`;
 
-export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface BrowserResult {
   url: string;
@@ -146,7 +155,10 @@ export async function measureBrowser(opts: {
       // a run's timeline is a chart too: open the newest run. Ended sub-second
       // runs are grouped (no row of their own): wait for one running.
       const row = page.getByTestId("query-row");
-      await row.first().waitFor({ state: "visible", timeout: 15_000 }).catch(() => undefined);
+      await row
+        .first()
+        .waitFor({ state: "visible", timeout: 15_000 })
+        .catch(() => undefined);
       if ((await row.count()) > 0) {
         await row.first().click();
         await page.waitForTimeout(500);
@@ -173,7 +185,8 @@ export async function measureBrowser(opts: {
       const vw = window.innerWidth;
       const within = (r: DOMRect) => r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= vh && r.right <= vw;
       for (const id of ids) {
-        for (const el of Array.from(document.querySelectorAll(`[data-testid="${id}"]`))) (within(el.getBoundingClientRect()) ? on : off).push(id);
+        for (const el of Array.from(document.querySelectorAll(`[data-testid="${id}"]`)))
+          (within(el.getBoundingClientRect()) ? on : off).push(id);
       }
       const svgs = Array.from(document.querySelectorAll("svg.recharts-surface"));
       return { on, off, total: svgs.length, inViewport: svgs.filter((s) => within(s.getBoundingClientRect())).length };
@@ -203,7 +216,11 @@ export async function measureBrowser(opts: {
     const m1 = await metrics();
     const wall = (performance.now() - wall0) / 1000;
     const data = await page.evaluate((from) => {
-      const B = (window as unknown as { __bench: { arrivals: number[][]; longtasks: number[][]; others: [number, string, number][]; longtaskError?: string } }).__bench;
+      const B = (
+        window as unknown as {
+          __bench: { arrivals: number[][]; longtasks: number[][]; others: [number, string, number][]; longtaskError?: string };
+        }
+      ).__bench;
       return {
         arrivals: B.arrivals.map((a) => [...a]),
         longtasks: B.longtasks.filter((l) => l[0] >= from),
@@ -218,7 +235,10 @@ export async function measureBrowser(opts: {
     let profile: ProfileEntry[] | undefined;
     if (opts.profileSeconds) profile = await cpuProfile(cdp, opts.profileSeconds);
     let anatomy: TaskAnatomy | undefined;
-    if (opts.traceSeconds) anatomy = await traceLongTasks(browser, page, opts.traceSeconds).catch((err) => (notes.push(`trace: ${String(err).slice(0, 200)}`), undefined));
+    if (opts.traceSeconds)
+      anatomy = await traceLongTasks(browser, page, opts.traceSeconds).catch(
+        (err) => (notes.push(`trace: ${String(err).slice(0, 200)}`), undefined),
+      );
     const done = data.arrivals.filter((a) => Number.isFinite(a[2]));
     const paints = done.map((a) => a[2]);
     const fresh = data.arrivals.map((a) => a[1]).filter(Number.isFinite);

@@ -19,7 +19,9 @@ export async function cpuProfile(cdp: CDPSession, seconds: number): Promise<Prof
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
   await cdp.send("Profiler.start");
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await cdp.send("Profiler.stop")) as unknown as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
   const byNode = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, ProfileEntry>();
   profile.samples.forEach((id, i) => {
@@ -28,7 +30,11 @@ export async function cpuProfile(cdp: CDPSession, seconds: number): Promise<Prof
     const f = node.callFrame;
     const file = f.url ? f.url.split("/").pop() : "";
     const key = `${f.functionName}|${file}:${f.lineNumber}:${f.columnNumber}`;
-    const e = self.get(key) ?? { selfMs: 0, fn: f.functionName || "(anonymous)", where: file ? `${file}:${f.lineNumber + 1}:${f.columnNumber + 1}` : "" };
+    const e = self.get(key) ?? {
+      selfMs: 0,
+      fn: f.functionName || "(anonymous)",
+      where: file ? `${file}:${f.lineNumber + 1}:${f.columnNumber + 1}` : "",
+    };
     e.selfMs += (profile.timeDeltas[i] ?? 0) / 1000;
     self.set(key, e);
   });

@@ -15,7 +15,12 @@ export interface FleetPageResult {
   layoutShare: number;
 }
 
-export async function measureFleetPage(opts: { baseUrl: string; targets: number; seconds: number; executablePath: string | undefined }): Promise<FleetPageResult> {
+export async function measureFleetPage(opts: {
+  baseUrl: string;
+  targets: number;
+  seconds: number;
+  executablePath: string | undefined;
+}): Promise<FleetPageResult> {
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({ executablePath: opts.executablePath, args: CHROMIUM_FLAGS, headless: true });
@@ -23,7 +28,9 @@ export async function measureFleetPage(opts: { baseUrl: string; targets: number;
     const page = await context.newPage();
     const t0 = Date.now();
     await page.goto(opts.baseUrl + "/", { waitUntil: "domcontentloaded" });
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="fleet-row"]').length >= n, opts.targets, { timeout: 120_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="fleet-row"]').length >= n, opts.targets, {
+      timeout: 120_000,
+    });
     const firstRenderMs = Date.now() - t0;
     // a couple of polls in before measuring
     await page.waitForTimeout(5000);

@@ -82,7 +82,8 @@ export async function startInflight(opts: {
   for (;;) {
     const i = await info().catch(() => null);
     if (i?.status === "up" && i.samples > 0) break;
-    if (Date.now() > until) throw new Error(`${opts.name}: target not up in 60 s (${i?.status}: ${i?.lastError}); server said:\n${server.output().slice(-2000)}`);
+    if (Date.now() > until)
+      throw new Error(`${opts.name}: target not up in 60 s (${i?.status}: ${i?.lastError}); server said:\n${server.output().slice(-2000)}`);
     await sleep(200);
   }
   const pid = listeningPid(server.port) ?? server.pid;

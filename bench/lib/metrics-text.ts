@@ -26,6 +26,7 @@ export function metricSum(text: string, name: string, match: Record<string, stri
 /** A labelled counter by one label's value (e.g. cost seconds by statement). */
 export function metricBy(text: string, name: string, label: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const s of metricSamples(text, name)) if (s.labels[label] !== undefined) out[s.labels[label]] = (out[s.labels[label]] ?? 0) + s.value;
+  for (const s of metricSamples(text, name))
+    if (s.labels[label] !== undefined) out[s.labels[label]] = (out[s.labels[label]] ?? 0) + s.value;
   return out;
 }

@@ -64,7 +64,25 @@ export interface PgConn {
 export function startPgbench(conn: PgConn, files: string[], rate: number, seconds: number): Peer {
   const child = spawn(
     "pgbench",
-    ["-n", "-M", "prepared", ...files.flatMap((f) => ["-f", `${f}@1`]), "-R", String(rate), "-T", String(seconds), "-c", "1", "-h", "127.0.0.1", "-p", String(conn.port), "-U", conn.role, conn.database],
+    [
+      "-n",
+      "-M",
+      "prepared",
+      ...files.flatMap((f) => ["-f", `${f}@1`]),
+      "-R",
+      String(rate),
+      "-T",
+      String(seconds),
+      "-c",
+      "1",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(conn.port),
+      "-U",
+      conn.role,
+      conn.database,
+    ],
     { env: { ...process.env, PGPASSWORD: conn.password, PGAPPNAME: "bench-pgbench" }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   const { output, exited } = track(child);

@@ -29,7 +29,10 @@ export function statementMarker(query: string): string | null {
 }
 
 /** One role's pg_stat_statements rows as a snapshot; a queryid seen in several databases is summed. */
-export function snapshotOf(rows: { rolname: string; queryid: string; calls: number; totalExecMs: number; query: string }[], roles: string[]): PgssSnapshot {
+export function snapshotOf(
+  rows: { rolname: string; queryid: string; calls: number; totalExecMs: number; query: string }[],
+  roles: string[],
+): PgssSnapshot {
   const out: PgssSnapshot = new Map();
   for (const role of roles) out.set(role, new Map());
   for (const r of rows) {
@@ -75,7 +78,12 @@ export function pgssDelta(before: PgssSnapshot, after: PgssSnapshot, role: strin
     const f = (out.byFile[key] ??= { calls: 0, totalExecMs: 0 });
     f.calls += calls;
     f.totalExecMs += ms;
-    out.statements.push({ file: cur.file, query: cur.query.replace(/\s+/g, " ").slice(0, 120), calls, totalExecMs: Math.round(ms * 1000) / 1000 });
+    out.statements.push({
+      file: cur.file,
+      query: cur.query.replace(/\s+/g, " ").slice(0, 120),
+      calls,
+      totalExecMs: Math.round(ms * 1000) / 1000,
+    });
   }
   out.statements.sort((x, y) => y.totalExecMs - x.totalExecMs);
   return out;
@@ -88,9 +96,18 @@ export function meanMs(d: RoleDelta, file: string): number | null {
 }
 
 /** Each statement's calls, mean and server ms per second over `seconds`, costliest first. */
-export function perStatement(d: RoleDelta, seconds: number): { file: string; calls: number; callsPerSecond: number; meanMs: number; msPerSecond: number }[] {
+export function perStatement(
+  d: RoleDelta,
+  seconds: number,
+): { file: string; calls: number; callsPerSecond: number; meanMs: number; msPerSecond: number }[] {
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return Object.entries(d.byFile)
-    .map(([file, f]) => ({ file, calls: f.calls, callsPerSecond: r3(f.calls / seconds), meanMs: r3(f.totalExecMs / f.calls), msPerSecond: r3(f.totalExecMs / seconds) }))
+    .map(([file, f]) => ({
+      file,
+      calls: f.calls,
+      callsPerSecond: r3(f.calls / seconds),
+      meanMs: r3(f.totalExecMs / f.calls),
+      msPerSecond: r3(f.totalExecMs / seconds),
+    }))
     .sort((x, y) => y.msPerSecond - x.msPerSecond);
 }

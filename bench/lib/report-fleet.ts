@@ -11,7 +11,10 @@ const bothSpans = (x: Json, f: (s: Json) => string) => `${f(x.idle ?? {})} / ${f
 function meetsGoals(x: Json): boolean | null {
   const spans = [x.idle, x.watched];
   if (!spans.every((s) => s && known(s.cpu, s.rssMb, s.loopLagP99Ms)) || !known(x.page?.busyShare)) return null;
-  return spans.every((s) => s.cpu <= GOALS.cpu && s.rssMb <= GOALS.rssMb && s.loopLagP99Ms <= GOALS.loopLagP99Ms) && x.page.busyShare <= GOALS.pageBusy;
+  return (
+    spans.every((s) => s.cpu <= GOALS.cpu && s.rssMb <= GOALS.rssMb && s.loopLagP99Ms <= GOALS.loopLagP99Ms) &&
+    x.page.busyShare <= GOALS.pageBusy
+  );
 }
 
 export function fleetRows(f10: Json): Row[] {
@@ -31,13 +34,15 @@ export function fleetRows(f10: Json): Row[] {
 }
 
 /** " (1000 ms, 2.7 ms a sample)": the interval the budget left a target, and why; nothing for a run that did not record them. */
-const cadence = (s: Json) => (known(s.sampleMsP50, s.activityMsP50) ? ` (${fmt(s.sampleMsP50, 0)} ms, ${fmt(s.activityMsP50, 1)} ms a sample)` : "");
+const cadence = (s: Json) =>
+  known(s.sampleMsP50, s.activityMsP50) ? ` (${fmt(s.sampleMsP50, 0)} ms, ${fmt(s.activityMsP50, 1)} ms a sample)` : "";
 
 /** Figure 10's own table: every figure of each count. */
 export function fleetTable(f10: Json): string {
   const rows: Json[] = f10.rows ?? [];
   if (!rows.length) return "";
-  const kb = (bytes: unknown) => (typeof bytes === "number" ? (bytes >= 1e6 ? `${fmt(bytes / 1e6, 2)} MB` : `${fmt(bytes / 1e3, 0)} kB`) : "?");
+  const kb = (bytes: unknown) =>
+    typeof bytes === "number" ? (bytes >= 1e6 ? `${fmt(bytes / 1e6, 2)} MB` : `${fmt(bytes / 1e3, 0)} kB`) : "?";
   const lines = [
     `Figure 10 by number of targets (one inflight, INFLIGHT_TARGETS naming one local PostgreSQL 18 that many times; ${f10.spanSeconds ?? "?"} s with nobody watching, the idle cadence, then ${f10.spanSeconds ?? "?"} s with one target watched over SSE; then the fleet page in Chromium at 1920x1080 for ${f10.pageSeconds ?? "?"} s):`,
     "",
@@ -47,7 +52,9 @@ export function fleetTable(f10: Json): string {
   for (const x of rows) {
     const i = x.idle ?? {};
     const w = x.watched ?? {};
-    const page = x.page?.error ? `? (${String(x.page.error).slice(0, 80)})` : `${fmt(x.page?.firstRenderMs, 0)} ms, ${pct(x.page?.busyShare)}`;
+    const page = x.page?.error
+      ? `? (${String(x.page.error).slice(0, 80)})`
+      : `${fmt(x.page?.firstRenderMs, 0)} ms, ${pct(x.page?.busyShare)}`;
     lines.push(
       `| ${x.targets} | ${pct(i.cpu)} / ${pct(w.cpu)} | ${fmt(i.rssMb, 0)} / ${fmt(w.rssMb, 0)} MB | ${fmt(i.loopLagP99Ms, 0)} (${fmt(i.loopLagMaxMs, 0)}) / ${fmt(w.loopLagP99Ms, 0)} (${fmt(w.loopLagMaxMs, 0)}) ms | ` +
         `${fmt(i.samplesPerSecond, 1)}${cadence(i)} / ${fmt(w.samplesPerSecond, 1)}${cadence(w)} | ${kb(w.metricsBytes)}, ${fmt(i.metricsScrapeMs, 0)} / ${fmt(w.metricsScrapeMs, 0)} ms | ${page} |`,

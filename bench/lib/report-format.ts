@@ -12,7 +12,8 @@ export interface Row {
 }
 
 export const fmt = (x: unknown, digits = 2): string => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(digits) : "?");
-export const pct = (x: unknown, digits = 1): string => (typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "?");
+export const pct = (x: unknown, digits = 1): string =>
+  typeof x === "number" && Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "?";
 /** A change as a share, with its sign: +3.0%, -1.2%. */
 export const signedPct = (x: unknown): string => (typeof x === "number" && x >= 0 ? "+" : "") + pct(x);
 export const mb = (x: unknown): string => (typeof x === "number" ? `${(x / 1048576).toFixed(1)} MB` : "?");

@@ -16,7 +16,16 @@ function sizeOk(x: Json, budget: number): boolean | null {
 export function sizeRows(f9: Json): Row[] {
   const sizes: Json[] = f9.sizes ?? [];
   const budget: number = f9.budgetMsPerSecond ?? 5;
-  if (!sizes.length) return [{ fig: "9", what: "cost against server size", measured: "?", goal: `<= ${budget} ms/s, wait events >= ${MIN_WAIT_EVENTS_PER_SECOND}/s`, verdict: "not measured" }];
+  if (!sizes.length)
+    return [
+      {
+        fig: "9",
+        what: "cost against server size",
+        measured: "?",
+        goal: `<= ${budget} ms/s, wait events >= ${MIN_WAIT_EVENTS_PER_SECOND}/s`,
+        verdict: "not measured",
+      },
+    ];
   const out: Row[] = sizes.map((x) => ({
     fig: "9",
     what: `cost against server size, max_connections ${x.maxConnections} x io_max_concurrency ${x.ioMaxConcurrency}, one viewer, default settings: all of inflight's server time, no query running / cold scans (the worst 20 s of each); wait events sampled a second`,
@@ -30,7 +39,9 @@ export function sizeRows(f9: Json): Row[] {
   out.push({
     fig: "9",
     what: `  cold scans under 1 s seen with async reads in flight, by size`,
-    measured: each((x) => `${pct(x.scans?.shortScans?.share)} (${x.scans?.shortScans?.seen ?? "?"} of ${x.scans?.shortScans?.short ?? "?"})`),
+    measured: each(
+      (x) => `${pct(x.scans?.shortScans?.share)} (${x.scans?.shortScans?.seen ?? "?"} of ${x.scans?.shortScans?.short ?? "?"})`,
+    ),
     goal: "(breakdown)",
     verdict: sizes.some((x) => known(x.scans?.shortScans?.share)) ? "n/a" : "not measured",
   });

@@ -21,7 +21,11 @@ const redrawCounts = (by: Record<string, number> | undefined) =>
     .sort((a, b) => b[1] - a[1])
     .map(([chart, n]) => `${chart} ${n}`)
     .join(", ");
-const topStatements = (xs: Json[] | undefined, n = 4) => (xs ?? []).slice(0, n).map((x) => `${x.file} ${fmt(x.msPerSecond, 2)}`).join(", ") + " ms/s";
+const topStatements = (xs: Json[] | undefined, n = 4) =>
+  (xs ?? [])
+    .slice(0, n)
+    .map((x) => `${x.file} ${fmt(x.msPerSecond, 2)}`)
+    .join(", ") + " ms/s";
 
 /** `pgActivity`: pg_activity's server time per second in the same run (figure 8), which the goal is set against. */
 function figure1Rows(f1: Json, pgActivity: number | undefined): Row[] {
@@ -107,7 +111,9 @@ export function rows(r: Json): Row[] {
     out.push({
       fig: "2",
       what: `achieved sampling rate at ${rate}/s during cold scans (collector's samples over slots)${x?.budgetMsPerSecond && rate > 10 ? `, INFLIGHT_BUDGET ${x.budgetMsPerSecond} ms/s so that the budget does not decide it` : ""}`,
-      measured: x ? `${pct(x.achievedShare, 2)} (${x.samples} of ${x.expected}; ${x.missed} missed; SSE ${pct(x.sseShare, 2)}${known(x.sseBurstTicks) ? ` of the slots' ticks, beside ${x.sseBurstTicks} burst ticks (${x.burstSamples} burst samples)` : known(x.burstSamples) ? `, less ${x.burstSamples} burst samples` : ""})` : "?",
+      measured: x
+        ? `${pct(x.achievedShare, 2)} (${x.samples} of ${x.expected}; ${x.missed} missed; SSE ${pct(x.sseShare, 2)}${known(x.sseBurstTicks) ? ` of the slots' ticks, beside ${x.sseBurstTicks} burst ticks (${x.burstSamples} burst samples)` : known(x.burstSamples) ? `, less ${x.burstSamples} burst samples` : ""})`
+        : "?",
       goal: goal === null ? "(none)" : `>= ${goal * 100}%`,
       verdict: !x ? "not measured" : goal === null ? "n/a" : verdict(x.achievedShare >= goal),
     });
@@ -118,7 +124,9 @@ export function rows(r: Json): Row[] {
     what: "statements/s on the target by inflight's role, 1 vs 50 SSE viewers (pg_aios while a backend is active and the bursts follow the scans, not the viewers)",
     measured:
       `${fmt(f3.oneViewer?.perSecond)} vs ${fmt(f3.fiftyViewers?.perSecond)}: ratio ${fmt(f3.ratio)}; wait-event samples ${fmt(f3.oneViewer?.samplesPerSecond)} vs ${fmt(f3.fiftyViewers?.samplesPerSecond)} a second` +
-      (f3.serverProcessCpu ? `; inflight server CPU ${pct(f3.serverProcessCpu.oneViewer)} -> ${pct(f3.serverProcessCpu.fiftyViewers)} of a core` : "") +
+      (f3.serverProcessCpu
+        ? `; inflight server CPU ${pct(f3.serverProcessCpu.oneViewer)} -> ${pct(f3.serverProcessCpu.fiftyViewers)} of a core`
+        : "") +
       (f3.samplesWithFifty ? `; ${f3.samplesWithFifty.missed} ticks missed with 50` : ""),
     goal: "ratio 0.95-1.05",
     verdict: verdict(known(f3.ratio) ? Math.abs(f3.ratio - 1) <= 0.05 : null),
@@ -130,17 +138,25 @@ export function rows(r: Json): Row[] {
     what: "freshness at 10/s, tick.t to arrival: 1 SSE client (Node) / 50 clients / Chromium page",
     measured: `${fresh(f4.oneViewer)}; ${fresh(f4.fiftyViewers)}; ${fresh(f4.browser)}`,
     goal: "p95 <= 250 ms",
-    verdict: verdict(known(f4.oneViewer?.p95) ? [f4.oneViewer, f4.fiftyViewers, f4.browser].filter(Boolean).every((x: Json) => x.p95 <= 250) : null),
+    verdict: verdict(
+      known(f4.oneViewer?.p95) ? [f4.oneViewer, f4.fiftyViewers, f4.browser].filter(Boolean).every((x: Json) => x.p95 <= 250) : null,
+    ),
   });
   const f5 = r.fig5 ?? {};
   out.push({
     fig: "5",
     what: `server RSS (60 s window, 10/s): the most any minute held, the window's first (filling) -> the last minute read; the median of the 10 s up to the window just filled -> after as long again`,
     measured:
-      (f5.peaks ? `peaks ${mb(f5.peaks.firstWindow)} (first minute) -> ${mb(f5.peaks.secondWindow)} (second) -> ${mb(f5.peaks.lastMinute)} (at ${Math.round(f5.late.afterSeconds / 60)} min): ${signedPct(f5.peaks.growth)}; ` : "") +
+      (f5.peaks
+        ? `peaks ${mb(f5.peaks.firstWindow)} (first minute) -> ${mb(f5.peaks.secondWindow)} (second) -> ${mb(f5.peaks.lastMinute)} (at ${Math.round(f5.late.afterSeconds / 60)} min): ${signedPct(f5.peaks.growth)}; `
+        : "") +
       `10 s medians ${mb(f5.rssAtFill)} -> ${mb(f5.rssAfter)}: ${signedPct(f5.growth)}` +
-      (f5.late?.rss ? `, after ${Math.round(f5.late.afterSeconds / 60)} min ${mb(f5.late.rss)} (${signedPct(f5.late.growthFromFill)})` : "") +
-      (f5.serverA?.rssFullWindow ? `; 10/s server with its 15 min window full: ${mb(f5.serverA.rssFullWindow)} (${mb(f5.serverA.rssAtStart)} at its start)` : ""),
+      (f5.late?.rss
+        ? `, after ${Math.round(f5.late.afterSeconds / 60)} min ${mb(f5.late.rss)} (${signedPct(f5.late.growthFromFill)})`
+        : "") +
+      (f5.serverA?.rssFullWindow
+        ? `; 10/s server with its 15 min window full: ${mb(f5.serverA.rssFullWindow)} (${mb(f5.serverA.rssAtStart)} at its start)`
+        : ""),
     goal: "growth <= 10%",
     verdict: verdict(known(f5.peaks?.growth) ? f5.peaks.growth <= 0.1 : null),
   });
@@ -165,10 +181,20 @@ export function rows(r: Json): Row[] {
     what: "long tasks (> 50 ms) per 10 s",
     measured: f6ok
       ? `${fmt(f6.longTasksPer10s, 1)} (${f6.longTasks} in ${f6.seconds} s${f6.longTasks ? `; longest ${fmt(f6.longestTaskMs, 0)} ms` : ""})` +
-        (f6.longTaskCauses && f6.longTasks ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses).map(([k, v]) => `${k} ${v}`).join(", ")}` : "") +
-        (f6.anatomy?.longTasks ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}` : "") +
-        (Array.isArray(f6.longTaskCpuMs) && f6.longTasks ? `; the main thread's own CPU time in each: ${f6.longTaskCpuMs.map((ms: number | null) => (ms === null ? "?" : `${ms}`)).join(", ")} ms` : "") +
-        (known(f6.maxTaskCpuMs) ? `; tasks with over 50 ms of their own CPU: ${f6.tasksOverCpu50} (the most in one task ${f6.maxTaskCpuMs} ms); load ${fmt(f6.load?.before, 1)}-${fmt(f6.load?.after, 1)} on ${r.machine?.cores ?? "?"} cores` : "")
+        (f6.longTaskCauses && f6.longTasks
+          ? `; event arriving inside them: ${Object.entries(f6.longTaskCauses)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ")}`
+          : "") +
+        (f6.anatomy?.longTasks
+          ? `; in a ${f6.anatomy.seconds} s trace, ${f6.anatomy.longTasks}, by the chart whose redraw began last before each: ${redrawCounts(f6.anatomy.byRedraw)}`
+          : "") +
+        (Array.isArray(f6.longTaskCpuMs) && f6.longTasks
+          ? `; the main thread's own CPU time in each: ${f6.longTaskCpuMs.map((ms: number | null) => (ms === null ? "?" : `${ms}`)).join(", ")} ms`
+          : "") +
+        (known(f6.maxTaskCpuMs)
+          ? `; tasks with over 50 ms of their own CPU: ${f6.tasksOverCpu50} (the most in one task ${f6.maxTaskCpuMs} ms); load ${fmt(f6.load?.before, 1)}-${fmt(f6.load?.after, 1)} on ${r.machine?.cores ?? "?"} cores`
+          : "")
       : "?",
     goal: "0",
     verdict: verdict(f6ok ? f6.longTasks === 0 : null),
@@ -177,7 +203,11 @@ export function rows(r: Json): Row[] {
   out.push({
     fig: "6",
     what: "the same page's stream: `queries-changes` events (the runs table, sent as changes), and every event type",
-    measured: known(events["queries-changes"]) ? `${fmt(events["queries-changes"] / 1000, 1)} kB/s; ${Object.entries(events).map(([k, v]) => `${k} ${fmt(v / 1000, 1)}`).join(", ")} kB/s` : "?",
+    measured: known(events["queries-changes"])
+      ? `${fmt(events["queries-changes"] / 1000, 1)} kB/s; ${Object.entries(events)
+          .map(([k, v]) => `${k} ${fmt(v / 1000, 1)}`)
+          .join(", ")} kB/s`
+      : "?",
     goal: "<= 20 kB/s",
     verdict: verdict(known(events["queries-changes"]) ? events["queries-changes"] <= 20_000 : null),
   });
@@ -247,7 +277,8 @@ export function rows(r: Json): Row[] {
 
 export function table(r: Json): string {
   const lines = ["| # | figure | measured | goal | verdict |", "|---|---|---|---|---|"];
-  for (const x of rows(r)) lines.push(`| ${x.fig} | ${x.what} | ${x.measured} | ${x.goal} | ${x.verdict === "MISSED" ? "**MISSED**" : x.verdict} |`);
+  for (const x of rows(r))
+    lines.push(`| ${x.fig} | ${x.what} | ${x.measured} | ${x.goal} | ${x.verdict === "MISSED" ? "**MISSED**" : x.verdict} |`);
   return lines.join("\n");
 }
 
@@ -256,12 +287,16 @@ function block(r: Json): string {
   const loads: Json[] = r.load ?? [];
   const loadText = loads.map((l) => `${l.phase} ${l.loadavg?.[0]}`).join(", ");
   const missed = rows(r).filter((x) => x.verdict === "MISSED" || x.verdict === "not measured");
-  const missedText = missed.map((x) => `${x.fig} (${x.what.split(/[(:,]/)[0].trim()}${x.verdict === "not measured" ? ": not measured" : ""})`).join("; ");
+  const missedText = missed
+    .map((x) => `${x.fig} (${x.what.split(/[(:,]/)[0].trim()}${x.verdict === "not measured" ? ": not measured" : ""})`)
+    .join("; ");
   const t = r.tools ?? {};
   return [
     BEGIN,
     `Run ${r.startedAt}, command \`${r.command}\`${r.config?.quick ? " (QUICK mode: not a full run)" : ""}: ${((r.totalSeconds ?? r.durationSeconds ?? 0) / 60).toFixed(1)} min in all` +
-      (r.totalSeconds ? ` (${((r.totalSeconds - r.durationSeconds) / 60).toFixed(1)} min build check and start, ${(r.durationSeconds / 60).toFixed(1)} min measuring).` : "."),
+      (r.totalSeconds
+        ? ` (${((r.totalSeconds - r.durationSeconds) / 60).toFixed(1)} min build check and start, ${(r.durationSeconds / 60).toFixed(1)} min measuring).`
+        : "."),
     "",
     `Machine: ${m.cores} cores (${m.cpuModel}), ${mb(m.memoryBytes)} memory, ${m.kernel}, Node ${m.node}. ` +
       `**Shared**: other engineers ran tests on it during the run; 1-minute load average at the start and end of each phase: ${loadText}.`,

@@ -35,6 +35,9 @@ export function shortScansSeen(scans: ScanRecord[], runs: Run[], span: { from: n
     seen,
     sampled: short.filter((s) => seenBy(runs, s).sampled).length,
     share: short.length ? seen / short.length : null,
-    shortMsP50: quantile(short.map((s) => s.ms), 0.5),
+    shortMsP50: quantile(
+      short.map((s) => s.ms),
+      0.5,
+    ),
   };
 }

@@ -25,14 +25,20 @@ export type PgbenchName = (typeof PGBENCH_NAMES)[number];
  * files' `/* inflight:<file> *\/` becomes `/* bench part: <file> *\/` in
  * pgbench's copies (a colon before a space is left alone).
  */
-export const PGBENCH_MARKERS = { activity: "part:activity", aios: "part:aios", view: "part:view", select1: "part:select1" } as const satisfies Record<PgbenchName, string>;
+export const PGBENCH_MARKERS = {
+  activity: "part:activity",
+  aios: "part:aios",
+  view: "part:view",
+  select1: "part:select1",
+} as const satisfies Record<PgbenchName, string>;
 
 export const partMarker = (name: string) => `/* bench part: ${name} */`;
 
 /** A file of sql/ on one line, its own marker replaced by a bench part's. */
 function asPart(file: "activity" | "aios", sql: string): string {
   const own = `/* inflight:${file} */`;
-  if (!sql.includes(own)) throw new Error(`sql/${file}.sql has no ${own} marker: bench/lib/sampling-sql.ts cannot tell pgbench's copy apart`);
+  if (!sql.includes(own))
+    throw new Error(`sql/${file}.sql has no ${own} marker: bench/lib/sampling-sql.ts cannot tell pgbench's copy apart`);
   return sql.replace(own, partMarker(file));
 }
 

@@ -48,10 +48,22 @@ export function spanFigures(r: SpanReadings) {
     aiosReadsPerSecond: r3(calls("aios") / s),
     aiosMeanMs: r3(meanMs(r.delta, "aios")),
     /** what the page says (its last 10 s at the span's end) */
-    page: { msPerSecond: r.page.msPerSecond, aiosIntervalMs: r.page.aios.intervalMs, aiosMsPerRead: r.page.aios.msPerRead, aiosSkipped: r.page.aios.skipped, note: r.page.note },
+    page: {
+      msPerSecond: r.page.msPerSecond,
+      aiosIntervalMs: r.page.aios.intervalMs,
+      aiosMsPerRead: r.page.aios.msPerRead,
+      aiosSkipped: r.page.aios.skipped,
+      note: r.page.note,
+    },
     /** what /metrics says watching cost over the whole span, in all and by statement */
     metricsMsPerSecond: metricsMs === null ? null : r3(metricsMs / s),
-    metricsByStatement: r.costSeconds ? Object.fromEntries(Object.entries(r.costSeconds).filter(([, x]) => x > 0).map(([k, x]) => [k, r3((x * 1000) / s)])) : null,
+    metricsByStatement: r.costSeconds
+      ? Object.fromEntries(
+          Object.entries(r.costSeconds)
+            .filter(([, x]) => x > 0)
+            .map(([k, x]) => [k, r3((x * 1000) / s)]),
+        )
+      : null,
     backendCpu: r5(r.backendCpu),
   };
 }

@@ -83,8 +83,20 @@ export class SseViewer {
       const dataAt = block.indexOf("\ndata: ");
       if (dataAt < 0) continue;
       try {
-        const tick = JSON.parse(block.slice(dataAt + 7)) as { seq: number; t: number; extra?: true; aio: { inFlight: number }; runs: { id: string; inFlight: number }[] };
-        const rec: TickArrival = { seq: tick.seq, t: tick.t, at, inFlight: tick.aio.inFlight, ...(tick.extra ? { extra: true as const } : {}) };
+        const tick = JSON.parse(block.slice(dataAt + 7)) as {
+          seq: number;
+          t: number;
+          extra?: true;
+          aio: { inFlight: number };
+          runs: { id: string; inFlight: number }[];
+        };
+        const rec: TickArrival = {
+          seq: tick.seq,
+          t: tick.t,
+          at,
+          inFlight: tick.aio.inFlight,
+          ...(tick.extra ? { extra: true as const } : {}),
+        };
         if (this.opts.keepRuns) {
           const pids = tick.runs.filter((r) => r.inFlight > 0).map((r) => Number(r.id.split(":")[0]));
           if (pids.length) rec.aioPids = pids;

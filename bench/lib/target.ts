@@ -31,7 +31,10 @@ async function ensureSmallTable(admin: pg.Client, from: string, mb: number, log:
   const bytes = Number(size.rows[0]?.bytes ?? 0);
   if (bytes >= mb * 1024 * 1024 * 0.95) return name;
   const started = Date.now();
-  const { rows } = await admin.query<{ per: string }>(`SELECT (count(*) / greatest(pg_relation_size($1::regclass) / 1048576.0, 1))::bigint AS per FROM ${from}`, [from]);
+  const { rows } = await admin.query<{ per: string }>(
+    `SELECT (count(*) / greatest(pg_relation_size($1::regclass) / 1048576.0, 1))::bigint AS per FROM ${from}`,
+    [from],
+  );
   const rowsWanted = Math.ceil(Number(rows[0].per) * mb);
   await admin.query(`DROP TABLE IF EXISTS ${name}`);
   await admin.query(`CREATE TABLE ${name} AS SELECT * FROM ${from} WHERE id <= $1`.replace("$1", String(rowsWanted)));
@@ -42,8 +45,19 @@ async function ensureSmallTable(admin: pg.Client, from: string, mb: number, log:
 }
 
 /** `settings`: postgresql.conf settings over the bench's own (max_connections 60 unless given). */
-export async function startTarget(opts: { dataDir: string; tableMb: number; smallTableMb: number; roles: string[]; settings?: Record<string, string>; log: (l: string) => void }): Promise<BenchTarget> {
-  const server = await startEmbedded({ dataDir: opts.dataDir, log: (l) => opts.log(`pg: ${l}`), settings: { max_connections: "60", ...opts.settings } });
+export async function startTarget(opts: {
+  dataDir: string;
+  tableMb: number;
+  smallTableMb: number;
+  roles: string[];
+  settings?: Record<string, string>;
+  log: (l: string) => void;
+}): Promise<BenchTarget> {
+  const server = await startEmbedded({
+    dataDir: opts.dataDir,
+    log: (l) => opts.log(`pg: ${l}`),
+    settings: { max_connections: "60", ...opts.settings },
+  });
   const { database, table } = await ensureDemoDatabase(server, { tableMb: opts.tableMb, log: (l) => opts.log(`seed: ${l}`) });
   const admin = new pg.Client({ connectionString: server.superuserUrl(database), application_name: "bench-admin" });
   await admin.connect();

@@ -55,7 +55,13 @@ export function timeLeftScanSql(table: string, md5s: number): string {
  * (where part of a table stays from its seeding, and is scanned with no read
  * to see). `superuserUrl`: for pg_buffercache and CHECKPOINT.
  */
-export function coldScanRig(opts: { superuserUrl: string; dataDir: string; table: string; sql: string; look: TimeLeftRig["look"] }): TimeLeftRig {
+export function coldScanRig(opts: {
+  superuserUrl: string;
+  dataDir: string;
+  table: string;
+  sql: string;
+  look: TimeLeftRig["look"];
+}): TimeLeftRig {
   return {
     async connect() {
       const client = new pg.Client({ connectionString: opts.superuserUrl, application_name: "time-left-scan" });
@@ -116,7 +122,14 @@ export async function scansLookedAt(rig: TimeLeftRig, clients: pg.Client[]): Pro
       const run = await rig.look(seen[i].pid, seen[i].start);
       // A look after the query returned is not one a user could have taken while it ran.
       if (!running.has(i)) continue;
-      seen[i].looks.push({ at: Date.now(), etaMs: run?.etaMs ?? null, range: run?.etaRangeMs ? [run.etaRangeMs[0], run.etaRangeMs[1]] : null, progress: run?.progress ?? null, sampledAt: run?.lastSeen ?? null, blocks: run?.relations.find((r) => r.name === run.progressRelation)?.blocks ?? null });
+      seen[i].looks.push({
+        at: Date.now(),
+        etaMs: run?.etaMs ?? null,
+        range: run?.etaRangeMs ? [run.etaRangeMs[0], run.etaRangeMs[1]] : null,
+        progress: run?.progress ?? null,
+        sampledAt: run?.lastSeen ?? null,
+        blocks: run?.relations.find((r) => r.name === run.progressRelation)?.blocks ?? null,
+      });
     }
     await sleep(Math.max(0, next - Date.now()));
   }

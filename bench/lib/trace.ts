@@ -5,7 +5,9 @@
 // long task is named by what it did, not only by which stream event it held.
 import type { Browser, Page } from "@playwright/test";
 
-const CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink.user_timing"].join(",");
+const CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink.user_timing"].join(
+  ",",
+);
 const LONG_MS = 50;
 
 interface TraceEvent {
@@ -51,7 +53,12 @@ function mainThread(events: readonly TraceEvent[]): TraceEvent {
 
 /** Groups trace event names into the kinds of work the figure names. */
 export function workOf(name: string): string {
-  if (/^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|XHRReadyStateChange|HandlePostMessage)/.test(name)) return "script";
+  if (
+    /^(FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|XHRReadyStateChange|HandlePostMessage)/.test(
+      name,
+    )
+  )
+    return "script";
   if (/^(UpdateLayoutTree|RecalculateStyles|ScheduleStyleRecalculation|ParseAuthorStyleSheet)/.test(name)) return "style";
   if (/^(Layout|UpdateLayerTree|LayoutShift|IntersectionObserverController|ResizeObserverController)/.test(name)) return "layout";
   if (/^(PrePaint|Paint|PaintImage|RasterTask|Decode)/.test(name)) return "paint";

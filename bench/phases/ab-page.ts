@@ -19,11 +19,20 @@ export async function pageAB(ctx: PhaseContext): Promise<void> {
   if (!other) throw new Error("BENCH_AB_NEXT: the .next directory of the build to compare with");
   const executablePath = process.env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
   // Before the windows fill, not after: scripts/bench.mjs installs it, a phase run alone does not.
-  if (executablePath && !existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH`);
+  if (executablePath && !existsSync(executablePath))
+    throw new Error(`no Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM_PATH`);
   const dirB = path.join(paths.tmp, "app-b");
   const buildB = snapshotApp(paths.root, dirB, other);
   // A (this build) is the rig's; B is the other build, same settings, own role
-  const B: Inflight = await startInflight({ appDir: dirB, name: "B (other build)", role: roles.e, url: target.urlFor(roles.e), sampleMs: 100, window: `${cfg.windowMin}m`, log });
+  const B: Inflight = await startInflight({
+    appDir: dirB,
+    name: "B (other build)",
+    role: roles.e,
+    url: target.urlFor(roles.e),
+    sampleMs: 100,
+    window: `${cfg.windowMin}m`,
+    log,
+  });
   running.servers.push(B);
   ctx.scans.phase = "background";
   void ctx.scans.start();
@@ -33,7 +42,15 @@ export async function pageAB(ctx: PhaseContext): Promise<void> {
   const rounds = Number(process.env.BENCH_AB_ROUNDS ?? 2);
   const out: Json[] = [];
   for (let i = 0; i < rounds; i++) {
-    for (const [name, srv] of i % 2 ? ([["B", B], ["A", ctx.A]] as const) : ([["A", ctx.A], ["B", B]] as const)) {
+    for (const [name, srv] of i % 2
+      ? ([
+          ["B", B],
+          ["A", ctx.A],
+        ] as const)
+      : ([
+          ["A", ctx.A],
+          ["B", B],
+        ] as const)) {
       const m = await measureBrowser({
         baseUrl: srv.server.url,
         targetId: "bench",
@@ -44,10 +61,28 @@ export async function pageAB(ctx: PhaseContext): Promise<void> {
         screenshot: path.join(paths.tmp, `ab-${name}-${i}.png`),
         log,
       });
-      out.push({ round: i, build: name, busyShare: r3(m.busyShare), scriptShare: r3(m.scriptShare), layoutShare: r3(m.layoutShare), longTasks: m.longTasks, longestTaskMs: m.longestTaskMs, paintP95: r3(m.paintP95), ticks: m.ticks });
+      out.push({
+        round: i,
+        build: name,
+        busyShare: r3(m.busyShare),
+        scriptShare: r3(m.scriptShare),
+        layoutShare: r3(m.layoutShare),
+        longTasks: m.longTasks,
+        longestTaskMs: m.longestTaskMs,
+        paintP95: r3(m.paintP95),
+        ticks: m.ticks,
+      });
       log(`ab: ${JSON.stringify(out.at(-1))}`);
     }
   }
   const mean = (b: string) => out.filter((o) => o.build === b).reduce((s, o) => s + (o.busyShare as number), 0) / rounds;
-  results.ab = { buildA: results.buildId, buildB, other, rounds: out, busyA: r3(mean("A")), busyB: r3(mean("B")), ratioBA: r3(mean("B") / mean("A")) };
+  results.ab = {
+    buildA: results.buildId,
+    buildB,
+    other,
+    rounds: out,
+    busyA: r3(mean("A")),
+    busyB: r3(mean("B")),
+    ratioBA: r3(mean("B") / mean("A")),
+  };
 }

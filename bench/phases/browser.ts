@@ -20,8 +20,15 @@ export async function browserOnFullWindow(ctx: PhaseContext): Promise<void> {
   else results.fig5 = { serverA: { window: `${cfg.windowMin}m`, rssAtStart: ctx.rssAStart, rssFullWindow: rssFull } };
   const browser = await openPage(ctx, "page", cfg.browserSeconds, cfg.profileSeconds, cfg.traceSeconds);
   const desktop = await openPage(ctx, "desktop", cfg.desktopSeconds, 0, 0);
-  results.fig6 = { ...browser, desktop, watchedMinutes: r3((Date.now() - A.watchedSince) / 60_000), samplesA: info.samples, missedA: info.missed };
-  if ("freshnessP50" in browser && results.fig4) (results.fig4 as Json).browser = { ticks: browser.ticks, p50: r3(browser.freshnessP50), p95: r3(browser.freshnessP95) };
+  results.fig6 = {
+    ...browser,
+    desktop,
+    watchedMinutes: r3((Date.now() - A.watchedSince) / 60_000),
+    samplesA: info.samples,
+    missedA: info.missed,
+  };
+  if ("freshnessP50" in browser && results.fig4)
+    (results.fig4 as Json).browser = { ticks: browser.ticks, p50: r3(browser.freshnessP50), p95: r3(browser.freshnessP95) };
   log(`fig6 ${JSON.stringify(results.fig6).slice(0, 600)}`);
 }
 
@@ -34,7 +41,13 @@ async function waitForFullWindow({ cfg, A, log }: PhaseContext): Promise<void> {
 }
 
 /** One browser measurement of A's target page; a failure is kept as the figure's error, not thrown. */
-async function openPage(ctx: PhaseContext, variant: "page" | "desktop", seconds: number, profileSeconds: number, traceSeconds: number): Promise<BrowserResult | { error: string }> {
+async function openPage(
+  ctx: PhaseContext,
+  variant: "page" | "desktop",
+  seconds: number,
+  profileSeconds: number,
+  traceSeconds: number,
+): Promise<BrowserResult | { error: string }> {
   const env = process.env;
   try {
     return await measureBrowser({

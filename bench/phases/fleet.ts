@@ -54,7 +54,10 @@ export async function manyTargets(bench: Bench): Promise<void> {
   try {
     for (const n of COUNTS) {
       const names = Array.from({ length: n }, (_, i) => `t${String(i + 1).padStart(3, "0")}`);
-      const server = await startApp(paths.app, { INFLIGHT_TARGETS: names.map((id) => `${id}=${target.urlFor(ROLE)}`).join(","), INFLIGHT_WINDOW: "15m" });
+      const server = await startApp(paths.app, {
+        INFLIGHT_TARGETS: names.map((id) => `${id}=${target.urlFor(ROLE)}`).join(","),
+        INFLIGHT_WINDOW: "15m",
+      });
       try {
         const pid = listeningPid(server.port) ?? server.pid;
         await allUp(server, n);
@@ -66,7 +69,12 @@ export async function manyTargets(bench: Bench): Promise<void> {
         const watched = await span(server, pid);
         let page: FleetPageResult | { error: string };
         try {
-          page = await measureFleetPage({ baseUrl: server.url, targets: n, seconds: PAGE_S, executablePath: env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (env.CHROMIUM_PATH ?? "/usr/bin/chromium") });
+          page = await measureFleetPage({
+            baseUrl: server.url,
+            targets: n,
+            seconds: PAGE_S,
+            executablePath: env.PLAYWRIGHT_CHROMIUM === "bundled" ? undefined : (env.CHROMIUM_PATH ?? "/usr/bin/chromium"),
+          });
         } catch (err) {
           page = { error: (err as Error).message.split("\n")[0] };
         }
@@ -144,11 +152,20 @@ async function span(server: AppServer, pid: number): Promise<Span> {
 /** Every target's samples so far, and the medians of its interval and of a sample's cost as the page's cost line gives them. */
 async function fleetState(server: AppServer): Promise<{ samples: number; sampleMsP50: number | null; activityMsP50: number | null }> {
   const res = await fetch(server.url + "/api/targets", { cache: "no-store" });
-  const body = (await res.json()) as { targets: { samples: number; sampleMs: number; cost?: { statements?: { statement: string; msPerCall: number | null }[] } }[] };
-  const activity = body.targets.map((t) => t.cost?.statements?.find((x) => x.statement === "activity")?.msPerCall).filter((x): x is number => typeof x === "number");
+  const body = (await res.json()) as {
+    targets: { samples: number; sampleMs: number; cost?: { statements?: { statement: string; msPerCall: number | null }[] } }[];
+  };
+  const activity = body.targets
+    .map((t) => t.cost?.statements?.find((x) => x.statement === "activity")?.msPerCall)
+    .filter((x): x is number => typeof x === "number");
   return {
     samples: body.targets.reduce((s, t) => s + t.samples, 0),
-    sampleMsP50: r3(quantile(body.targets.map((t) => t.sampleMs), 0.5)),
+    sampleMsP50: r3(
+      quantile(
+        body.targets.map((t) => t.sampleMs),
+        0.5,
+      ),
+    ),
     activityMsP50: r3(quantile(activity, 0.5)),
   };
 }

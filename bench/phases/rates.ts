@@ -19,7 +19,16 @@ export async function fasterRates(ctx: PhaseContext): Promise<void> {
     ["B (50/s)", roles.b, 20],
     ["C (100/s)", roles.c, 10],
   ] as const) {
-    const srv = await startInflight({ appDir: paths.app, name, role, url: tgt.urlFor(role), sampleMs, window: `${cfg.windowMin}m`, env: { INFLIGHT_BUDGET: String(cfg.rateBudgetMs) }, log });
+    const srv = await startInflight({
+      appDir: paths.app,
+      name,
+      role,
+      url: tgt.urlFor(role),
+      sampleMs,
+      window: `${cfg.windowMin}m`,
+      env: { INFLIGHT_BUDGET: String(cfg.rateBudgetMs) },
+      log,
+    });
     running.servers.push(srv);
     try {
       await sleep(3000);

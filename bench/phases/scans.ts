@@ -32,7 +32,14 @@ export async function scansBesidePeers(ctx: PhaseContext): Promise<void> {
   results.fig2 = figure2(run, ticksA, burstA);
   // figure 4 at 10/s: the bench's own SSE client on A
   const fresh = ticksA.map((k) => k.at - k.t);
-  results.fig4 = { oneViewer: { ticks: fresh.length, p50: r3(quantile(fresh, 0.5)), p95: r3(quantile(fresh, 0.95)), max: fresh.length ? Math.max(...fresh) : null } };
+  results.fig4 = {
+    oneViewer: {
+      ticks: fresh.length,
+      p50: r3(quantile(fresh, 0.5)),
+      p95: r3(quantile(fresh, 0.95)),
+      max: fresh.length ? Math.max(...fresh) : null,
+    },
+  };
   const { fig7, fig8, summary } = await shortScansFigures(ctx, csv, { seconds: run.seconds, dA, dPga, burstA });
   results.fig7 = fig7;
   results.fig8 = fig8;
@@ -57,7 +64,12 @@ function startPeers(ctx: PhaseContext, csv: string): Peers {
     return file;
   });
   // ~10/s of each, picked at random
-  const pgb = startPgbench({ port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) }, files, 10 * files.length, 3600);
+  const pgb = startPgbench(
+    { port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) },
+    files,
+    10 * files.length,
+    3600,
+  );
   running.peers.push(pgb);
   return { pga, pgb };
 }
@@ -74,7 +86,16 @@ function sideBySide(inflight: RoleDelta, bare: RoleDelta) {
       const mark = PGBENCH_MARKERS[file];
       const a = meanMs(inflight, file);
       const b = meanMs(bare, mark);
-      return [file, { inflightCalls: inflight.byFile[file]?.calls ?? 0, inflightMeanMs: r3(a), pgbenchCalls: bare.byFile[mark]?.calls ?? 0, pgbenchMeanMs: r3(b), ratio: a !== null && b ? r3(a / b) : null }];
+      return [
+        file,
+        {
+          inflightCalls: inflight.byFile[file]?.calls ?? 0,
+          inflightMeanMs: r3(a),
+          pgbenchCalls: bare.byFile[mark]?.calls ?? 0,
+          pgbenchMeanMs: r3(b),
+          ratio: a !== null && b ? r3(a / b) : null,
+        },
+      ];
     }),
   );
 }
@@ -169,8 +190,28 @@ async function runScans(ctx: PhaseContext, { pga, pgb }: Peers): Promise<ScanRun
   if (pgb.child.exitCode !== null) errors.push(`pgbench exited during the scans (${pgb.child.exitCode}): ${pgb.output().slice(-500)}`);
   await pga.stop();
   await pgb.stop();
-  if (pga.child.exitCode !== null && pga.child.exitCode !== 0) errors.push(`pg_activity exited ${pga.child.exitCode}: ${pga.output().slice(-500)}`);
-  return { from, to, seconds: (to - from) / 1000, after, cpuA0, cpuA1, cpuPga0, cpuPga1, cpuPgb0, cpuPgb1, srvCpuA0, srvCpuA1, extraA0, extraA1, iA0, iA1, iD0, iD1 };
+  if (pga.child.exitCode !== null && pga.child.exitCode !== 0)
+    errors.push(`pg_activity exited ${pga.child.exitCode}: ${pga.output().slice(-500)}`);
+  return {
+    from,
+    to,
+    seconds: (to - from) / 1000,
+    after,
+    cpuA0,
+    cpuA1,
+    cpuPga0,
+    cpuPga1,
+    cpuPgb0,
+    cpuPgb1,
+    srvCpuA0,
+    srvCpuA1,
+    extraA0,
+    extraA1,
+    iA0,
+    iA1,
+    iD0,
+    iD1,
+  };
 }
 
 /** Figure 1: what inflight's statements cost the target, beside the same files bare and its peers' backends. */

@@ -14,26 +14,62 @@ import type { Bench, Json, Rig } from "./context";
 export async function setUp(bench: Bench): Promise<Rig> {
   const { cfg, roles, paths, results, running, log } = bench;
   const t0 = Date.now();
-  const target = await startTarget({ dataDir: process.env.BENCH_DATA_DIR ?? DEFAULT_DATA_DIR, tableMb: cfg.tableMb, smallTableMb: cfg.smallTableMb, roles: Object.values(roles), log });
+  const target = await startTarget({
+    dataDir: process.env.BENCH_DATA_DIR ?? DEFAULT_DATA_DIR,
+    tableMb: cfg.tableMb,
+    smallTableMb: cfg.smallTableMb,
+    roles: Object.values(roles),
+    log,
+  });
   running.target = target;
   const pgv = await target.admin.query<{ v: string; tbl: string; small: string }>(
     "SELECT version() AS v, pg_size_pretty(pg_relation_size($1::regclass)) AS tbl, pg_size_pretty(pg_relation_size($2::regclass)) AS small",
     [target.table, target.smallTable],
   );
   (results.tools as Json).postgres = pgv.rows[0].v;
-  results.target = { table: target.table, tableSize: pgv.rows[0].tbl, smallTable: target.smallTable, smallTableSize: pgv.rows[0].small, setupSeconds: (Date.now() - t0) / 1000 };
+  results.target = {
+    table: target.table,
+    tableSize: pgv.rows[0].tbl,
+    smallTable: target.smallTable,
+    smallTableSize: pgv.rows[0].small,
+    setupSeconds: (Date.now() - t0) / 1000,
+  };
   log(`target ready: ${pgv.rows[0].v.split(" on ")[0]}, ${target.table} ${pgv.rows[0].tbl}`);
 
-  const scans = new ScanDriver(target.server.superuserUrl(target.database), target.server.dataDir, [target.table, target.smallTable], new Date(bench.started).toISOString().slice(11, 19).replace(/:/g, ""));
+  const scans = new ScanDriver(
+    target.server.superuserUrl(target.database),
+    target.server.dataDir,
+    [target.table, target.smallTable],
+    new Date(bench.started).toISOString().slice(11, 19).replace(/:/g, ""),
+  );
   running.driver = scans;
   await scans.open();
 
   // A takes figure 3's 50 viewers (one address): stream caps above that where the server has them (stream-caps.ts)
   const caps = streamCapEnv(KNOWN_SETTINGS, cfg.extraViewers + 1 + 10);
   results.streamCaps = caps;
-  const A = await startInflight({ appDir: paths.app, name: "A (10/s)", role: roles.a, url: target.urlFor(roles.a), sampleMs: 100, window: `${cfg.windowMin}m`, keepRuns: true, env: caps, log });
+  const A = await startInflight({
+    appDir: paths.app,
+    name: "A (10/s)",
+    role: roles.a,
+    url: target.urlFor(roles.a),
+    sampleMs: 100,
+    window: `${cfg.windowMin}m`,
+    keepRuns: true,
+    env: caps,
+    log,
+  });
   running.servers.push(A);
-  const D = await startInflight({ appDir: paths.app, name: "D (1/s)", role: roles.d, url: target.urlFor(roles.d), sampleMs: 1000, window: `${cfg.windowMin}m`, keepRuns: true, log });
+  const D = await startInflight({
+    appDir: paths.app,
+    name: "D (1/s)",
+    role: roles.d,
+    url: target.urlFor(roles.d),
+    sampleMs: 1000,
+    window: `${cfg.windowMin}m`,
+    keepRuns: true,
+    log,
+  });
   running.servers.push(D);
   return { target, scans, A, D, rssAStart: rssBytes(A.pid) };
 }

@@ -36,10 +36,20 @@ export async function shortScansFigures(
     shortMsMin: durations.length ? r3(Math.min(...durations)) : null,
     shortMsMax: durations.length ? r3(Math.max(...durations)) : null,
     longer: phaseScans.length - short.length,
-    at10: { aio: seen10, sampled: count((s) => seenBy(runsA, s).sampled), fromTicks: count((s) => tickSeen(A.viewer, s)), share: short.length ? seen10 / short.length : null },
+    at10: {
+      aio: seen10,
+      sampled: count((s) => seenBy(runsA, s).sampled),
+      fromTicks: count((s) => tickSeen(A.viewer, s)),
+      share: short.length ? seen10 / short.length : null,
+    },
     /** A's samples between the slots over the scans (a burst of three when a statement starts: inflight_samples_extra_total) */
     burstA: { samples: costs.burstA, perScan: costs.burstA !== null && phaseScans.length ? r3(costs.burstA / phaseScans.length) : null },
-    at1: { aio: seen1, sampled: count((s) => seenBy(runsD, s).sampled), fromTicks: count((s) => tickSeen(D.viewer, s)), share: short.length ? seen1 / short.length : null },
+    at1: {
+      aio: seen1,
+      sampled: count((s) => seenBy(runsD, s).sampled),
+      fromTicks: count((s) => tickSeen(D.viewer, s)),
+      share: short.length ? seen1 / short.length : null,
+    },
     missedAt10: short.filter((s) => !seenBy(runsA, s).aio).map((s) => missed(runsA, s)),
     byDuration: [
       [0, 250],
@@ -59,7 +69,14 @@ export async function shortScansFigures(
     byTable: [...new Set(short.map((s) => s.table))].map((table) => {
       const group = short.filter((s) => s.table === table);
       const ms = group.map((s) => s.ms);
-      return { table, scans: group.length, msP50: r3(quantile(ms, 0.5)), at10: group.filter((s) => seenBy(runsA, s).aio).length, at1: group.filter((s) => seenBy(runsD, s).aio).length, pgActivity: group.filter(pgaShown).length };
+      return {
+        table,
+        scans: group.length,
+        msP50: r3(quantile(ms, 0.5)),
+        at10: group.filter((s) => seenBy(runsA, s).aio).length,
+        at1: group.filter((s) => seenBy(runsD, s).aio).length,
+        pgActivity: group.filter(pgaShown).length,
+      };
     }),
   };
 

@@ -57,10 +57,23 @@ async function oneSize(bench: Bench, size: ServerSize, label: string): Promise<J
   running.target = tgt;
   try {
     const inForce = await settingsInForce(tgt);
-    const scans = new ScanDriver(tgt.server.superuserUrl(tgt.database), tgt.server.dataDir, [tgt.table, tgt.smallTable], `size${size.maxConnections}x${size.ioMaxConcurrency}`);
+    const scans = new ScanDriver(
+      tgt.server.superuserUrl(tgt.database),
+      tgt.server.dataDir,
+      [tgt.table, tgt.smallTable],
+      `size${size.maxConnections}x${size.ioMaxConcurrency}`,
+    );
     running.driver = scans;
     await scans.open();
-    const srv = await startInflight({ appDir: paths.app, name: `sizes ${label}`, role: roles.size, url: tgt.urlFor(roles.size), sampleMs: 100, window: "15m", log });
+    const srv = await startInflight({
+      appDir: paths.app,
+      name: `sizes ${label}`,
+      role: roles.size,
+      url: tgt.urlFor(roles.size),
+      sampleMs: 100,
+      window: "15m",
+      log,
+    });
     running.servers.push(srv);
     const startSeconds = (Date.now() - t0) / 1000;
     let idle: Json;
@@ -80,7 +93,16 @@ async function oneSize(bench: Bench, size: ServerSize, label: string): Promise<J
       running.servers.splice(running.servers.indexOf(srv), 1);
     }
     const bare = await bareReads(bench, tgt, label);
-    return { ...size, label, settingsInForce: inForce, startSeconds: r3(startSeconds), budgetMsPerSecond: budget, idle, scans: scanned, bare };
+    return {
+      ...size,
+      label,
+      settingsInForce: inForce,
+      startSeconds: r3(startSeconds),
+      budgetMsPerSecond: budget,
+      idle,
+      scans: scanned,
+      bare,
+    };
   } finally {
     await tgt.admin.end().catch(() => undefined);
     await tgt.server.stop("fast");
@@ -100,7 +122,13 @@ async function settingsInForce(tgt: BenchTarget): Promise<Record<string, string>
 async function measureSpan(tgt: BenchTarget, srv: Inflight, role: string, seconds: number) {
   const read = async () => {
     const metrics = await srv.metrics().catch(() => "");
-    return { at: Date.now(), pgss: await pgssSnapshot(tgt.admin, [role]), info: await srv.info(), extra: metricSum(metrics, "inflight_samples_extra_total"), cost: metrics ? metricBy(metrics, "inflight_target_cost_seconds_total", "statement") : null };
+    return {
+      at: Date.now(),
+      pgss: await pgssSnapshot(tgt.admin, [role]),
+      info: await srv.info(),
+      extra: metricSum(metrics, "inflight_samples_extra_total"),
+      cost: metrics ? metricBy(metrics, "inflight_target_cost_seconds_total", "statement") : null,
+    };
   };
   const cpu0 = await cpuOfRole(tgt, role, "inflight");
   const a = await read();
@@ -154,13 +182,20 @@ async function measureScans(bench: Bench, tgt: BenchTarget, srv: Inflight, scans
     const until = Date.now() + cfg.sizeWarmupSeconds * 1000;
     while (Date.now() < until && !(await aiosCalibrated(srv))) await sleep(500);
     const calibrated = await aiosCalibrated(srv);
-    log(`sizes ${label}: cold scans for ${cfg.sizeScanSeconds} s (pg_aios's cost ${calibrated ? "from pg_stat_statements" : "not yet from pg_stat_statements"})`);
+    log(
+      `sizes ${label}: cold scans for ${cfg.sizeScanSeconds} s (pg_aios's cost ${calibrated ? "from pg_stat_statements" : "not yet from pg_stat_statements"})`,
+    );
     const span = await measureSpan(tgt, srv, roles.size, cfg.sizeScanSeconds);
     await scans.stop();
     await loop;
     const runs = (await srv.json<{ queries: Run[] }>("/api/targets/bench/window")).queries;
     const seen = shortScansSeen(scans.scans, runs, { from: span.from, to: span.to, shortMs: cfg.shortScanMs });
-    return { ...span, aiosCalibrated: calibrated, shortScans: { ...seen, share: r3(seen.share), shortMsP50: r3(seen.shortMsP50) }, scanErrors: scans.errors.slice(0, 3) };
+    return {
+      ...span,
+      aiosCalibrated: calibrated,
+      shortScans: { ...seen, share: r3(seen.share), shortMsP50: r3(seen.shortMsP50) },
+      scanErrors: scans.errors.slice(0, 3),
+    };
   } finally {
     await scans.stop();
   }
@@ -179,14 +214,24 @@ async function bareReads(bench: Bench, tgt: BenchTarget, label: string): Promise
     const file = path.join(paths.tmp, `size-${name}.pgbench.sql`);
     writeFileSync(file, bareScripts()[name] + "\n");
     const p0 = await pgssSnapshot(tgt.admin, [roles.pgbench]);
-    const pgb = startPgbench({ port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) }, [file], cfg.sizeBareRate, cfg.sizeBareSeconds);
+    const pgb = startPgbench(
+      { port: tgt.server.port, database: tgt.database, role: roles.pgbench, password: tgt.passwordOf(roles.pgbench) },
+      [file],
+      cfg.sizeBareRate,
+      cfg.sizeBareSeconds,
+    );
     running.peers.push(pgb);
     await pgb.exited;
     running.peers.splice(running.peers.indexOf(pgb), 1);
     const d = pgssDelta(p0, await pgssSnapshot(tgt.admin, [roles.pgbench]), roles.pgbench);
     const marker = `part:${name}`;
     if (pgb.child.exitCode !== 0) throw new Error(`pgbench (${name}) exited ${pgb.child.exitCode}: ${pgb.output().slice(-300)}`);
-    out[name] = { statement: bareScripts()[name].replace(`${partMarker(name)} `, ""), calls: d.byFile[marker]?.calls ?? 0, meanMs: r3(meanMs(d, marker)), pgbenchLatencyMs: pgbenchLatencyMs(pgb.output()) };
+    out[name] = {
+      statement: bareScripts()[name].replace(`${partMarker(name)} `, ""),
+      calls: d.byFile[marker]?.calls ?? 0,
+      meanMs: r3(meanMs(d, marker)),
+      pgbenchLatencyMs: pgbenchLatencyMs(pgb.output()),
+    };
   }
   log(`sizes ${label}: bare reads ${JSON.stringify(out)}`);
   return out;

@@ -14,7 +14,15 @@ export async function viewersAndMemory(ctx: PhaseContext): Promise<void> {
   const { cfg, roles, paths, target: tgt, scans, running, memory, errors, log } = ctx;
   scans.phase = "background";
   void scans.start();
-  const E = await startInflight({ appDir: paths.app, name: "E (10/s, 60 s window)", role: roles.e, url: tgt.urlFor(roles.e), sampleMs: 100, window: `${cfg.memWindowS}s`, log });
+  const E = await startInflight({
+    appDir: paths.app,
+    name: "E (10/s, 60 s window)",
+    role: roles.e,
+    url: tgt.urlFor(roles.e),
+    sampleMs: 100,
+    window: `${cfg.memWindowS}s`,
+    log,
+  });
   running.servers.push(E);
   memory.task = watchMemory(ctx, E).catch((err) => {
     errors.push(`memory: ${(err as Error).message}`);
@@ -51,7 +59,11 @@ async function watchMemory(ctx: PhaseContext, E: Inflight): Promise<void> {
     const xs = span(a, b);
     return xs.length ? Math.max(...xs) : null;
   };
-  const peaks = { firstWindow: peak(0, cfg.memWindowS), secondWindow: peak(cfg.memWindowS, 2 * cfg.memWindowS), lastMinute: peak(lastSec - 60, lastSec) };
+  const peaks = {
+    firstWindow: peak(0, cfg.memWindowS),
+    secondWindow: peak(cfg.memWindowS, 2 * cfg.memWindowS),
+    lastMinute: peak(lastSec - 60, lastSec),
+  };
   const rssFill = quantile(around(cfg.memWindowS), 0.5);
   const rssAfter = quantile(around(2 * cfg.memWindowS), 0.5);
   const info = await E.info();
@@ -62,10 +74,18 @@ async function watchMemory(ctx: PhaseContext, E: Inflight): Promise<void> {
     rssAfter,
     growth: rssFill && rssAfter ? (rssAfter - rssFill) / rssFill : null,
     peaks: { ...peaks, growth: peaks.firstWindow && peaks.lastMinute ? (peaks.lastMinute - peaks.firstWindow) / peaks.firstWindow : null },
-    pointReadings: { atFill: series.find((x) => x.s === cfg.memWindowS)?.rss ?? null, after: series.find((x) => x.s === 2 * cfg.memWindowS)?.rss ?? null },
+    pointReadings: {
+      atFill: series.find((x) => x.s === cfg.memWindowS)?.rss ?? null,
+      after: series.find((x) => x.s === 2 * cfg.memWindowS)?.rss ?? null,
+    },
     rangeFirstWindow: range(span(0, cfg.memWindowS)),
     rangeSecondWindow: range(span(cfg.memWindowS, 2 * cfg.memWindowS)),
-    late: { afterSeconds: lastSec, rss: quantile(around(lastSec), 0.5), growthFromFill: rssFill ? ((quantile(around(lastSec), 0.5) ?? 0) - rssFill) / rssFill : null, range: range(span(lastSec - 60, lastSec)) },
+    late: {
+      afterSeconds: lastSec,
+      rss: quantile(around(lastSec), 0.5),
+      growthFromFill: rssFill ? ((quantile(around(lastSec), 0.5) ?? 0) - rssFill) / rssFill : null,
+      range: range(span(lastSec - 60, lastSec)),
+    },
     series: series.filter((x) => x.s % 5 === 0),
     samples: info.samples,
     serverA: { window: `${cfg.windowMin}m`, rssAtStart: ctx.rssAStart },
@@ -94,7 +114,9 @@ async function measureViewers(ctx: PhaseContext): Promise<void> {
   const me1 = process.cpuUsage();
   const v1 = Date.now();
   // what one viewer receives, by event, per second
-  const bytesPerSecond = Object.fromEntries([...A.viewer.bytes].map(([k, v]) => [k, Math.round((v - (bytes0.get(k) ?? 0)) / ((v1 - v0) / 1000))]));
+  const bytesPerSecond = Object.fromEntries(
+    [...A.viewer.bytes].map(([k, v]) => [k, Math.round((v - (bytes0.get(k) ?? 0)) / ((v1 - v0) / 1000))]),
+  );
   const one = pgssDelta(p0, p1, roles.a);
   for (let i = 0; i < cfg.extraViewers; i++) {
     const v = new SseViewer(A.streamUrl());
@@ -122,7 +144,13 @@ async function measureViewers(ctx: PhaseContext): Promise<void> {
   const oneRate = one.calls / ((v1 - v0) / 1000);
   const manyRate = many.calls / ((v3 - v2) / 1000);
   results.fig3 = {
-    oneViewer: { seconds: (v1 - v0) / 1000, calls: one.calls, perSecond: r3(oneRate), serverMsPerSecond: r3(one.totalExecMs / ((v1 - v0) / 1000)), samplesPerSecond: r3((i1.samples - i0.samples) / ((v1 - v0) / 1000)) },
+    oneViewer: {
+      seconds: (v1 - v0) / 1000,
+      calls: one.calls,
+      perSecond: r3(oneRate),
+      serverMsPerSecond: r3(one.totalExecMs / ((v1 - v0) / 1000)),
+      samplesPerSecond: r3((i1.samples - i0.samples) / ((v1 - v0) / 1000)),
+    },
     fiftyViewers: {
       seconds: (v3 - v2) / 1000,
       viewersReported: infoMany.viewers,
@@ -146,6 +174,11 @@ async function measureViewers(ctx: PhaseContext): Promise<void> {
     },
     samplesWithFifty: { samples: infoMany1.samples - infoMany0.samples, missed: infoMany1.missed - infoMany0.missed },
   };
-  (results.fig4 as Json).fiftyViewers = { ticks: fresh.length, p50: r3(quantile(fresh, 0.5)), p95: r3(quantile(fresh, 0.95)), max: fresh.length ? Math.max(...fresh) : null };
+  (results.fig4 as Json).fiftyViewers = {
+    ticks: fresh.length,
+    p50: r3(quantile(fresh, 0.5)),
+    p95: r3(quantile(fresh, 0.95)),
+    max: fresh.length ? Math.max(...fresh) : null,
+  };
   log(`fig3 ${JSON.stringify(results.fig3)}`);
 }

@@ -21,7 +21,11 @@ export function Legend({ items }: { items: readonly LegendEntry[] }) {
           <span
             aria-hidden
             className="inline-block"
-            style={i.line || i.dashed ? { width: 14, height: 0, borderTop: `2px ${i.dashed ? "dashed" : "solid"} ${i.color}` } : { width: 10, height: 10, background: i.color, borderRadius: 2 }}
+            style={
+              i.line || i.dashed
+                ? { width: 14, height: 0, borderTop: `2px ${i.dashed ? "dashed" : "solid"} ${i.color}` }
+                : { width: 10, height: 10, background: i.color, borderRadius: 2 }
+            }
           />
           <span>{i.term ? <Term term={i.term}>{i.label}</Term> : <Glossed text={i.label} />}</span>
         </li>

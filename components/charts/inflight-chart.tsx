@@ -17,8 +17,20 @@ import { SeriesLine, StackedAreas, type LineSpec, type SeriesSpec } from "./seri
 import { PointerSurface, Pointed, type PointerActions } from "./pointer-layer";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE, AXIS_TICK, BYTES_COLOR, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, SELECTION_FILL, GRID_STROKE, STATE_COLORS, SYNC_COLOR,
-  Y_LABELS, Y_WIDTH, countTick, kbTick, timeTick,
+  AXIS_LINE,
+  AXIS_TICK,
+  BYTES_COLOR,
+  CHART_MARGIN_RIGHT_AXIS,
+  CHART_STYLE,
+  SELECTION_FILL,
+  GRID_STROKE,
+  STATE_COLORS,
+  SYNC_COLOR,
+  Y_LABELS,
+  Y_WIDTH,
+  countTick,
+  kbTick,
+  timeTick,
 } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
@@ -98,7 +110,15 @@ export const InFlightPanel = memo(function InFlightPanel({ target }: { target: P
         <Legend items={legendFor(chart.states)} />
         <ChartBody empty={empty}>
           <div className="cursor-crosshair select-none">
-            <InFlightPlot rows={chart.rows} states={chart.states} max={Math.max(chart.max, chart.maxSync)} axis={view.axis} kbAxis={kbAxis} selection={selection} handlers={handlers} />
+            <InFlightPlot
+              rows={chart.rows}
+              states={chart.states}
+              max={Math.max(chart.max, chart.maxSync)}
+              axis={view.axis}
+              kbAxis={kbAxis}
+              selection={selection}
+              handlers={handlers}
+            />
           </div>
         </ChartBody>
       </div>
@@ -145,7 +165,13 @@ interface PlotProps {
 
 const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxis, selection, handlers }: PlotProps) {
   const stacked = useMemo(
-    () => states.map((st): SeriesSpec<InFlightRow> => ({ key: stateDataKey(st), name: `async ${st.toLowerCase()}`, color: STATE_COLORS[st], value: (r) => r[stateDataKey(st)] })),
+    () =>
+      states.map((st): SeriesSpec<InFlightRow> => ({
+        key: stateDataKey(st),
+        name: `async ${st.toLowerCase()}`,
+        color: STATE_COLORS[st],
+        value: (r) => r[stateDataKey(st)],
+      })),
     [states],
   );
   // The stack top first, as the areas read, then the two lines.
@@ -155,15 +181,52 @@ const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxi
     <Pointed rows={rows} series={tooltip} domain={axis.xDomain} actions={handlers}>
       <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis yAxisId="n" domain={countAxis.domain} ticks={countAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.handles} />
-        <YAxis yAxisId="b" orientation="right" domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={kbTick} tick={AXIS_TICK} width={64} label={Y_LABELS.bytesRight} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          yAxisId="n"
+          domain={countAxis.domain}
+          ticks={countAxis.ticks}
+          allowDataOverflow
+          allowDecimals={false}
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.handles}
+        />
+        <YAxis
+          yAxisId="b"
+          orientation="right"
+          domain={kbAxis.domain}
+          ticks={kbAxis.ticks}
+          allowDataOverflow
+          tickFormatter={kbTick}
+          tick={AXIS_TICK}
+          width={64}
+          label={Y_LABELS.bytesRight}
+        />
         {timeMarks(axis, "n")}
         <StackedAreas rows={rows} series={stacked} yAxisId="n" fillOpacity={0.85} />
         <SeriesLine rows={rows} line={SYNC_LINE} />
         <SeriesLine rows={rows} line={SIZE_LINE} />
         {selection ? (
-          <ReferenceArea yAxisId="n" x1={Math.min(selection.from, selection.to)} x2={Math.max(selection.from, selection.to)} fill={SELECTION_FILL} fillOpacity={0.25} ifOverflow="hidden" data-testid="zoom-selection" />
+          <ReferenceArea
+            yAxisId="n"
+            x1={Math.min(selection.from, selection.to)}
+            x2={Math.max(selection.from, selection.to)}
+            fill={SELECTION_FILL}
+            fillOpacity={0.25}
+            ifOverflow="hidden"
+            data-testid="zoom-selection"
+          />
         ) : null}
         <PointerSurface />
       </ComposedChart>

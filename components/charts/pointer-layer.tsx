@@ -115,7 +115,17 @@ export function Pointed<R extends Row>({ rows, series, domain, actions, children
   );
 }
 
-function HoverBox<R extends Row>({ row, plot, domain, series }: { row: R; plot: PlotBox; domain: readonly [number, number]; series: readonly TooltipSeries<R>[] }) {
+function HoverBox<R extends Row>({
+  row,
+  plot,
+  domain,
+  series,
+}: {
+  row: R;
+  plot: PlotBox;
+  domain: readonly [number, number];
+  series: readonly TooltipSeries<R>[];
+}) {
   const span = domain[1] - domain[0];
   const x = plot.x + (span > 0 ? ((row.t - domain[0]) / span) * plot.width : 0);
   if (x < plot.x - 0.5 || x > plot.x + plot.width + 0.5) return null;
@@ -129,7 +139,12 @@ function HoverBox<R extends Row>({ row, plot, domain, series }: { row: R; plot: 
         data-testid="chart-tooltip"
         style={{ top: plot.y + 4, left: right ? undefined : x + 12, right: right ? `calc(100% - ${x - 12}px)` : undefined }}
       >
-        <DefaultTooltipContent payload={tooltipPayload(row, series)} label={row.t} labelFormatter={tooltipTime} contentStyle={TOOLTIP_STYLE} />
+        <DefaultTooltipContent
+          payload={tooltipPayload(row, series)}
+          label={row.t}
+          labelFormatter={tooltipTime}
+          contentStyle={TOOLTIP_STYLE}
+        />
       </div>
     </>
   );

@@ -4,7 +4,17 @@ import { CartesianGrid, LineChart, XAxis, YAxis } from "recharts";
 import { RUN_STATES } from "@/lib/schemas/enums";
 import { useChannel, useChannelSelect, useStable, useStaggeredFrame } from "@/lib/client/hooks";
 import { formatClock, formatDuration } from "@/lib/format";
-import { RUN_LINE_MAX_POINTS, runLine, runLineEmpty, runSamples, sameSamples, stateCounts, stateSegments, type RunLineRow, type StateSegment } from "@/lib/view/runs";
+import {
+  RUN_LINE_MAX_POINTS,
+  runLine,
+  runLineEmpty,
+  runSamples,
+  sameSamples,
+  stateCounts,
+  stateSegments,
+  type RunLineRow,
+  type StateSegment,
+} from "@/lib/view/runs";
 import { timeTicks } from "@/lib/view/time";
 import { pixelBudget } from "@/lib/view/series";
 import { Panel } from "@/components/ui/panel";
@@ -15,7 +25,21 @@ import { ChartBody, Legend } from "./chart-frame";
 import { SeriesLine, type LineSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { useView, useViewQueries } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, GRID_STROKE, RUN_STATE_COLORS, RUN_STATE_LABELS, PLOT_INSET, SMALL_CHART_STYLE, SYNC_COLOR, Y_LABELS, Y_WIDTH, countTick, timeTick } from "./theme";
+import {
+  AXIS_LINE,
+  AXIS_TICK,
+  CHART_MARGIN,
+  GRID_STROKE,
+  RUN_STATE_COLORS,
+  RUN_STATE_LABELS,
+  PLOT_INSET,
+  SMALL_CHART_STYLE,
+  SYNC_COLOR,
+  Y_LABELS,
+  Y_WIDTH,
+  countTick,
+  timeTick,
+} from "./theme";
 
 const LINE_LEGEND = [
   { label: "async handles in flight", color: "#2563eb", line: true },
@@ -50,7 +74,11 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
       wide
       testId="run-timeline"
       title={`Run timeline: pid ${run?.pid ?? runId.split(":")[0]}`}
-      subtitle={run ? `started ${formatClock(run.startedAt)}${run.endedAt ? `, ended ${formatClock(run.endedAt)}` : ", running"}: its state in each sample and its reads in flight` : "this run has left the window"}
+      subtitle={
+        run
+          ? `started ${formatClock(run.startedAt)}${run.endedAt ? `, ended ${formatClock(run.endedAt)}` : ", running"}: its state in each sample and its reads in flight`
+          : "this run has left the window"
+      }
       actions={
         <button type="button" onClick={onClose} className="rounded px-2 py-0.5 ring-1 ring-inset ring-slate-300 hover:bg-slate-100">
           close
@@ -64,7 +92,10 @@ export function RunTimelinePanel({ runId, onClose }: { runId: string; onClose: (
         <>
           <Legend items={RUN_STATES.map((s) => ({ label: `${RUN_STATE_LABELS[s]}: ${counts[s]}`, color: RUN_STATE_COLORS[s] }))} />
           <StateStrip segments={segments} from={from} to={to} />
-          <div className="mt-1 flex justify-between text-[11px] text-slate-500 tabular-nums" style={{ marginLeft: Y_WIDTH + CHART_MARGIN.left, marginRight: CHART_MARGIN.right }}>
+          <div
+            className="mt-1 flex justify-between text-[11px] text-slate-500 tabular-nums"
+            style={{ marginLeft: Y_WIDTH + CHART_MARGIN.left, marginRight: CHART_MARGIN.right }}
+          >
             <span>{formatClock(from)}</span>
             <span>
               {samples.length} sample{samples.length === 1 ? "" : "s"} over {formatDuration(to - from)}
@@ -88,9 +119,22 @@ function StateStrip({ segments, from, to }: { segments: readonly StateSegment[];
   const span = Math.max(1, to - from);
   return (
     <div style={{ marginLeft: Y_WIDTH + CHART_MARGIN.left, marginRight: CHART_MARGIN.right }}>
-      <svg viewBox="0 0 1000 20" preserveAspectRatio="none" className="block h-5 w-full rounded bg-slate-100" data-testid="run-state-strip" data-segments={segments.length}>
+      <svg
+        viewBox="0 0 1000 20"
+        preserveAspectRatio="none"
+        className="block h-5 w-full rounded bg-slate-100"
+        data-testid="run-state-strip"
+        data-segments={segments.length}
+      >
         {segments.map((s) => (
-          <rect key={s.from} x={((s.from - from) / span) * 1000} width={Math.max(0.5, ((s.to - s.from) / span) * 1000)} y={0} height={20} fill={RUN_STATE_COLORS[s.state]}>
+          <rect
+            key={s.from}
+            x={((s.from - from) / span) * 1000}
+            width={Math.max(0.5, ((s.to - s.from) / span) * 1000)}
+            y={0}
+            height={20}
+            fill={RUN_STATE_COLORS[s.state]}
+          >
             <title>{`${formatClock(s.from)}–${formatClock(s.to)}: ${RUN_STATE_LABELS[s.state]}`}</title>
           </rect>
         ))}
@@ -101,21 +145,58 @@ function StateStrip({ segments, from, to }: { segments: readonly StateSegment[];
 
 /** Dots only when there are few samples: one or two samples draw no line. */
 const FEW_SAMPLES = 30;
-const ASYNC_LINE: LineSpec<RunLineRow> = { key: "inFlight", name: "async in flight", color: "#2563eb", value: (r) => r.inFlight, curve: "stepAfter" };
-const SYNC_LINE: LineSpec<RunLineRow> = { key: "syncInFlight", name: "synchronous (f_sync)", color: SYNC_COLOR, value: (r) => r.syncInFlight, dash: "4 2", curve: "stepAfter" };
+const ASYNC_LINE: LineSpec<RunLineRow> = {
+  key: "inFlight",
+  name: "async in flight",
+  color: "#2563eb",
+  value: (r) => r.inFlight,
+  curve: "stepAfter",
+};
+const SYNC_LINE: LineSpec<RunLineRow> = {
+  key: "syncInFlight",
+  name: "synchronous (f_sync)",
+  color: SYNC_COLOR,
+  value: (r) => r.syncInFlight,
+  dash: "4 2",
+  curve: "stepAfter",
+};
 const withDots = (line: LineSpec<RunLineRow>): LineSpec<RunLineRow> => ({ ...line, dot: 2 });
 const LINES = [ASYNC_LINE, SYNC_LINE];
 const DOTTED = LINES.map(withDots);
 
-const RunLinePlot = memo(function RunLinePlot({ rows, axis }: { rows: RunLineRow[]; axis: { xDomain: [number, number]; xTicks: number[] } }) {
+const RunLinePlot = memo(function RunLinePlot({
+  rows,
+  axis,
+}: {
+  rows: RunLineRow[];
+  axis: { xDomain: [number, number]; xTicks: number[] };
+}) {
   const [async, sync] = rows.length < FEW_SAMPLES ? DOTTED : LINES;
   const yAxis = useMemo(() => valueAxis(rows.reduce((m, r) => Math.max(m, r.inFlight ?? 0, r.syncInFlight ?? 0), 0)), [rows]);
   return (
     <Pointed rows={rows} series={LINES} domain={axis.xDomain}>
       <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.inFlight} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          domain={yAxis.domain}
+          ticks={yAxis.ticks}
+          allowDataOverflow
+          allowDecimals={false}
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.inFlight}
+        />
         <SeriesLine rows={rows} line={async} />
         <SeriesLine rows={rows} line={sync} />
         <PointerSurface />

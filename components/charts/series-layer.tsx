@@ -22,7 +22,10 @@ const pixelsOf = new WeakMap<readonly Row[], { scale: unknown; xs: number[] }>()
 function xsOf(rows: readonly Row[], scale: unknown, x: Scale): number[] {
   const seen = pixelsOf.get(rows);
   if (seen && seen.scale === scale) return seen.xs;
-  const xs = pixelXs(rows.map((r) => r.t), x);
+  const xs = pixelXs(
+    rows.map((r) => r.t),
+    x,
+  );
   pixelsOf.set(rows, { scale, xs });
   return xs;
 }

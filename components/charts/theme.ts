@@ -25,9 +25,10 @@ export const kbTick = (kb: number) => formatBytes(kb * 1024);
 export const decimalTick = (n: number) => formatNumber(n, 1);
 export const tooltipTime = (t: unknown) => (typeof t === "number" ? formatClock(t) : "");
 
-
-const yLabel = (value: string) => ({ value, angle: -90, position: "insideLeft", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;
-const yLabelRight = (value: string) => ({ value, angle: 90, position: "insideRight", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;
+const yLabel = (value: string) =>
+  ({ value, angle: -90, position: "insideLeft", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;
+const yLabelRight = (value: string) =>
+  ({ value, angle: 90, position: "insideRight", offset: 10, style: { fontSize: 11, fill: "#64748b", textAnchor: "middle" } }) as const;
 
 export const Y_LABELS = {
   handles: yLabel("handles in flight"),

@@ -17,8 +17,18 @@ import { SeriesLine, type LineSpec, type SeriesSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_MARGIN_RIGHT_AXIS, CHART_STYLE, GRID_STROKE, SMALL_CHART_STYLE, Y_LABELS, Y_WIDTH,
-  countTick, decimalTick, timeTick,
+  AXIS_LINE,
+  AXIS_TICK,
+  CHART_MARGIN,
+  CHART_MARGIN_RIGHT_AXIS,
+  CHART_STYLE,
+  GRID_STROKE,
+  SMALL_CHART_STYLE,
+  Y_LABELS,
+  Y_WIDTH,
+  countTick,
+  decimalTick,
+  timeTick,
 } from "./theme";
 
 const COLORS = { live: "#2563eb", counted: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
@@ -48,7 +58,10 @@ function ReadRateNow() {
 export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }: { target: PanelTarget; limitKb: number | null }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, IO_MAX_POINTS);
-  const chart = useMemo(() => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints), [view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints]);
+  const chart = useMemo(
+    () => throughputChart(view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints),
+    [view.frame.io, view.frame.rates, view.domain, view.outages, view.maxPoints],
+  );
   const kbAxis = useMemo(() => sizeAxis(Math.max(chart.maxReadKb, limitKb ?? 0, 16)), [chart.maxReadKb, limitKb]);
   const statIo = target.capabilities?.statIo ?? true;
   const empty = !statIo
@@ -79,7 +92,8 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
           <RatePlot counted={chart.counted} live={chart.live} axis={view.axis} />
         </ChartBody>
         <h3 className="mt-2 text-xs font-medium text-slate-700">
-          Average read size (kB, pg_stat_io): how well reads are combined{limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
+          Average read size (kB, pg_stat_io): how well reads are combined
+          {limitKb !== null ? `; io_combine_limit is ${formatNumber(limitKb)} kB` : ""}
         </h3>
         <ChartBody empty={empty}>
           <LaterSizePlot rows={chart.rows} axis={view.axis} limitKb={limitKb} kbAxis={kbAxis} />
@@ -89,8 +103,22 @@ export const ThroughputPanel = memo(function ThroughputPanel({ target, limitKb }
   );
 });
 
-const LIVE_LINE: LineSpec<LiveRow> = { key: "mbPerSec", name: "read rate now (MB/s)", color: COLORS.live, value: (r) => r.mbPerSec, yAxisId: "mb" };
-const COUNTED_DOTS: LineSpec<ThroughputRow> = { key: "mbCounted", name: "MB counted by pg_stat_io", color: COLORS.counted, value: (r) => r.mbCounted, yAxisId: "counted", width: 0, dot: 2.5 };
+const LIVE_LINE: LineSpec<LiveRow> = {
+  key: "mbPerSec",
+  name: "read rate now (MB/s)",
+  color: COLORS.live,
+  value: (r) => r.mbPerSec,
+  yAxisId: "mb",
+};
+const COUNTED_DOTS: LineSpec<ThroughputRow> = {
+  key: "mbCounted",
+  name: "MB counted by pg_stat_io",
+  color: COLORS.counted,
+  value: (r) => r.mbCounted,
+  yAxisId: "counted",
+  width: 0,
+  dot: 2.5,
+};
 type RateRow = { t: number; mbPerSec?: number | null; mbCounted?: number | null };
 const decimal = (v: number) => formatNumber(v);
 const RATE_TOOLTIP: SeriesSpec<RateRow>[] = [
@@ -108,15 +136,57 @@ function byTime(live: readonly LiveRow[], counted: readonly ThroughputRow[]): Ra
 
 const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: ThroughputRow[]; live: LiveRow[]; axis: TimeAxis }) {
   const rows = useMemo(() => byTime(live, counted), [live, counted]);
-  const mbAxis = useMemo(() => valueAxis(live.reduce((m, r) => Math.max(m, r.mbPerSec ?? 0), 0), RATE_AXIS), [live]);
-  const countedAxis = useMemo(() => valueAxis(counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0), COUNTED_AXIS), [counted]);
+  const mbAxis = useMemo(
+    () =>
+      valueAxis(
+        live.reduce((m, r) => Math.max(m, r.mbPerSec ?? 0), 0),
+        RATE_AXIS,
+      ),
+    [live],
+  );
+  const countedAxis = useMemo(
+    () =>
+      valueAxis(
+        counted.reduce((m, r) => Math.max(m, r.mbCounted ?? 0), 0),
+        COUNTED_AXIS,
+      ),
+    [counted],
+  );
   return (
     <Pointed rows={rows} series={RATE_TOOLTIP} domain={axis.xDomain}>
       <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis yAxisId="mb" domain={mbAxis.domain} ticks={mbAxis.ticks} allowDataOverflow tickFormatter={decimalTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.mbs} />
-        <YAxis yAxisId="counted" orientation="right" domain={countedAxis.domain} ticks={countedAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={56} label={Y_LABELS.mbCountedRight} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          yAxisId="mb"
+          domain={mbAxis.domain}
+          ticks={mbAxis.ticks}
+          allowDataOverflow
+          tickFormatter={decimalTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.mbs}
+        />
+        <YAxis
+          yAxisId="counted"
+          orientation="right"
+          domain={countedAxis.domain}
+          ticks={countedAxis.ticks}
+          allowDataOverflow
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={56}
+          label={Y_LABELS.mbCountedRight}
+        />
         {timeMarks(axis, "mb")}
         <SeriesLine rows={live} line={LIVE_LINE} />
         <SeriesLine rows={counted} line={COUNTED_DOTS} />
@@ -129,7 +199,6 @@ const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: Thro
 /** MB/s: round steps its one-decimal labels show, from 1 up; MB counted: whole MB (its labels are whole), from 1 up. */
 const RATE_AXIS = { least: 1, decimals: 1 } as const;
 const COUNTED_AXIS = { least: 1 } as const;
-
 
 type SizePlotProps = { rows: ThroughputRow[]; axis: TimeAxis; limitKb: number | null; kbAxis: SizeAxis };
 
@@ -145,10 +214,34 @@ const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlo
     <Pointed rows={rows} series={SIZE_TOOLTIP} domain={axis.xDomain}>
       <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis domain={kbAxis.domain} ticks={kbAxis.ticks} allowDataOverflow tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.kb} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          domain={kbAxis.domain}
+          ticks={kbAxis.ticks}
+          allowDataOverflow
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.kb}
+        />
         {timeMarks(axis)}
-        {limitKb !== null ? <ReferenceLine y={limitKb} stroke={COLORS.limit} strokeDasharray="3 3" label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }} /> : null}
+        {limitKb !== null ? (
+          <ReferenceLine
+            y={limitKb}
+            stroke={COLORS.limit}
+            strokeDasharray="3 3"
+            label={{ value: `io_combine_limit ${limitKb} kB`, ...LIMIT_LABEL }}
+          />
+        ) : null}
         <SeriesLine rows={rows} line={SIZE_LINE} />
         <PointerSurface />
       </LineChart>
@@ -157,5 +250,12 @@ const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlo
 });
 
 /** Reads land in few seconds: a dot each, so a lone second still shows. */
-const SIZE_LINE: LineSpec<ThroughputRow> = { key: "avgReadKb", name: "kB per read", color: COLORS.kb, value: (r) => r.avgReadKb, format: decimal, dot: 1.5 };
+const SIZE_LINE: LineSpec<ThroughputRow> = {
+  key: "avgReadKb",
+  name: "kB per read",
+  color: COLORS.kb,
+  value: (r) => r.avgReadKb,
+  format: decimal,
+  dot: 1.5,
+};
 const SIZE_TOOLTIP = [SIZE_LINE];

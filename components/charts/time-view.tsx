@@ -93,7 +93,15 @@ export function useViewQueries(): QueriesPayload & { all: QueriesPayload["querie
   const live = useChannel("queries");
   const { frozen } = useView();
   const frozenQueries = useMemo(
-    () => (frozen ? { ...frozen.queries, queries: runsInRange(frozen.queries.queries, frozen), all: frozen.queries.queries, range: { from: frozen.from, to: frozen.to } } : null),
+    () =>
+      frozen
+        ? {
+            ...frozen.queries,
+            queries: runsInRange(frozen.queries.queries, frozen),
+            all: frozen.queries.queries,
+            range: { from: frozen.from, to: frozen.to },
+          }
+        : null,
     [frozen],
   );
   const liveQueries = useMemo(() => ({ ...live, all: live.queries, range: null }), [live]);
@@ -109,7 +117,16 @@ const RESTART_LABEL_STYLE = { fontSize: 10, fill: RESTART_COLOR } as const;
 export function timeMarks({ marks, outageAreas }: TimeAxis, yAxisId?: string) {
   return [
     ...outageAreas.map((a) => (
-      <ReferenceArea key={`o${a.from}`} x1={a.from} x2={a.to} yAxisId={yAxisId} fill={OUTAGE_FILL} fillOpacity={0.5} ifOverflow="hidden" data-testid="outage-mark" />
+      <ReferenceArea
+        key={`o${a.from}`}
+        x1={a.from}
+        x2={a.to}
+        yAxisId={yAxisId}
+        fill={OUTAGE_FILL}
+        fillOpacity={0.5}
+        ifOverflow="hidden"
+        data-testid="outage-mark"
+      />
     )),
     ...marks.map((m) => (
       <ReferenceLine

@@ -20,8 +20,16 @@ const SLOT = 4;
 export const WaitsPanel = memo(function WaitsPanel({ target }: { target: PanelTarget }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, STACK_MAX_POINTS);
-  const chart = useMemo(() => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);
-  const empty = chart.rows.length === 0 ? noSamples(target, "No samples in view yet") : chart.series.length === 0 ? "No active backend in view: nothing is running" : null;
+  const chart = useMemo(
+    () => waitsChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints),
+    [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints],
+  );
+  const empty =
+    chart.rows.length === 0
+      ? noSamples(target, "No samples in view yet")
+      : chart.series.length === 0
+        ? "No active backend in view: nothing is running"
+        : null;
   return (
     <Panel
       title="Wait events of active backends"
@@ -41,17 +49,48 @@ export const WaitsPanel = memo(function WaitsPanel({ target }: { target: PanelTa
   );
 });
 
-const WaitsPlot = memo(function WaitsPlot({ rows, series, max, axis }: { rows: WaitsRow[]; series: WaitSeries[]; max: number; axis: TimeAxis }) {
+const WaitsPlot = memo(function WaitsPlot({
+  rows,
+  series,
+  max,
+  axis,
+}: {
+  rows: WaitsRow[];
+  series: WaitSeries[];
+  max: number;
+  axis: TimeAxis;
+}) {
   // Top of the stack first in the tooltip, as the areas read from top to bottom.
-  const specs = useMemo(() => series.map((s): SeriesSpec<WaitsRow> => ({ key: s.key, name: s.name, color: waitColor(s.name), value: (row) => row[s.key] })), [series]);
+  const specs = useMemo(
+    () => series.map((s): SeriesSpec<WaitsRow> => ({ key: s.key, name: s.name, color: waitColor(s.name), value: (row) => row[s.key] })),
+    [series],
+  );
   const tooltip = useMemo(() => [...specs].reverse(), [specs]);
   const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
     <Pointed rows={rows} series={tooltip} domain={axis.xDomain}>
       <AreaChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.backends} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          domain={yAxis.domain}
+          ticks={yAxis.ticks}
+          allowDataOverflow
+          allowDecimals={false}
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.backends}
+        />
         {timeMarks(axis)}
         <StackedAreas rows={rows} series={specs} fillOpacity={0.8} />
         <PointerSurface />

@@ -37,7 +37,10 @@ const SLOT = 1;
 export const WorkersPanel = memo(function WorkersPanel({ target }: { target: PanelTarget }) {
   const box = useChartBox();
   const view = useTimeView(SLOT, box, LINE_MAX_POINTS);
-  const chart = useMemo(() => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints), [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints]);
+  const chart = useMemo(
+    () => workersChart(view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints),
+    [view.frame.ticks, view.domain, view.cadenceMs, view.outages, view.maxPoints],
+  );
   const empty =
     chart.rows.length === 0
       ? noSamples(target, "No samples in view yet")
@@ -60,7 +63,14 @@ export const WorkersPanel = memo(function WorkersPanel({ target }: { target: Pan
       }
       actions={<WorkersNowText ioMethod={target.ioMethod} up={target.status === "up"} />}
     >
-      <div ref={box.ref} data-testid="io-workers-chart" data-any={chart.any} data-configured={chart.configuredNow ?? ""} data-pool={chart.pool} data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}>
+      <div
+        ref={box.ref}
+        data-testid="io-workers-chart"
+        data-any={chart.any}
+        data-configured={chart.configuredNow ?? ""}
+        data-pool={chart.pool}
+        data-launched={chart.turnover.reduce((n, m) => n + m.launched, 0)}
+      >
         <Legend items={chart.pool ? LEGEND_19 : LEGEND_18} />
         <ChartBody empty={empty}>
           <WorkersPlot rows={chart.rows} turnover={chart.turnover} max={chart.maxConfigured} axis={view.axis} />
@@ -81,15 +91,42 @@ function WorkersNowText({ ioMethod, up }: { ioMethod: string | null; up: boolean
   const now = workersNow(latest, ioMethod, configured);
   if (!up) return <span className="text-slate-500">now: not sampled (the target is down)</span>;
   return (
-    <span className="text-slate-500" data-testid="panel-workers-now" data-busy={now.busy ?? ""} data-alive={now.alive ?? ""} data-configured={configured ?? ""}>
+    <span
+      className="text-slate-500"
+      data-testid="panel-workers-now"
+      data-busy={now.busy ?? ""}
+      data-alive={now.alive ?? ""}
+      data-configured={configured ?? ""}
+    >
       now: {now.text}
     </span>
   );
 }
 
-const POOL_BAND: BandSpec<WorkersRow> = { key: "band", color: COLORS.configured, fillOpacity: 0.25, low: (r) => r.band?.[0], high: (r) => r.band?.[1], curve: "stepAfter" };
-const CONFIGURED: LineSpec<WorkersRow> = { key: "configured", name: "configured", color: COLORS.configured, value: (r) => r.configured, dash: "5 3", curve: "stepAfter" };
-const ALIVE: LineSpec<WorkersRow> = { key: "alive", name: "alive", color: COLORS.alive, value: (r) => r.alive, width: 2, curve: "stepAfter" };
+const POOL_BAND: BandSpec<WorkersRow> = {
+  key: "band",
+  color: COLORS.configured,
+  fillOpacity: 0.25,
+  low: (r) => r.band?.[0],
+  high: (r) => r.band?.[1],
+  curve: "stepAfter",
+};
+const CONFIGURED: LineSpec<WorkersRow> = {
+  key: "configured",
+  name: "configured",
+  color: COLORS.configured,
+  value: (r) => r.configured,
+  dash: "5 3",
+  curve: "stepAfter",
+};
+const ALIVE: LineSpec<WorkersRow> = {
+  key: "alive",
+  name: "alive",
+  color: COLORS.alive,
+  value: (r) => r.alive,
+  width: 2,
+  curve: "stepAfter",
+};
 const BUSY: LineSpec<WorkersRow> = { key: "busy", name: "busy", color: COLORS.busy, value: (r) => r.busy };
 const TOOLTIP_SERIES: SeriesSpec<WorkersRow>[] = [
   { key: "pool", name: "pool", color: COLORS.configured, value: (r) => r.band?.[1], format: (_, r) => `${r.band?.[0]}..${r.band?.[1]}` },
@@ -98,14 +135,42 @@ const TOOLTIP_SERIES: SeriesSpec<WorkersRow>[] = [
   BUSY,
 ];
 
-const WorkersPlot = memo(function WorkersPlot({ rows, turnover, max, axis }: { rows: WorkersRow[]; turnover: WorkerTurnoverMark[]; max: number; axis: TimeAxis }) {
+const WorkersPlot = memo(function WorkersPlot({
+  rows,
+  turnover,
+  max,
+  axis,
+}: {
+  rows: WorkersRow[];
+  turnover: WorkerTurnoverMark[];
+  max: number;
+  axis: TimeAxis;
+}) {
   const yAxis = useMemo(() => valueAxis(max), [max]);
   return (
     <Pointed rows={rows} series={TOOLTIP_SERIES} domain={axis.xDomain}>
       <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="t" type="number" domain={axis.xDomain} ticks={axis.xTicks} tickFormatter={timeTick} tick={AXIS_TICK} axisLine={AXIS_LINE} allowDataOverflow />
-        <YAxis domain={yAxis.domain} ticks={yAxis.ticks} allowDataOverflow allowDecimals={false} tickFormatter={countTick} tick={AXIS_TICK} width={Y_WIDTH} label={Y_LABELS.workers} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={axis.xDomain}
+          ticks={axis.xTicks}
+          tickFormatter={timeTick}
+          tick={AXIS_TICK}
+          axisLine={AXIS_LINE}
+          allowDataOverflow
+        />
+        <YAxis
+          domain={yAxis.domain}
+          ticks={yAxis.ticks}
+          allowDataOverflow
+          allowDecimals={false}
+          tickFormatter={countTick}
+          tick={AXIS_TICK}
+          width={Y_WIDTH}
+          label={Y_LABELS.workers}
+        />
         {timeMarks(axis)}
         <SeriesBand rows={rows} band={POOL_BAND} />
         <SeriesLine rows={rows} line={ALIVE} />
@@ -113,7 +178,16 @@ const WorkersPlot = memo(function WorkersPlot({ rows, turnover, max, axis }: { r
         <SeriesLine rows={rows} line={CONFIGURED} />
         <SeriesLine rows={rows} line={BUSY} />
         {turnover.map((m) => (
-          <ReferenceDot key={m.t} x={m.t} y={m.alive} r={3.5} fill={m.launched ? COLORS.launched : COLORS.exited} stroke="none" ifOverflow="hidden" data-testid={m.launched ? "worker-launch" : "worker-exit"} />
+          <ReferenceDot
+            key={m.t}
+            x={m.t}
+            y={m.alive}
+            r={3.5}
+            fill={m.launched ? COLORS.launched : COLORS.exited}
+            stroke="none"
+            ifOverflow="hidden"
+            data-testid={m.launched ? "worker-launch" : "worker-exit"}
+          />
         ))}
         <PointerSurface />
       </ComposedChart>

@@ -32,7 +32,8 @@ async function fetchFleet(signal: AbortSignal) {
   return { targets: data.targets, offset: clockOffset(response.headers.get("date"), sentAt, Date.now()) };
 }
 
-const targetHref = (id: string, run?: string) => `/targets/${encodeURIComponent(id)}${run ? `?${formatViewParams({ view: null, range: null, run })}` : ""}`;
+const targetHref = (id: string, run?: string) =>
+  `/targets/${encodeURIComponent(id)}${run ? `?${formatViewParams({ view: null, range: null, run })}` : ""}`;
 
 /** Every target at a glance, from one request every 2 s (no stream per target). */
 export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
@@ -71,7 +72,9 @@ export function FleetTable({ initial }: { initial: TargetInfo[] | null }) {
             <th className="px-3 py-2 font-medium">io_method</th>
             <th className="px-3 py-2 font-medium">pending restart</th>
             <th className="px-3 py-2 text-right font-medium">async reads in flight</th>
-            <th className="px-3 py-2 font-medium" title="most async reads in flight in each second of the last minute; gaps: no sample">last minute</th>
+            <th className="px-3 py-2 font-medium" title="most async reads in flight in each second of the last minute; gaps: no sample">
+              last minute
+            </th>
             <th className="px-3 py-2 font-medium">busiest query now</th>
           </tr>
         </thead>
@@ -107,7 +110,10 @@ const FleetRowView = memo(
   (a, b) => a.shows === b.shows,
 );
 
-const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<Finding["severity"], string>;
+const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<
+  Finding["severity"],
+  string
+>;
 
 /** A finding at a glance, on one line: "SELECT …: waiting on its async reads → raise io_workers (now 1)". */
 function glanceLine({ glance: g }: Finding): string {
@@ -117,9 +123,19 @@ function glanceLine({ glance: g }: Finding): string {
 /** The target's most severe finding, one line (its sentence on hover), to its run or its page. */
 function TopFinding({ targetId, finding }: { targetId: string; finding: Finding }) {
   return (
-    <tr data-testid="fleet-finding" data-target={targetId} data-rule={finding.rule} data-severity={finding.severity} className="border-b border-slate-100">
+    <tr
+      data-testid="fleet-finding"
+      data-target={targetId}
+      data-rule={finding.rule}
+      data-severity={finding.severity}
+      className="border-b border-slate-100"
+    >
       <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
-        <Link href={findingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
+        <Link
+          href={findingHref(targetId, finding)}
+          className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`}
+          title={finding.text}
+        >
           <span className="font-semibold uppercase">{SEVERITY_LABELS[finding.severity]}</span> {glanceLine(finding)}
         </Link>
       </td>
@@ -133,7 +149,11 @@ function HourFinding({ targetId, finding }: { targetId: string; finding: History
   return (
     <tr data-testid="fleet-hour-finding" data-target={targetId} data-rule={finding.rule} className="border-b border-slate-100">
       <td colSpan={8} className="max-w-0 px-3 pb-2 pt-0">
-        <Link href={historyFindingHref(targetId, finding)} className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`} title={finding.text}>
+        <Link
+          href={historyFindingHref(targetId, finding)}
+          className={`block truncate text-xs hover:underline ${SEVERITY_TEXT[finding.severity]}`}
+          title={finding.text}
+        >
           <span className="text-slate-500">last hour, worst: {line.span}:</span> <Sentence text={finding.text} />
         </Link>
       </td>
@@ -144,7 +164,11 @@ function HourFinding({ targetId, finding }: { targetId: string; finding: History
 function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: number | null }) {
   const badge = demoBadge(t);
   return (
-    <tr data-testid="fleet-row" data-target={t.id} className={`align-top ${entry?.topFinding ? "" : "border-b border-slate-100 last:border-0"}`}>
+    <tr
+      data-testid="fleet-row"
+      data-target={t.id}
+      className={`align-top ${entry?.topFinding ? "" : "border-b border-slate-100 last:border-0"}`}
+    >
       <td className="px-3 py-2">
         <Link href={targetHref(t.id)} className="font-medium text-blue-700 hover:underline">
           {t.name}
@@ -154,7 +178,10 @@ function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: nu
             <Badge tone="info">{badge}</Badge>
           </span>
         ) : null}
-        <div className="text-xs text-slate-500 tabular-nums" title="samples per second achieved over the last 10 s, against the interval in force">
+        <div
+          className="text-xs text-slate-500 tabular-nums"
+          title="samples per second achieved over the last 10 s, against the interval in force"
+        >
           {formatNumber(t.achievedHz)} Hz / every {t.sampleMs} ms
         </div>
       </td>
@@ -177,10 +204,24 @@ function FleetFacts({ row: { target: t, entry }, now }: { row: FleetRow; now: nu
         <RestartLine summary={entry?.lastRestart} now={now} />
       </td>
       <td className="px-3 py-2" data-testid="pending-restarts">
-        {!entry ? UNKNOWN : entry.pendingRestarts.length ? <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge> : <span className="text-xs text-slate-500">none</span>}
+        {!entry ? (
+          UNKNOWN
+        ) : entry.pendingRestarts.length ? (
+          <Badge tone="warn">{entry.pendingRestarts.join(", ")}</Badge>
+        ) : (
+          <span className="text-xs text-slate-500">none</span>
+        )}
       </td>
       <td className="px-3 py-2 text-right tabular-nums" data-testid="inflight-now">
-        {!entry ? UNKNOWN : entry.inFlightNow === null ? <span className="text-xs text-slate-500" title="pg_aios was not read in the last sample: unknown, not 0">not read</span> : entry.inFlightNow}
+        {!entry ? (
+          UNKNOWN
+        ) : entry.inFlightNow === null ? (
+          <span className="text-xs text-slate-500" title="pg_aios was not read in the last sample: unknown, not 0">
+            not read
+          </span>
+        ) : (
+          entry.inFlightNow
+        )}
         {entry?.syncNow ? <div className="text-xs text-slate-500">+{entry.syncNow} sync</div> : null}
       </td>
       <td className="px-3 py-2">{entry ? <Sparkline values={entry.spark} /> : UNKNOWN}</td>
@@ -193,7 +234,12 @@ function Busiest({ targetId, query, now }: { targetId: string; query: FleetEntry
   if (!query) return <span className="text-xs text-slate-500">no query running</span>;
   const flat = query.query.replace(/\s+/g, " ").trim();
   return (
-    <Link href={targetHref(targetId, query.id)} className="block max-w-md hover:bg-slate-100" data-testid="busiest-query" title="open the target with this run's timeline">
+    <Link
+      href={targetHref(targetId, query.id)}
+      className="block max-w-md hover:bg-slate-100"
+      data-testid="busiest-query"
+      title="open the target with this run's timeline"
+    >
       <div className="flex flex-wrap items-center gap-1 text-xs">
         <Badge tone={VERDICT_TONES[query.verdict]}>{VERDICT_LABELS[query.verdict]}</Badge>
         <span className="tabular-nums text-slate-600">
@@ -201,7 +247,9 @@ function Busiest({ targetId, query, now }: { targetId: string; query: FleetEntry
           {now !== null ? ` · started ${formatAgo(query.startedAt, now)}` : ""}
         </span>
       </div>
-      <code className="mt-0.5 block break-words font-mono text-xs text-slate-800" data-testid="query-text">{flat.length > QUERY_CHARS ? `${flat.slice(0, QUERY_CHARS)}…` : flat}</code>
+      <code className="mt-0.5 block break-words font-mono text-xs text-slate-800" data-testid="query-text">
+        {flat.length > QUERY_CHARS ? `${flat.slice(0, QUERY_CHARS)}…` : flat}
+      </code>
     </Link>
   );
 }

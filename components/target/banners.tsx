@@ -11,7 +11,12 @@ export function Banners({ items }: { items: readonly Banner[] }) {
   return (
     <div className="space-y-2">
       {items.map((b) => (
-        <div key={b.id} role={b.tone === "info" ? "note" : "alert"} data-testid={`banner-${b.id}`} className={`rounded-lg border px-3 py-2 text-sm ${TONE_CLASSES[b.tone]}`}>
+        <div
+          key={b.id}
+          role={b.tone === "info" ? "note" : "alert"}
+          data-testid={`banner-${b.id}`}
+          className={`rounded-lg border px-3 py-2 text-sm ${TONE_CLASSES[b.tone]}`}
+        >
           <p className="font-semibold">{b.title}</p>
           <p>{b.text}</p>
           {b.code ? <pre className="mt-1 overflow-x-auto rounded bg-white/70 px-2 py-1 font-mono text-xs">{b.code}</pre> : null}

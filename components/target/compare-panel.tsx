@@ -11,9 +11,13 @@ import { QueryText } from "@/components/ui/query-text";
 
 const REFRESH_MS = 15_000;
 
-const VERDICT_TONES = { slower: "bad", faster: "ok", same: "muted", too_few: "muted" } as const satisfies Record<CompareRow["verdict"]["kind"], Tone>;
+const VERDICT_TONES = { slower: "bad", faster: "ok", same: "muted", too_few: "muted" } as const satisfies Record<
+  CompareRow["verdict"]["kind"],
+  Tone
+>;
 
-const span = (s: { from: number; to: number } | null) => (s ? `${formatClock(s.from)}–${formatClock(s.to)} (${formatDuration(s.to - s.from)})` : "–");
+const span = (s: { from: number; to: number } | null) =>
+  s ? `${formatClock(s.from)}–${formatClock(s.to)} (${formatDuration(s.to - s.from)})` : "–";
 
 /** Did the restart help? The same statements before and after it, from the history on disk. */
 export function ComparePanel({ id }: { id: string }) {
@@ -42,7 +46,9 @@ export function ComparePanel({ id }: { id: string }) {
       ) : !c ? (
         <p className="text-sm text-slate-500">Loading the history…</p>
       ) : c.at === null ? (
-        <p className="text-sm text-slate-600" data-testid="compare-note">{c.note}</p>
+        <p className="text-sm text-slate-600" data-testid="compare-note">
+          {c.note}
+        </p>
       ) : (
         <div className="space-y-2">
           <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="compare-changes" data-at={c.at}>
@@ -50,7 +56,15 @@ export function ComparePanel({ id }: { id: string }) {
               {c.restart ? "Restart" : "At"} {formatClock(c.at)}
               {now !== null ? ` (${formatAgo(c.at, now)})` : ""}:
             </span>
-            {c.changes.length ? c.changes.map((ch) => <Badge key={ch.name} tone="info" testId="compare-change">{changeText(ch)}</Badge>) : <span className="text-slate-500">no io setting changed</span>}
+            {c.changes.length ? (
+              c.changes.map((ch) => (
+                <Badge key={ch.name} tone="info" testId="compare-change">
+                  {changeText(ch)}
+                </Badge>
+              ))
+            ) : (
+              <span className="text-slate-500">no io setting changed</span>
+            )}
           </div>
           <p className="text-xs text-slate-500">
             before {span(c.before)} · after {span(c.after)}
@@ -58,7 +72,13 @@ export function ComparePanel({ id }: { id: string }) {
             {c.note ? ` · ${c.note}` : ""}
             {c.history ? ` · ${HISTORY_OF[c.history.identifiedBy]}` : ""}
           </p>
-          {c.rows.length === 0 ? <p className="text-sm text-slate-500" data-testid="compare-empty">No statement was seen on both sides yet.</p> : <CompareRows rows={c.rows} />}
+          {c.rows.length === 0 ? (
+            <p className="text-sm text-slate-500" data-testid="compare-empty">
+              No statement was seen on both sides yet.
+            </p>
+          ) : (
+            <CompareRows rows={c.rows} />
+          )}
         </div>
       )}
     </Panel>
@@ -87,13 +107,15 @@ function CompareRows({ rows }: { rows: CompareRow[] }) {
       {folded.length ? (
         <details data-testid="compare-housekeeping">
           <summary className="cursor-pointer text-xs text-slate-600">
-            {folded.length} housekeeping statement{folded.length === 1 ? "" : "s"} and monitoring poll{folded.length === 1 ? "" : "s"} (SET, BEGIN/COMMIT, reads of pg_stat_* views): not counted in the verdicts
+            {folded.length} housekeeping statement{folded.length === 1 ? "" : "s"} and monitoring poll{folded.length === 1 ? "" : "s"} (SET,
+            BEGIN/COMMIT, reads of pg_stat_* views): not counted in the verdicts
           </summary>
           <CompareTable rows={folded} testId="compare-housekeeping-table" rowTestId="compare-housekeeping-row" />
         </details>
       ) : null}
       <p className="mt-1 text-[11px] text-slate-500">
-        A difference counts when it is more than twice its standard error and at least 5% of the mean before; fewer than 5 calls on a side is too few to tell.
+        A difference counts when it is more than twice its standard error and at least 5% of the mean before; fewer than 5 calls on a side
+        is too few to tell.
       </p>
     </>
   );
@@ -108,8 +130,12 @@ function CompareTable({ rows, testId, rowTestId }: { rows: CompareRow[]; testId:
           <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
             <th className="py-1 pr-2 font-medium">verdict</th>
             <th className="py-1 pr-2 text-right font-medium">calls</th>
-            <th className="py-1 pr-2 text-right font-medium" title="mean execution time ± the standard deviation of single calls">mean exec time ± spread</th>
-            <th className="py-1 pr-2 text-right font-medium" title="read time over execution time">read share</th>
+            <th className="py-1 pr-2 text-right font-medium" title="mean execution time ± the standard deviation of single calls">
+              mean exec time ± spread
+            </th>
+            <th className="py-1 pr-2 text-right font-medium" title="read time over execution time">
+              read share
+            </th>
             <th className="py-1 pr-2 text-right font-medium">blocks read / call</th>
             <th className="py-1 font-medium">statement</th>
           </tr>
@@ -118,14 +144,37 @@ function CompareTable({ rows, testId, rowTestId }: { rows: CompareRow[]; testId:
           {rows.map((r) => {
             const [b, a] = [sideCells(r.before), sideCells(r.after)];
             return (
-              <tr key={r.queryId} data-testid={rowTestId} data-verdict={r.verdict.kind} data-stake-ms={Math.round(r.stakeMs)} data-housekeeping={r.housekeeping} className="border-b border-slate-100 align-top last:border-0">
+              <tr
+                key={r.queryId}
+                data-testid={rowTestId}
+                data-verdict={r.verdict.kind}
+                data-stake-ms={Math.round(r.stakeMs)}
+                data-housekeeping={r.housekeeping}
+                className="border-b border-slate-100 align-top last:border-0"
+              >
                 <td className="py-1.5 pr-2">
                   <Badge tone={VERDICT_TONES[r.verdict.kind]}>{r.verdict.text}</Badge>
                 </td>
-                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.calls}{arrow}{a.calls}</td>
-                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.mean}{arrow}{a.mean}</td>
-                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.readShare}{arrow}{a.readShare}</td>
-                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">{b.blocksPerCall}{arrow}{a.blocksPerCall}</td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">
+                  {b.calls}
+                  {arrow}
+                  {a.calls}
+                </td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">
+                  {b.mean}
+                  {arrow}
+                  {a.mean}
+                </td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">
+                  {b.readShare}
+                  {arrow}
+                  {a.readShare}
+                </td>
+                <td className="whitespace-nowrap py-1.5 pr-2 text-right tabular-nums">
+                  {b.blocksPerCall}
+                  {arrow}
+                  {a.blocksPerCall}
+                </td>
                 <td className="py-1.5">
                   <QueryText text={r.query} />
                 </td>

@@ -27,7 +27,7 @@ export function DemoControls({ target }: { target: PanelTarget }) {
   // What the user picked; until then, what the server runs with.
   const [choice, setChoice] = useState<{ method?: IoMethod; workers?: number; min?: number; max?: number }>({});
   const methods = offered(settings.io_method?.enumvals);
-  const method = choice.method ?? (methods.find((m) => m === current) ?? "worker");
+  const method = choice.method ?? methods.find((m) => m === current) ?? "worker";
   const workers = choice.workers ?? currentWorkers;
   const min = choice.min ?? pool?.min ?? 2;
   const max = Math.max(min, choice.max ?? pool?.max ?? 8);
@@ -41,7 +41,10 @@ export function DemoControls({ target }: { target: PanelTarget }) {
   const busy = restart.isPending || target.status === "starting";
 
   return (
-    <Panel title="Demo controls" subtitle="Restart the embedded PostgreSQL with other io settings, then watch the charts change (a red line marks the restart).">
+    <Panel
+      title="Demo controls"
+      subtitle="Restart the embedded PostgreSQL with other io settings, then watch the charts change (a red line marks the restart)."
+    >
       <form
         className="flex flex-wrap items-end gap-3 text-sm"
         onSubmit={(e) => {
@@ -68,11 +71,29 @@ export function DemoControls({ target }: { target: PanelTarget }) {
         </label>
         {pool ? (
           <>
-            <WorkersInput term="io_min_workers" testId="demo-io-min-workers" value={min} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, min: clamp(v) })} />
-            <WorkersInput term="io_max_workers" testId="demo-io-max-workers" value={max} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, max: clamp(v) })} />
+            <WorkersInput
+              term="io_min_workers"
+              testId="demo-io-min-workers"
+              value={min}
+              disabled={method !== "worker"}
+              onChange={(v) => setChoice({ ...choice, min: clamp(v) })}
+            />
+            <WorkersInput
+              term="io_max_workers"
+              testId="demo-io-max-workers"
+              value={max}
+              disabled={method !== "worker"}
+              onChange={(v) => setChoice({ ...choice, max: clamp(v) })}
+            />
           </>
         ) : (
-          <WorkersInput term="io_workers" testId="demo-io-workers" value={workers} disabled={method !== "worker"} onChange={(v) => setChoice({ ...choice, workers: clamp(v) })} />
+          <WorkersInput
+            term="io_workers"
+            testId="demo-io-workers"
+            value={workers}
+            disabled={method !== "worker"}
+            onChange={(v) => setChoice({ ...choice, workers: clamp(v) })}
+          />
         )}
         <button
           type="submit"
@@ -83,22 +104,38 @@ export function DemoControls({ target }: { target: PanelTarget }) {
           {restart.isPending ? "Restarting…" : "Restart"}
         </button>
         <p className="text-xs text-slate-600" data-testid="demo-status" aria-live="polite">
-          {restart.isPending
-            ? "Setting io parameters and restarting the server; sampling resumes when it is back."
-            : restart.isError
-              ? <span className="text-red-700">Restart failed: {restart.error.message}</span>
-              : restart.isSuccess
-                ? target.status === "up"
-                  ? `Restarted: io_method is now ${current ?? "?"}.`
-                  : "Restarted; reconnecting…"
-                : `Now: io_method ${current ?? "?"}${current === "worker" && sizing ? `, ${pool ? `io_min_workers ${pool.min}, io_max_workers ${pool.max}` : `io_workers ${currentWorkers}`}` : ""}.`}
+          {restart.isPending ? (
+            "Setting io parameters and restarting the server; sampling resumes when it is back."
+          ) : restart.isError ? (
+            <span className="text-red-700">Restart failed: {restart.error.message}</span>
+          ) : restart.isSuccess ? (
+            target.status === "up" ? (
+              `Restarted: io_method is now ${current ?? "?"}.`
+            ) : (
+              "Restarted; reconnecting…"
+            )
+          ) : (
+            `Now: io_method ${current ?? "?"}${current === "worker" && sizing ? `, ${pool ? `io_min_workers ${pool.min}, io_max_workers ${pool.max}` : `io_workers ${currentWorkers}`}` : ""}.`
+          )}
         </p>
       </form>
     </Panel>
   );
 }
 
-function WorkersInput({ term, testId, value, disabled, onChange }: { term: "io_workers" | "io_min_workers" | "io_max_workers"; testId: string; value: number; disabled: boolean; onChange: (v: string) => void }) {
+function WorkersInput({
+  term,
+  testId,
+  value,
+  disabled,
+  onChange,
+}: {
+  term: "io_workers" | "io_min_workers" | "io_max_workers";
+  testId: string;
+  value: number;
+  disabled: boolean;
+  onChange: (v: string) => void;
+}) {
   return (
     <label className="flex flex-col gap-0.5">
       <span className="text-xs text-slate-500">

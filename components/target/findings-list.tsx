@@ -29,7 +29,13 @@ const LEVER_CLASSES = {
  * server-wide cause, then a verdict per running query (what it does now, how
  * far, how long left, the lever), each with its evidence on demand.
  */
-export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }: { targetId: string; onSelectRun: (runId: string) => void }) {
+export const FindingsList = memo(function FindingsList({
+  targetId,
+  onSelectRun,
+}: {
+  targetId: string;
+  onSelectRun: (runId: string) => void;
+}) {
   const payload = useChannel("findings");
   const now = usePageNow();
   const [all, setAll] = useState(false);
@@ -39,7 +45,9 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
   const held = new Set(causes.flatMap((l) => (l.finding.glance.lever ? (l.finding.glance.holds ?? []) : [])));
   return (
     <section aria-label="Findings" data-testid="findings" className="space-y-1 [contain:content]">
-      {causes.every((l) => l.finding.rule === "settings_unchanged") && runs.length === 0 ? <p className="text-sm text-slate-500">Nothing to say yet: a query running a second or more gets a verdict here.</p> : null}
+      {causes.every((l) => l.finding.rule === "settings_unchanged") && runs.length === 0 ? (
+        <p className="text-sm text-slate-500">Nothing to say yet: a query running a second or more gets a verdict here.</p>
+      ) : null}
       {causes.length ? (
         <ul className="space-y-1">
           {causes.map((line) => (
@@ -75,7 +83,12 @@ export const FindingsList = memo(function FindingsList({ targetId, onSelectRun }
       {more || all ? (
         <p className="pl-3 text-xs text-slate-600" data-testid="findings-more">
           {hidden > 0 && !all ? (
-            <button type="button" className="underline decoration-slate-400 hover:text-slate-900" onClick={() => setAll(true)} data-testid="findings-show-more">
+            <button
+              type="button"
+              className="underline decoration-slate-400 hover:text-slate-900"
+              onClick={() => setAll(true)}
+              data-testid="findings-show-more"
+            >
               {more}
             </button>
           ) : all ? (
@@ -114,7 +127,11 @@ function Evidence({ id, open, finding, since }: { id: string; open: boolean; fin
   return (
     <p id={id} hidden={!open} data-testid="finding-evidence" className="text-[13px] leading-snug text-slate-700">
       <Sentence text={finding.text} />
-      {since ? <span className="ml-2 whitespace-nowrap text-xs text-slate-500" data-testid="finding-since">{since}</span> : null}
+      {since ? (
+        <span className="ml-2 whitespace-nowrap text-xs text-slate-500" data-testid="finding-since">
+          {since}
+        </span>
+      ) : null}
     </p>
   );
 }
@@ -126,9 +143,20 @@ function CauseItem({ line: { finding: f, since }, shown }: { line: FindingLine; 
   const holds = f.glance.holds ?? [];
   return (
     // "Server started at ..., nothing changed": the header says when; the line waits in the page for whoever looks.
-    <li hidden={f.rule === "settings_unchanged"} data-testid="finding" data-rule={f.rule} data-severity={f.severity} data-run="" className={`rounded border border-slate-200 border-l-4 px-3 py-1 text-sm leading-snug ${SEVERITY_CLASSES[f.severity]}`}>
+    <li
+      hidden={f.rule === "settings_unchanged"}
+      data-testid="finding"
+      data-rule={f.rule}
+      data-severity={f.severity}
+      data-run=""
+      className={`rounded border border-slate-200 border-l-4 px-3 py-1 text-sm leading-snug ${SEVERITY_CLASSES[f.severity]}`}
+    >
       <div className="flex items-start gap-2">
-        <span className={`mt-0.5 inline-block shrink-0 rounded px-1.5 text-[11px] font-semibold uppercase tracking-wide ${LABEL_CLASSES[f.severity]}`}>{SEVERITY_LABELS[f.severity]}</span>
+        <span
+          className={`mt-0.5 inline-block shrink-0 rounded px-1.5 text-[11px] font-semibold uppercase tracking-wide ${LABEL_CLASSES[f.severity]}`}
+        >
+          {SEVERITY_LABELS[f.severity]}
+        </span>
         <span className="min-w-0 flex-1" data-testid="finding-glance">
           {f.glance.now}
           {f.glance.lever ? (
@@ -155,14 +183,29 @@ function CauseItem({ line: { finding: f, since }, shown }: { line: FindingLine; 
 }
 
 /** A running query's verdict: the statement, what it does now, how far, how long left, the lever. */
-function RunVerdict({ line: { finding: f, since, href }, onSelectRun, heldBy }: { line: FindingLine; onSelectRun: (runId: string) => void; heldBy: boolean }) {
+function RunVerdict({
+  line: { finding: f, since, href },
+  onSelectRun,
+  heldBy,
+}: {
+  line: FindingLine;
+  onSelectRun: (runId: string) => void;
+  heldBy: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const g = f.glance;
   const runId = f.runId!;
   const cell = "border-t border-slate-200 px-2 py-1 align-top";
   return (
-    <tbody data-testid="finding" data-rule={f.rule} data-severity={f.severity} data-run={runId} data-left-ms={typeof f.evidence.etaMs === "number" ? f.evidence.etaMs : ""} className={SEVERITY_CLASSES[f.severity]}>
+    <tbody
+      data-testid="finding"
+      data-rule={f.rule}
+      data-severity={f.severity}
+      data-run={runId}
+      data-left-ms={typeof f.evidence.etaMs === "number" ? f.evidence.etaMs : ""}
+      className={SEVERITY_CLASSES[f.severity]}
+    >
       <tr>
         <td className={`${cell} border-l-4 pl-3 ${SEVERITY_CLASSES[f.severity]}`} title={`${SEVERITY_LABELS[f.severity]}: pid ${f.pid}`}>
           {href ? (
@@ -176,7 +219,9 @@ function RunVerdict({ line: { finding: f, since, href }, onSelectRun, heldBy }: 
                 e.preventDefault();
                 onSelectRun(runId);
                 // The row exists once the table has this run (it lists running queries first).
-                requestAnimationFrame(() => document.getElementById(`run-${runId}`)?.scrollIntoView({ block: "center", behavior: "smooth" }));
+                requestAnimationFrame(() =>
+                  document.getElementById(`run-${runId}`)?.scrollIntoView({ block: "center", behavior: "smooth" }),
+                );
               }}
             >
               {g.query}
@@ -194,8 +239,16 @@ function RunVerdict({ line: { finding: f, since, href }, onSelectRun, heldBy }: 
         <td className={`${cell} tabular-nums`} data-testid="verdict-left">
           {g.left ?? <span className="text-slate-500">–</span>}
         </td>
-        <td className={`${cell} ${LEVER_CLASSES[f.severity]}`} data-testid="finding-lever" title={heldBy ? `${g.lever ?? ""}: the cause above holds it back` : undefined}>
-          {heldBy ? <span className="before:mr-1 before:content-['↑']">above</span> : (g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>)}
+        <td
+          className={`${cell} ${LEVER_CLASSES[f.severity]}`}
+          data-testid="finding-lever"
+          title={heldBy ? `${g.lever ?? ""}: the cause above holds it back` : undefined}
+        >
+          {heldBy ? (
+            <span className="before:mr-1 before:content-['↑']">above</span>
+          ) : (
+            (g.lever ?? <span className="font-normal text-slate-500">too early to tell</span>)
+          )}
         </td>
         <td className={`${cell} text-right`}>
           <EvidenceToggle open={open} onToggle={() => setOpen(!open)} controls={id} />

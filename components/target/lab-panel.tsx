@@ -16,7 +16,11 @@ import { LabLeverFields } from "./lab-lever";
 import { LabResult } from "./lab-result";
 
 const POLL_MS = 700;
-const QUERY_LABELS = { seq: "the demo's sequential scan", bitmap: "the demo's bitmap heap scan", custom: "my own SELECT" } as const satisfies Record<LabQuery, string>;
+const QUERY_LABELS = {
+  seq: "the demo's sequential scan",
+  bitmap: "the demo's bitmap heap scan",
+  custom: "my own SELECT",
+} as const satisfies Record<LabQuery, string>;
 
 /** The labs' A/B as a button (demo target only): one query, cold, N rounds of each value of one lever. */
 export function LabPanel({ target }: { target: PanelTarget }) {
@@ -61,7 +65,12 @@ export function LabPanel({ target }: { target: PanelTarget }) {
       >
         <label className="flex flex-col gap-0.5">
           <span className="text-xs text-slate-500">query</span>
-          <select data-testid="lab-query" value={query} onChange={(e) => setQuery(e.target.value as LabQuery)} className="rounded border border-slate-300 bg-white px-2 py-1">
+          <select
+            data-testid="lab-query"
+            value={query}
+            onChange={(e) => setQuery(e.target.value as LabQuery)}
+            className="rounded border border-slate-300 bg-white px-2 py-1"
+          >
             {Object.entries(QUERY_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -74,13 +83,33 @@ export function LabPanel({ target }: { target: PanelTarget }) {
           <span className="text-xs text-slate-500">
             rounds ({LAB_RUNS.min}-{LAB_RUNS.max})
           </span>
-          <input data-testid="lab-runs" type="number" min={LAB_RUNS.min} max={LAB_RUNS.max} value={runs} onChange={(e) => setRuns(Math.min(LAB_RUNS.max, Math.max(LAB_RUNS.min, Math.round(Number(e.target.value) || LAB_RUNS.min))))} className="w-20 rounded border border-slate-300 px-2 py-1" />
+          <input
+            data-testid="lab-runs"
+            type="number"
+            min={LAB_RUNS.min}
+            max={LAB_RUNS.max}
+            value={runs}
+            onChange={(e) => setRuns(Math.min(LAB_RUNS.max, Math.max(LAB_RUNS.min, Math.round(Number(e.target.value) || LAB_RUNS.min))))}
+            className="w-20 rounded border border-slate-300 px-2 py-1"
+          />
         </label>
-        <button type="submit" data-testid="lab-start" disabled={running || choice.values.length === 0 || target.status !== "up"} className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400">
+        <button
+          type="submit"
+          data-testid="lab-start"
+          disabled={running || choice.values.length === 0 || target.status !== "up"}
+          className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:cursor-wait disabled:bg-slate-400"
+        >
           {running ? "Running…" : "Run the A/B"}
         </button>
         {query === "custom" ? (
-          <textarea data-testid="lab-sql" value={sql} onChange={(e) => setSql(e.target.value)} rows={3} placeholder="SELECT count(*) FROM public.readings WHERE …" className="basis-full rounded border border-slate-300 p-2 font-mono text-xs" />
+          <textarea
+            data-testid="lab-sql"
+            value={sql}
+            onChange={(e) => setSql(e.target.value)}
+            rows={3}
+            placeholder="SELECT count(*) FROM public.readings WHERE …"
+            className="basis-full rounded border border-slate-300 p-2 font-mono text-xs"
+          />
         ) : null}
       </form>
       {start.isError ? (
@@ -98,7 +127,15 @@ function LabStatus({ state }: { state: LabState }) {
   const pct = Math.round(labFraction(state) * 100);
   return (
     <div className="mb-2 space-y-1 text-sm" data-testid="lab-status" data-state={state.state}>
-      <div role="progressbar" aria-label="lab runs done" aria-valuemin={0} aria-valuemax={state.progress.total} aria-valuenow={state.progress.done} data-testid="lab-progress" className="h-2 w-full max-w-xl rounded bg-slate-100">
+      <div
+        role="progressbar"
+        aria-label="lab runs done"
+        aria-valuemin={0}
+        aria-valuemax={state.progress.total}
+        aria-valuenow={state.progress.done}
+        data-testid="lab-progress"
+        className="h-2 w-full max-w-xl rounded bg-slate-100"
+      >
         <div className="h-full rounded bg-blue-600 transition-[width]" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-slate-600">
@@ -106,7 +143,9 @@ function LabStatus({ state }: { state: LabState }) {
         {state.restoredTo ? ` · ${state.request?.lever ?? "io_method"} is back to ${state.restoredTo}` : ""}
       </p>
       {state.request ? <code className="block break-words font-mono text-xs text-slate-700">{state.request.sql}</code> : null}
-      {state.request && (state.request.concurrency ?? 1) > 1 ? <p className="text-xs text-slate-600">{state.request.concurrency} sessions at once; a run&apos;s time is the median of theirs.</p> : null}
+      {state.request && (state.request.concurrency ?? 1) > 1 ? (
+        <p className="text-xs text-slate-600">{state.request.concurrency} sessions at once; a run&apos;s time is the median of theirs.</p>
+      ) : null}
       {state.error ? (
         <p role="alert" className="text-red-800" data-testid="lab-error">
           {state.error}

@@ -31,7 +31,14 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
           </thead>
           <tbody>
             {state.summary.map((s) => (
-              <tr key={valueOf(s)} data-testid="lab-row" data-method={s.method} data-value={valueOf(s)} data-median={s.medianMs} className="border-b border-slate-100 last:border-0">
+              <tr
+                key={valueOf(s)}
+                data-testid="lab-row"
+                data-method={s.method}
+                data-value={valueOf(s)}
+                data-median={s.medianMs}
+                className="border-b border-slate-100 last:border-0"
+              >
                 {columns.map(([header, cell]) => (
                   <td key={header} className="py-1.5 pr-3 tabular-nums">
                     {cell(s)}
@@ -54,14 +61,19 @@ export function LabResult({ id, state }: { id: string; state: LabState }) {
       ) : null}
       <LabChart bars={labBars(state.summary, lever)} />
       <details className="text-xs text-slate-600">
-        <summary className="cursor-pointer">every run (EXPLAIN&apos;s Execution Time, in the order run; the setting as SHOW gave it in the sessions)</summary>
+        <summary className="cursor-pointer">
+          every run (EXPLAIN&apos;s Execution Time, in the order run; the setting as SHOW gave it in the sessions)
+        </summary>
         <ol className="mt-1 list-decimal pl-6 tabular-nums">
           {state.runs.map((r) => (
             <li key={`${r.round}-${valueOf(r)}`} data-testid="lab-run">
               round {r.round}, {valueLabel(lever, valueOf(r))}: {formatDuration(r.executionMs)}
-              {r.sessionsMs ? ` (median of ${r.sessionsMs.map((ms) => formatDuration(ms)).join(", ")})` : ""}, read wait {r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}
+              {r.sessionsMs ? ` (median of ${r.sessionsMs.map((ms) => formatDuration(ms)).join(", ")})` : ""}, read wait{" "}
+              {r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}
               {r.shown !== undefined && lever !== "io_method" ? `, SHOW ${lever}: ${r.shown}` : ""}
-              {r.workers && lever !== "effective_io_concurrency" ? `, io workers seen: ${r.workers.min === r.workers.max ? r.workers.min : `${r.workers.min}-${r.workers.max}`}` : ""}
+              {r.workers && lever !== "effective_io_concurrency"
+                ? `, io workers seen: ${r.workers.min === r.workers.max ? r.workers.min : `${r.workers.min}-${r.workers.max}`}`
+                : ""}
             </li>
           ))}
         </ol>

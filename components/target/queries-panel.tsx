@@ -15,7 +15,15 @@ import { GroupRow, RunRow } from "./run-row";
 export { VERDICT_TONES } from "./run-row";
 const PAGE = 15;
 
-export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSelect }: { target: PanelTarget; selected: string | null; onSelect: (id: string | null) => void }) {
+export const QueriesPanel = memo(function QueriesPanel({
+  target,
+  selected,
+  onSelect,
+}: {
+  target: PanelTarget;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+}) {
   const { queries, statements, range, asOf } = useViewQueries();
   const { settings } = useChannel("settings");
   const [sort, setSort] = useState<RunSort>("readWait");
@@ -41,7 +49,8 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
           {range
             ? `Frozen: ${queries.length} run${queries.length === 1 ? "" : "s"} overlapping ${formatClock(range.from)}–${formatClock(range.to)}, with their figures as they were when the view was frozen (${running} running then).`
             : `${running} running, ${queries.length - running} ended in the window; ended runs under 1 s are grouped by statement.`}{" "}
-          Read wait is sampled (a wait seen in n of m samples), not measured; <Term term="parallel">parallel workers</Term> are folded into their leader. Pick a row for its timeline.
+          Read wait is sampled (a wait seen in n of m samples), not measured; <Term term="parallel">parallel workers</Term> are folded into
+          their leader. Pick a row for its timeline.
         </>
       }
       actions={
@@ -61,7 +70,11 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
         </>
       }
     >
-      {down && !range ? <p className="mb-2 rounded bg-red-50 px-2 py-1 text-sm text-red-800" data-testid="queries-down">{down} The runs below are from before.</p> : null}
+      {down && !range ? (
+        <p className="mb-2 rounded bg-red-50 px-2 py-1 text-sm text-red-800" data-testid="queries-down">
+          {down} The runs below are from before.
+        </p>
+      ) : null}
       {queries.length === 0 ? (
         <p className="text-sm text-slate-500" data-testid="queries-table" data-rows={0} data-as-of={asOf}>
           {range
@@ -75,11 +88,17 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
               <tr className="border-b border-slate-200 text-left text-[11px] uppercase tracking-wide text-slate-500">
                 <th className="py-1 pr-2 font-medium">run</th>
                 <th className="py-1 pr-2 font-medium">verdict</th>
-                <th className="py-1 pr-2 text-right font-medium" title="samples waiting on a read (IO:AioIoCompletion or IO:DataFileRead) / samples: a sampled estimate, not a measurement">
+                <th
+                  className="py-1 pr-2 text-right font-medium"
+                  title="samples waiting on a read (IO:AioIoCompletion or IO:DataFileRead) / samples: a sampled estimate, not a measurement"
+                >
                   waiting on reads, sampled
                 </th>
                 <th className="py-1 pr-2 text-right font-medium">elapsed</th>
-                <th className="py-1 pr-2 text-right font-medium" title="async reads in flight (pg_aios, f_sync = false): now while running, the peak once ended">
+                <th
+                  className="py-1 pr-2 text-right font-medium"
+                  title="async reads in flight (pg_aios, f_sync = false): now while running, the peak once ended"
+                >
                   in flight
                 </th>
                 <th className="py-1 pr-2 font-medium">progress</th>
@@ -88,7 +107,18 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
             </thead>
             <tbody>
               {shown.map((row) => {
-                if (row.kind === "run") return <RunRow key={row.run.id} run={row.run} now={rowNow(row.run)} selected={selected === row.run.id} onSelect={onSelect} statements={statements} blockSize={blockSize} />;
+                if (row.kind === "run")
+                  return (
+                    <RunRow
+                      key={row.run.id}
+                      run={row.run}
+                      now={rowNow(row.run)}
+                      selected={selected === row.run.id}
+                      onSelect={onSelect}
+                      statements={statements}
+                      blockSize={blockSize}
+                    />
+                  );
                 const g = row.group;
                 const isOpen = open.has(g.key);
                 // A closed group still shows the selected run (one picked while running that has ended since, or
@@ -99,7 +129,16 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
                   <Fragment key={`g:${g.key}`}>
                     <GroupRow group={g} open={isOpen} holdsSelected={held !== null} onToggle={() => toggle(g.key)} />
                     {members.map((r) => (
-                      <RunRow key={r.id} run={r} now={rowNow(r)} selected={selected === r.id} onSelect={onSelect} statements={statements} blockSize={blockSize} group={g.key} />
+                      <RunRow
+                        key={r.id}
+                        run={r}
+                        now={rowNow(r)}
+                        selected={selected === r.id}
+                        onSelect={onSelect}
+                        statements={statements}
+                        blockSize={blockSize}
+                        group={g.key}
+                      />
                     ))}
                   </Fragment>
                 );
@@ -107,7 +146,13 @@ export const QueriesPanel = memo(function QueriesPanel({ target, selected, onSel
             </tbody>
           </table>
           {rows.length > PAGE ? (
-            <button type="button" data-testid="queries-show-all" aria-pressed={all} className="mt-2 text-xs text-blue-700 hover:underline" onClick={() => setAll(!all)}>
+            <button
+              type="button"
+              data-testid="queries-show-all"
+              aria-pressed={all}
+              className="mt-2 text-xs text-blue-700 hover:underline"
+              onClick={() => setAll(!all)}
+            >
               {all ? `show the first ${PAGE}` : `show all ${rows.length} rows`}
             </button>
           ) : null}

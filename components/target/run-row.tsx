@@ -52,9 +52,16 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
       tabIndex={0}
       className={`cursor-pointer border-b border-slate-100 align-top last:border-0 ${selected ? "bg-blue-50" : nested ? "bg-slate-50/60 hover:bg-slate-100" : "hover:bg-slate-50"}`}
     >
-      <td className={`py-1.5 pr-2 whitespace-nowrap text-xs ${nested ? "pl-4" : ""}`} title={[run.backendType, run.database, run.user].filter(Boolean).join(" · ")}>
+      <td
+        className={`py-1.5 pr-2 whitespace-nowrap text-xs ${nested ? "pl-4" : ""}`}
+        title={[run.backendType, run.database, run.user].filter(Boolean).join(" · ")}
+      >
         <div className="flex items-center gap-1">
-          {running ? <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-emerald-500" title="running" /> : <span className="inline-block h-2 w-2 rounded-full bg-slate-300" title="ended" />}
+          {running ? (
+            <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-emerald-500" title="running" />
+          ) : (
+            <span className="inline-block h-2 w-2 rounded-full bg-slate-300" title="ended" />
+          )}
           <span className="font-mono">pid {run.pid}</span>
         </div>
         <div className="text-slate-500">
@@ -98,7 +105,9 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
       </td>
       <td className="py-1.5">
         <QueryText text={run.query} />
-        {run.relations.length ? <div className="mt-0.5 text-xs text-slate-500">reads {run.relations.map((r) => r.name).join(", ")}</div> : null}
+        {run.relations.length ? (
+          <div className="mt-0.5 text-xs text-slate-500">reads {run.relations.map((r) => r.name).join(", ")}</div>
+        ) : null}
       </td>
     </tr>
   );
@@ -116,7 +125,9 @@ function InFlight({ run, now }: { run: QueryRun; now?: Parameters<typeof inFligh
     <span data-testid="run-inflight" data-unknown={cell.unknown}>
       <span className={cell.unknown ? "text-slate-500" : undefined}>{cell.main}</span>
       <div className="text-xs text-slate-500">{cell.label}</div>
-      {isRunning(run) && run.bytesInFlight && !cell.unknown ? <div className="text-xs text-slate-500">{formatBytes(run.bytesInFlight)}</div> : null}
+      {isRunning(run) && run.bytesInFlight && !cell.unknown ? (
+        <div className="text-xs text-slate-500">{formatBytes(run.bytesInFlight)}</div>
+      ) : null}
     </span>
   );
 }
@@ -133,13 +144,24 @@ function Progress({ run, blockSize }: { run: QueryRun; blockSize: number }) {
   }
   return (
     <div className="w-40" title={cell.title}>
-      <div className="h-2 overflow-hidden rounded bg-slate-200" role="progressbar" aria-label={cell.text} aria-valuenow={cell.pct} aria-valuemin={0} aria-valuemax={100}>
+      <div
+        className="h-2 overflow-hidden rounded bg-slate-200"
+        role="progressbar"
+        aria-label={cell.text}
+        aria-valuenow={cell.pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
         <div className="h-full bg-blue-500" style={{ width: `${cell.pct}%` }} />
       </div>
       <div className="mt-0.5 text-xs text-slate-500" data-testid="run-progress">
         {cell.text}
       </div>
-      {cell.eta ? <div className="text-xs text-slate-600" data-testid="run-eta">{cell.eta}</div> : null}
+      {cell.eta ? (
+        <div className="text-xs text-slate-600" data-testid="run-eta">
+          {cell.eta}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -148,7 +170,17 @@ const verdictMix = (g: RunGroup) =>
   (Object.entries(g.verdicts) as [Verdict, number][]).map(([v, n]) => `${VERDICT_LABELS[v]} ${n}`).join(", ");
 
 /** Sub-second repeats of one statement as one row; open it for the runs. */
-export function GroupRow({ group, open, holdsSelected, onToggle }: { group: RunGroup; open: boolean; holdsSelected: boolean; onToggle: () => void }) {
+export function GroupRow({
+  group,
+  open,
+  holdsSelected,
+  onToggle,
+}: {
+  group: RunGroup;
+  open: boolean;
+  holdsSelected: boolean;
+  onToggle: () => void;
+}) {
   return (
     <tr data-testid="run-group" data-group={group.key} data-runs={group.runs.length} className="border-b border-slate-100 align-top">
       <td className="py-1.5 pr-2 text-xs" colSpan={6}>

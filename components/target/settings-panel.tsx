@@ -11,13 +11,20 @@ import { TERMS, type Term as TermId } from "@/lib/view/glossary";
 
 const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
 
-const CHECK_TONES = { pass: "ok", act: "bad", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<Check["status"], Tone>;
+const CHECK_TONES = { pass: "ok", act: "bad", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<
+  Check["status"],
+  Tone
+>;
 
 export const SettingsPanel = memo(function SettingsPanel() {
   const { settings, checks, restarts, reloads } = useChannel("settings");
   const rows = settingRows(settings);
   return (
-    <Panel wide title="Settings & checks" subtitle="pg_settings at once after a reload (a new pg_conf_load_time(), seen every sample) or a restart (a new pg_postmaster_start_time()), and every 30 s">
+    <Panel
+      wide
+      title="Settings & checks"
+      subtitle="pg_settings at once after a reload (a new pg_conf_load_time(), seen every sample) or a restart (a new pg_postmaster_start_time()), and every 30 s"
+    >
       <div className="grid gap-4 lg:grid-cols-2">
         <div data-testid="settings-panel" className="min-w-0 overflow-x-auto">
           {rows.length === 0 ? (
@@ -33,7 +40,14 @@ export const SettingsPanel = memo(function SettingsPanel() {
               </thead>
               <tbody>
                 {rows.map((s) => (
-                  <tr key={s.name} data-testid={`setting-${s.name}`} data-value={s.setting} data-pending={s.pendingRestart} data-unused={s.note?.startsWith("unused") ?? false} className="border-b border-slate-100 last:border-0">
+                  <tr
+                    key={s.name}
+                    data-testid={`setting-${s.name}`}
+                    data-value={s.setting}
+                    data-pending={s.pendingRestart}
+                    data-unused={s.note?.startsWith("unused") ?? false}
+                    className="border-b border-slate-100 last:border-0"
+                  >
                     <td className="py-1 pr-2 font-mono text-xs">{isTerm(s.name) ? <Term term={s.name}>{s.name}</Term> : s.name}</td>
                     <td className="py-1 pr-2 tabular-nums">
                       {s.display}

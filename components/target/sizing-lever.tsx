@@ -5,7 +5,10 @@ import { formatClock, formatDuration } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { QueryText } from "@/components/ui/query-text";
 
-const VERDICT_TONES = { raise: "bad", lower: "warn", change: "bad", leave: "ok", unknown: "muted" } as const satisfies Record<SizingVerdict, Tone>;
+const VERDICT_TONES = { raise: "bad", lower: "warn", change: "bad", leave: "ok", unknown: "muted" } as const satisfies Record<
+  SizingVerdict,
+  Tone
+>;
 
 /** One lever: the verdict in one line, what the lab measured here under it, the evidence on demand (the figures, the statements it would help, how to prove it). */
 export function SizingLeverRow({ lever: l, demo }: { lever: SizingLeverVerdict; demo: boolean }) {

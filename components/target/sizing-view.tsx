@@ -24,17 +24,43 @@ function RangePicker({ value, onChange }: { value: SizingRange; onChange: (r: Si
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="sizing-range">
       {NAMED.map((n) => (
-        <button key={n.range} type="button" className={button(value.kind === "named" && value.range === n.range)} onClick={() => onChange({ kind: "named", range: n.range })} data-testid={`sizing-range-${n.range}`}>
+        <button
+          key={n.range}
+          type="button"
+          className={button(value.kind === "named" && value.range === n.range)}
+          onClick={() => onChange({ kind: "named", range: n.range })}
+          data-testid={`sizing-range-${n.range}`}
+        >
           {n.label}
         </button>
       ))}
       <label className="flex items-center gap-1">
-        from <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} className="rounded border border-slate-300 px-1 py-0.5" data-testid="sizing-from" />
+        from{" "}
+        <input
+          type="datetime-local"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          className="rounded border border-slate-300 px-1 py-0.5"
+          data-testid="sizing-from"
+        />
       </label>
       <label className="flex items-center gap-1">
-        to <input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} className="rounded border border-slate-300 px-1 py-0.5" data-testid="sizing-to" />
+        to{" "}
+        <input
+          type="datetime-local"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          className="rounded border border-slate-300 px-1 py-0.5"
+          data-testid="sizing-to"
+        />
       </label>
-      <button type="button" disabled={!custom} className={`${button(value.kind === "custom")} disabled:opacity-50`} onClick={() => custom && onChange(custom)} data-testid="sizing-custom">
+      <button
+        type="button"
+        disabled={!custom}
+        className={`${button(value.kind === "custom")} disabled:opacity-50`}
+        onClick={() => custom && onChange(custom)}
+        data-testid="sizing-custom"
+      >
         show
       </button>
     </div>
@@ -64,7 +90,11 @@ export function SizingView({ id, demo, initial }: { id: string; demo: boolean; i
         wide
         testId="sizing-panel"
         title="What to set, from this server's own history"
-        subtitle={s ? `${formatClock(s.from)}–${formatClock(s.to)} (${formatDuration(s.to - s.from)}), ${formatDuration(s.sampledMs)} of it sampled, from the ${s.source === "history" ? "history on disk" : "live window"}` : undefined}
+        subtitle={
+          s
+            ? `${formatClock(s.from)}–${formatClock(s.to)} (${formatDuration(s.to - s.from)}), ${formatDuration(s.sampledMs)} of it sampled, from the ${s.source === "history" ? "history on disk" : "live window"}`
+            : undefined
+        }
       >
         {sizing.isError ? (
           <p role="alert" className="text-sm text-amber-900" data-testid="sizing-error">

@@ -27,8 +27,12 @@ export const StatementsPanel = memo(function StatementsPanel({ target }: { targe
         />
       }
     >
-      {statementsNote && target.status === "up" ? <p className="mb-2 rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">{statementsNote}</p> : null}
-      {unknown && !statementsNote ? <p className="mb-2 text-xs text-amber-800">Read time is {UNKNOWN}: pg_stat_statements reports 0, which is not the real time.</p> : null}
+      {statementsNote && target.status === "up" ? (
+        <p className="mb-2 rounded bg-amber-50 px-2 py-1 text-sm text-amber-900">{statementsNote}</p>
+      ) : null}
+      {unknown && !statementsNote ? (
+        <p className="mb-2 text-xs text-amber-800">Read time is {UNKNOWN}: pg_stat_statements reports 0, which is not the real time.</p>
+      ) : null}
       {table.rows.length === 0 ? (
         <p className="text-sm text-slate-500" data-testid="statements-empty">
           {statementsEmpty(target, statementsNote)}
@@ -41,17 +45,27 @@ export const StatementsPanel = memo(function StatementsPanel({ target }: { targe
                 <th className="py-1 pr-2 text-right font-medium">calls</th>
                 <th className="py-1 pr-2 text-right font-medium">exec time</th>
                 <th className="py-1 pr-2 text-right font-medium">read time</th>
-                <th className="py-1 pr-2 text-right font-medium" title="read time / exec time, exact; per process for a parallel statement (its read time is summed over its processes)">
+                <th
+                  className="py-1 pr-2 text-right font-medium"
+                  title="read time / exec time, exact; per process for a parallel statement (its read time is summed over its processes)"
+                >
                   read share
                 </th>
                 <th className="py-1 pr-2 font-medium">read time within exec time</th>
-                <th className="py-1 pr-2 text-right font-medium" title="shared blocks read / hit">blocks read / hit</th>
+                <th className="py-1 pr-2 text-right font-medium" title="shared blocks read / hit">
+                  blocks read / hit
+                </th>
                 <th className="py-1 font-medium">statement</th>
               </tr>
             </thead>
             <tbody>
               {table.rows.map(({ stat, execScale, readOfExec, share, hitRatio }) => (
-                <tr key={stat.queryId} data-testid="statement-row" data-summed={share.summed} className="border-b border-slate-100 align-top last:border-0">
+                <tr
+                  key={stat.queryId}
+                  data-testid="statement-row"
+                  data-summed={share.summed}
+                  className="border-b border-slate-100 align-top last:border-0"
+                >
                   <td className="py-1.5 pr-2 text-right tabular-nums">{formatNumber(stat.calls)}</td>
                   <td className="py-1.5 pr-2 text-right tabular-nums">{formatDuration(stat.totalExecTime)}</td>
                   <td className="py-1.5 pr-2 text-right tabular-nums">
@@ -62,9 +76,14 @@ export const StatementsPanel = memo(function StatementsPanel({ target }: { targe
                     {share.text}
                   </td>
                   <td className="py-1.5 pr-2">
-                    <div className="h-3 w-40 rounded-sm bg-slate-100" title={readOfExec === null ? share.title : `read ${formatShare(readOfExec)} of ${formatDuration(stat.totalExecTime)}`}>
+                    <div
+                      className="h-3 w-40 rounded-sm bg-slate-100"
+                      title={readOfExec === null ? share.title : `read ${formatShare(readOfExec)} of ${formatDuration(stat.totalExecTime)}`}
+                    >
                       <div className="relative h-full rounded-sm bg-slate-400" style={{ width: `${Math.max(1, execScale * 100)}%` }}>
-                        {readOfExec !== null ? <div className="absolute inset-y-0 left-0 rounded-sm bg-orange-500" style={{ width: `${readOfExec * 100}%` }} /> : null}
+                        {readOfExec !== null ? (
+                          <div className="absolute inset-y-0 left-0 rounded-sm bg-orange-500" style={{ width: `${readOfExec * 100}%` }} />
+                        ) : null}
                       </div>
                     </div>
                   </td>
@@ -82,7 +101,9 @@ export const StatementsPanel = memo(function StatementsPanel({ target }: { targe
       )}
       <p className="mt-1 text-[11px] text-slate-500" data-testid="statements-hidden" data-hidden={table.hidden}>
         {table.rows.length ? "Bar: grey = exec time against the slowest statement, orange = its read time. " : ""}
-        {table.hidden ? `${table.hidden} transaction-control and SET statement${table.hidden === 1 ? "" : "s"} (BEGIN, COMMIT, SET LOCAL …) hidden: nothing to say about their reads.` : ""}
+        {table.hidden
+          ? `${table.hidden} transaction-control and SET statement${table.hidden === 1 ? "" : "s"} (BEGIN, COMMIT, SET LOCAL …) hidden: nothing to say about their reads.`
+          : ""}
       </p>
     </Panel>
   );

@@ -14,7 +14,12 @@ const STREAM_TONES = { live: "ok", connecting: "muted", reconnecting: "warn" } a
 
 export function StatusBadge({ target, now }: { target: TargetInfo; now: number | null }) {
   return (
-    <Badge tone={STATUS_TONES[target.status]} testId="target-status" data={{ "data-status": target.status }} title={`inflight's connection to this server, ${statusText(target, now)} (the server's own start is under 'server started')`}>
+    <Badge
+      tone={STATUS_TONES[target.status]}
+      testId="target-status"
+      data={{ "data-status": target.status }}
+      title={`inflight's connection to this server, ${statusText(target, now)} (the server's own start is under 'server started')`}
+    >
       {statusText(target, null)}
     </Badge>
   );
@@ -42,15 +47,32 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
         <Link href="/" className="text-sm text-slate-500 hover:text-slate-800">
           ← targets
         </Link>
-        <h1 className="text-lg font-semibold" title={target.demo ? `the PostgreSQL ${majorVersion(target.serverVersion, target.serverVersionNum) ?? ""} that inflight started, with its demo workload` : undefined}>
+        <h1
+          className="text-lg font-semibold"
+          title={
+            target.demo
+              ? `the PostgreSQL ${majorVersion(target.serverVersion, target.serverVersionNum) ?? ""} that inflight started, with its demo workload`
+              : undefined
+          }
+        >
           {target.name}
         </h1>
         {badge ? <Badge tone="info">{badge}</Badge> : null}
-        <Link href={`/targets/${encodeURIComponent(target.id)}/sizing`} className="text-sm text-blue-700 hover:underline" data-testid="sizing-link" title="what to set for the io workers, read-ahead, io_method and io_combine_limit, from this server's own history">
+        <Link
+          href={`/targets/${encodeURIComponent(target.id)}/sizing`}
+          className="text-sm text-blue-700 hover:underline"
+          data-testid="sizing-link"
+          title="what to set for the io workers, read-ahead, io_method and io_combine_limit, from this server's own history"
+        >
           Sizing
         </Link>
         <StatusBadge target={target} now={now} />
-        <Badge tone={STREAM_TONES[stream.state]} testId="stream-state" data={{ "data-state": stream.state }} title={stream.error ?? "this page's live stream from inflight"}>
+        <Badge
+          tone={STREAM_TONES[stream.state]}
+          testId="stream-state"
+          data={{ "data-state": stream.state }}
+          title={stream.error ?? "this page's live stream from inflight"}
+        >
           {stream.state === "live" ? "live" : `stream ${stream.state}`}
           {stream.state !== "live" && stream.since && now !== null ? ` for ${formatAgo(stream.since, now).replace(/ ago$/, "")}` : ""}
         </Badge>
@@ -73,7 +95,9 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
       <div className="mt-2 space-y-0.5 border-t border-slate-100 pt-1.5 text-xs text-slate-600">
         <CostLine cost={target.cost}>
           <p data-testid="cadence">
-            sampled every {target.sampleMs} ms ({formatNumber(target.achievedHz)} Hz over the last 10 s): {formatNumber(target.samples)} samples, {formatNumber(target.missed)} missed (a sample whose statement had not returned when the next was due); {target.viewers} viewer{target.viewers === 1 ? "" : "s"}
+            sampled every {target.sampleMs} ms ({formatNumber(target.achievedHz)} Hz over the last 10 s): {formatNumber(target.samples)}{" "}
+            samples, {formatNumber(target.missed)} missed (a sample whose statement had not returned when the next was due);{" "}
+            {target.viewers} viewer{target.viewers === 1 ? "" : "s"}
           </p>
           {collectionOk ? <CollectionLine aspects={target.aspects} target={target} /> : null}
         </CostLine>
@@ -109,7 +133,14 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
   const aio = latest.aio;
   return (
     <>
-      <Fact label="reads in flight" title={aio ? `asynchronous reads in flight (pg_aios handles with f_sync = false), ${formatBytes(aio.bytes)}, and synchronous ones, sampled at ${formatClock(latest.t)}` : NOT_READ_TITLE}>
+      <Fact
+        label="reads in flight"
+        title={
+          aio
+            ? `asynchronous reads in flight (pg_aios handles with f_sync = false), ${formatBytes(aio.bytes)}, and synchronous ones, sampled at ${formatClock(latest.t)}`
+            : NOT_READ_TITLE
+        }
+      >
         {aio ? (
           <>
             <span data-testid="now-inflight" data-known="true">
@@ -128,13 +159,21 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
           {latest.active}
         </span>
       </Fact>
-      <Fact label={<Term term="io_workers">io workers busy</Term>} title={`${workers.text}; sampled at ${formatClock(latest.t)} (the io workers panel says the same)`} testId="header-workers">
+      <Fact
+        label={<Term term="io_workers">io workers busy</Term>}
+        title={`${workers.text}; sampled at ${formatClock(latest.t)} (the io workers panel says the same)`}
+        testId="header-workers"
+      >
         <span data-testid="workers-now" data-busy={workers.busy ?? ""} data-alive={workers.alive ?? ""}>
           {workers.short}
         </span>
       </Fact>
       {workers.pool ? (
-        <Fact label={<Term term="io_max_workers">io worker pool</Term>} title="PostgreSQL 19 launches io workers when reads queue for them, up to io_max_workers, and stops idle ones down to io_min_workers" testId="header-pool">
+        <Fact
+          label={<Term term="io_max_workers">io worker pool</Term>}
+          title="PostgreSQL 19 launches io workers when reads queue for them, up to io_max_workers, and stops idle ones down to io_min_workers"
+          testId="header-pool"
+        >
           <span data-testid="workers-pool">{workers.pool}</span>
         </Fact>
       ) : null}

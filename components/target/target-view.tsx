@@ -51,7 +51,10 @@ function useViewSelection(id: string, store: LiveStore, loaded: boolean, initial
     setFrozen(freeze(store, pendingRange, Date.now()));
   }
 
-  const zoom = useCallback((range: TimeDomain) => setFrozen((f) => (f ? zoomInto(f, range) : { ...freeze(store, range, Date.now()), zoomed: true })), [store]);
+  const zoom = useCallback(
+    (range: TimeDomain) => setFrozen((f) => (f ? zoomInto(f, range) : { ...freeze(store, range, Date.now()), zoomed: true })),
+    [store],
+  );
   const actions: ViewActions = useMemo(
     () => ({
       onSpan: (s) => {
@@ -102,7 +105,9 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
       <main className="p-6 text-sm text-slate-600" data-testid="target-loading">
         {live.status === "error" ? (
           <div role="alert" className="space-y-2">
-            <p className="text-red-800">Could not load the window of {id}: {live.error}</p>
+            <p className="text-red-800">
+              Could not load the window of {id}: {live.error}
+            </p>
             <button type="button" onClick={live.reload} className="rounded bg-slate-800 px-3 py-1 text-white">
               Retry
             </button>
@@ -121,8 +126,15 @@ export function TargetView({ id, initial }: { id: string; initial: ViewParams })
         <ViewContext value={view}>
           <PageClock>
             <main className="mx-auto max-w-[1920px] space-y-3 p-3">
-              <TargetHeader target={target} controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />} />
-              {frozen?.history && frozen.history.seconds > 0 ? <HistoryFindings range={frozen} history={frozen.history} onSelectRun={setSelected} /> : <FindingsList targetId={id} onSelectRun={setSelected} />}
+              <TargetHeader
+                target={target}
+                controls={<ViewControls id={id} windowMs={target.windowMs} span={span} frozen={frozen} actions={actions} />}
+              />
+              {frozen?.history && frozen.history.seconds > 0 ? (
+                <HistoryFindings range={frozen} history={frozen.history} onSelectRun={setSelected} />
+              ) : (
+                <FindingsList targetId={id} onSelectRun={setSelected} />
+              )}
               {frozen ? <FrozenBar frozen={frozen} history={history} actions={actions} /> : null}
               <Banners items={banners(target, settings)} />
               <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">

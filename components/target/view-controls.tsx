@@ -9,7 +9,6 @@ import type { HistoryLoad } from "@/lib/client/use-history";
 import { BUTTON, PLAIN, PRESSED } from "./buttons";
 import { HistoryPicker, type HistoryActions } from "./history-picker";
 
-
 /** `onHistory`: the last `ms` up to the newest sample; `onRange`: a range beyond the window, read from disk. */
 export interface ViewActions extends HistoryActions {
   onSpan: (span: ViewSpanId) => void;
@@ -19,13 +18,31 @@ export interface ViewActions extends HistoryActions {
 }
 
 /** The span shown, freeze / live, exports of what is shown, and a link to it. */
-export function ViewControls({ id, windowMs, span, frozen, actions }: { id: string; windowMs: number; span: ViewSpanId; frozen: FrozenView | null; actions: ViewActions }) {
+export function ViewControls({
+  id,
+  windowMs,
+  span,
+  frozen,
+  actions,
+}: {
+  id: string;
+  windowMs: number;
+  span: ViewSpanId;
+  frozen: FrozenView | null;
+  actions: ViewActions;
+}) {
   const range = frozen ? { from: frozen.from, to: frozen.to } : null;
   return (
     <div className="ml-auto flex flex-wrap items-center gap-1 text-xs">
       <div className="flex items-center gap-1" role="group" aria-label="time range">
         {VIEW_SPANS.map((s) => (
-          <button key={s.id} type="button" onClick={() => actions.onSpan(s.id)} aria-pressed={!frozen && span === s.id} className={!frozen && span === s.id ? PRESSED : PLAIN}>
+          <button
+            key={s.id}
+            type="button"
+            onClick={() => actions.onSpan(s.id)}
+            aria-pressed={!frozen && span === s.id}
+            className={!frozen && span === s.id ? PRESSED : PLAIN}
+          >
             {s.ms === null ? `${Math.round(windowMs / 60_000)} min` : s.label}
           </button>
         ))}
@@ -33,11 +50,22 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
       <HistoryPicker frozen={frozen} actions={actions} />
       <span className="mx-1 h-4 w-px bg-slate-300" aria-hidden />
       {frozen ? (
-        <button type="button" data-testid="view-live" onClick={actions.onLive} className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}>
+        <button
+          type="button"
+          data-testid="view-live"
+          onClick={actions.onLive}
+          className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}
+        >
           ▶ Live
         </button>
       ) : (
-        <button type="button" data-testid="view-freeze" onClick={actions.onFreeze} className={PLAIN} title="Stop the charts and the query table here; the stream goes on in the background">
+        <button
+          type="button"
+          data-testid="view-freeze"
+          onClick={actions.onFreeze}
+          className={PLAIN}
+          title="Stop the charts and the query table here; the stream goes on in the background"
+        >
           ❚❚ Freeze
         </button>
       )}
@@ -52,10 +80,22 @@ export function ViewControls({ id, windowMs, span, frozen, actions }: { id: stri
           Share ▾
         </summary>
         <div className="absolute right-0 z-20 mt-1 flex flex-col gap-1 rounded border border-slate-200 bg-white p-1.5 shadow-lg">
-          <a href={exportUrl(id, "json", range)} download data-testid="export-json" className={PLAIN} title={range ? "the frozen range as JSON" : "the whole window as JSON"}>
+          <a
+            href={exportUrl(id, "json", range)}
+            download
+            data-testid="export-json"
+            className={PLAIN}
+            title={range ? "the frozen range as JSON" : "the whole window as JSON"}
+          >
             Export JSON
           </a>
-          <a href={exportUrl(id, "csv", range)} download data-testid="export-csv" className={PLAIN} title={range ? "the ticks of the frozen range as CSV" : "the window's ticks as CSV"}>
+          <a
+            href={exportUrl(id, "csv", range)}
+            download
+            data-testid="export-csv"
+            className={PLAIN}
+            title={range ? "the ticks of the frozen range as CSV" : "the window's ticks as CSV"}
+          >
             Export CSV
           </a>
           <CopyLink />
@@ -78,7 +118,13 @@ function CopyLink() {
     setTimeout(() => setState("idle"), 2000);
   };
   return (
-    <button type="button" data-testid="copy-link" onClick={() => void copy()} className={PLAIN} title="Copy a link to this view: the range shown and the selected run">
+    <button
+      type="button"
+      data-testid="copy-link"
+      onClick={() => void copy()}
+      className={PLAIN}
+      title="Copy a link to this view: the range shown and the selected run"
+    >
       {state === "copied" ? "Link copied" : state === "failed" ? "Copy failed: use the address bar" : "Copy link"}
     </button>
   );
@@ -127,7 +173,11 @@ export function FrozenBar({ frozen, history, actions }: { frozen: FrozenView; hi
             reset zoom
           </button>
         ) : null}
-        <button type="button" onClick={actions.onLive} className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}>
+        <button
+          type="button"
+          onClick={actions.onLive}
+          className={`${BUTTON} bg-emerald-600 font-medium text-white ring-emerald-700 hover:bg-emerald-700`}
+        >
           ▶ Live
         </button>
       </span>
@@ -137,7 +187,12 @@ export function FrozenBar({ frozen, history, actions }: { frozen: FrozenView; hi
 
 /** Where the frozen range comes from beyond the window: being read from disk, read (a tick a second), or why not. */
 function HistoryState({ frozen, history }: { frozen: FrozenView; history: HistoryLoad }) {
-  if (history.state === "loading") return <span data-testid="history-state" data-state="loading">reading the range from disk…</span>;
+  if (history.state === "loading")
+    return (
+      <span data-testid="history-state" data-state="loading">
+        reading the range from disk…
+      </span>
+    );
   if (history.state === "error") {
     return (
       <span className="text-amber-800" data-testid="history-state" data-state="error">
@@ -148,7 +203,9 @@ function HistoryState({ frozen, history }: { frozen: FrozenView; history: Histor
   if (!frozen.history) return null;
   return (
     <span data-testid="history-state" data-state="ready" data-seconds={frozen.history.seconds}>
-      {frozen.history.seconds > 0 ? `before the window: from disk, a tick a second (${frozen.history.seconds} s kept)` : "nothing of it before the window is on disk"}
+      {frozen.history.seconds > 0
+        ? `before the window: from disk, a tick a second (${frozen.history.seconds} s kept)`
+        : "nothing of it before the window is on disk"}
       {frozen.history.note ? `. ${frozen.history.note}` : ""}
     </span>
   );

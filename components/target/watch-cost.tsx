@@ -12,7 +12,9 @@ export function CostLine({ cost, children }: { cost: WatchCost; children?: React
     <details data-testid="watch-cost" data-ms-per-second={cost.msPerSecond}>
       <summary className="cursor-pointer list-none">
         <span className="font-medium text-slate-700">{v.summary}</span>
-        {v.over || v.note ? <span className="text-amber-800"> ({v.over ? "over the budget" : "sampling slowed to stay in the budget"})</span> : null}
+        {v.over || v.note ? (
+          <span className="text-amber-800"> ({v.over ? "over the budget" : "sampling slowed to stay in the budget"})</span>
+        ) : null}
         <span className="ml-1 text-blue-700">▾</span>
       </summary>
       <div className="mt-1 space-y-0.5">
@@ -63,12 +65,19 @@ export function CostLine({ cost, children }: { cost: WatchCost; children?: React
 }
 
 /** Each collection aspect that is not fine, as itself; all fine in a few words. */
-export function CollectionLine({ aspects, target }: { aspects: readonly AspectHealth[]; target: Pick<TargetInfo, "status" | "statusSince"> }) {
+export function CollectionLine({
+  aspects,
+  target,
+}: {
+  aspects: readonly AspectHealth[];
+  target: Pick<TargetInfo, "status" | "statusSince">;
+}) {
   const v = aspectsView(aspects, target);
   if (v.allOk) {
     return (
       <p data-testid="collection" data-ok="true" data-degraded="false" className="text-slate-500">
-        collection: all {aspects.length} aspects read fine (sampling, <Glossed text="pg_aios, pg_stat_io" />, settings, <Glossed text="pg_stat_statements" />, relation names)
+        collection: all {aspects.length} aspects read fine (sampling, <Glossed text="pg_aios, pg_stat_io" />, settings,{" "}
+        <Glossed text="pg_stat_statements" />, relation names)
       </p>
     );
   }

@@ -9,9 +9,26 @@ export const TONES = {
 } as const;
 export type Tone = keyof typeof TONES;
 
-export function Badge({ tone, children, title, testId, data }: { tone: Tone; children: ReactNode; title?: string; testId?: string; data?: Record<`data-${string}`, string> }) {
+export function Badge({
+  tone,
+  children,
+  title,
+  testId,
+  data,
+}: {
+  tone: Tone;
+  children: ReactNode;
+  title?: string;
+  testId?: string;
+  data?: Record<`data-${string}`, string>;
+}) {
   return (
-    <span title={title} data-testid={testId} {...data} className={`inline-flex items-center whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      title={title}
+      data-testid={testId}
+      {...data}
+      className={`inline-flex items-center whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
       {children}
     </span>
   );

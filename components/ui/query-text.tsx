@@ -15,7 +15,10 @@ export function QueryText({ text }: { text: string }) {
       <summary className="cursor-pointer list-none font-mono text-xs text-slate-800">
         <span data-testid="query-text">{`${flat.slice(0, SHORT_QUERY)}…`}</span> <span className="font-sans text-blue-700">full text</span>
       </summary>
-      <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs" data-testid="query-text">
+      <pre
+        className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-xs"
+        data-testid="query-text"
+      >
         {text}
       </pre>
     </details>

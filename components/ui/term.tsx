@@ -8,7 +8,11 @@ export const MajorContext = createContext<number | null>(null);
 /** A term with its plain explanation on hover (a dotted underline, the text as its title). */
 export function Term({ term, children }: { term: TermId; children?: ReactNode }) {
   return (
-    <abbr title={gloss(term, use(MajorContext))} data-term={term} className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2">
+    <abbr
+      title={gloss(term, use(MajorContext))}
+      data-term={term}
+      className="cursor-help underline decoration-slate-400 decoration-dotted underline-offset-2"
+    >
       {children ?? term}
     </abbr>
   );

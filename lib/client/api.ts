@@ -20,16 +20,30 @@ async function failure(res: Response): Promise<ApiError> {
 }
 
 /** GET a JSON body and parse it with `schema`; an error envelope becomes an ApiError. */
-export async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<{ data: z.infer<S>; response: Response }> {
+export async function getJson<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<{ data: z.infer<S>; response: Response }> {
   const res = await fetch(url, { signal, cache: "no-store", headers: { Accept: "application/json" } });
   if (!res.ok) throw await failure(res);
   const parsed = schema.safeParse(await res.json());
-  if (!parsed.success) throw new ApiError(res.status, "contract", `${url}: unexpected response (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw new ApiError(
+      res.status,
+      "contract",
+      `${url}: unexpected response (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
+    );
   return { data: parsed.data, response: res };
 }
 
 export async function postJson(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    cache: "no-store",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw await failure(res);
 }
 

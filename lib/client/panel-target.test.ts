@@ -38,7 +38,9 @@ describe("the target as the panels read it", () => {
       target({ serverVersionNum: 190000 }),
       target({ capabilities: { ...a.capabilities!, aiosDenied: true } }),
       target({ capabilities: null }),
-      target({ aspects: a.aspects.map((x) => (x.aspect === "statements" ? { ...x, state: "failing", lastError: "permission denied" } : x)) }),
+      target({
+        aspects: a.aspects.map((x) => (x.aspect === "statements" ? { ...x, state: "failing", lastError: "permission denied" } : x)),
+      }),
       target({ aspects: a.aspects.slice(1) }),
     ];
     for (const b of changed) expect(samePanelTarget(a, b)).toBe(false);

@@ -47,6 +47,10 @@ function sameAspects(a: TargetInfo["aspects"], b: TargetInfo["aspects"]): boolea
 /** Whether a panel would show `a` and `b` alike. */
 export function samePanelTarget(a: PanelTarget, b: PanelTarget): boolean {
   return PANEL_FIELDS.every((f) =>
-    f === "capabilities" ? sameCapabilities(a.capabilities, b.capabilities) : f === "aspects" ? sameAspects(a.aspects, b.aspects) : a[f] === b[f],
+    f === "capabilities"
+      ? sameCapabilities(a.capabilities, b.capabilities)
+      : f === "aspects"
+        ? sameAspects(a.aspects, b.aspects)
+        : a[f] === b[f],
   );
 }

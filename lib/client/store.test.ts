@@ -5,7 +5,9 @@ import { LATEST_STALE_MS, LiveStore } from "./store";
 describe("LiveStore", () => {
   it("loads a snapshot and continues from the snapshot's lastSeq, not its arrays", () => {
     const store = new LiveStore();
-    store.load(snapshot({ ticks: [tick(1, 1000), tick(3, 1100)], io: [ioSample(2, 1050, 1, 8192), ioSample(4, 1120, 1, 8192)], lastSeq: 7 }));
+    store.load(
+      snapshot({ ticks: [tick(1, 1000), tick(3, 1100)], io: [ioSample(2, 1050, 1, 8192), ioSample(4, 1120, 1, 8192)], lastSeq: 7 }),
+    );
     expect(store.lastSeq).toBe(7);
     expect(store.get("frame").ticks).toHaveLength(2);
     expect(store.get("latest")?.seq).toBe(3);
@@ -18,7 +20,12 @@ describe("LiveStore", () => {
     const store = new LiveStore();
     store.load(snapshot({ ticks: [tick(1, 1000)], queries: [run({ endedAt: null, readBlocksPerSec: 1000 })] }));
     store.addTick(tick(2, 1500));
-    store.apply("queries", { asOf: 0, queries: [run({ endedAt: null, readBlocksPerSec: 2000 }), run({ id: "e", endedAt: 1400, readBlocksPerSec: 9000 })], statements: [], statementsNote: null });
+    store.apply("queries", {
+      asOf: 0,
+      queries: [run({ endedAt: null, readBlocksPerSec: 2000 }), run({ id: "e", endedAt: 1400, readBlocksPerSec: 9000 })],
+      statements: [],
+      statementsNote: null,
+    });
     store.apply("queries", { asOf: 0, queries: [], statements: [], statementsNote: null });
     store.flush();
     expect(store.get("frame").rates).toEqual([
@@ -200,11 +207,19 @@ describe("LiveStore", () => {
   it("applies the changes of the runs to the state they were made against, with their findings", () => {
     const store = new LiveStore();
     store.load(snapshot());
-    store.apply("queries", { asOf: 1, queries: [run({ id: "a", endedAt: null, samples: 1 }), run({ id: "e", endedAt: 5 })], statements: [], statementsNote: null });
+    store.apply("queries", {
+      asOf: 1,
+      queries: [run({ id: "a", endedAt: null, samples: 1 }), run({ id: "e", endedAt: 5 })],
+      statements: [],
+      statementsNote: null,
+    });
     expect(store.applyQueriesChanges({ asOf: 2, base: 1, runs: [run({ id: "a", endedAt: null, samples: 2 })] })).toBe(true);
     expect(store.get("queries").asOf).toBe(1);
     store.apply("findings", { asOf: 2, findings: [], moreRuns: 0 });
-    expect(store.get("queries").queries.map((r) => [r.id, r.samples])).toEqual([["a", 2], ["e", run().samples]]);
+    expect(store.get("queries").queries.map((r) => [r.id, r.samples])).toEqual([
+      ["a", 2],
+      ["e", run().samples],
+    ]);
     expect(store.applyQueriesChanges({ asOf: 3, base: 1, runs: [] })).toBe(false);
     expect(store.applyQueriesChanges({ asOf: 3, base: 2, runs: [run({ id: "a", endedAt: 9 })], order: ["a"] })).toBe(true);
     store.apply("findings", { asOf: 3, findings: [], moreRuns: 0 });

@@ -24,7 +24,6 @@ export interface StreamStatus {
   error: string | null;
 }
 
-
 export interface Channels {
   frame: Frame;
   latest: Tick | null;
@@ -119,7 +118,12 @@ export class LiveStore {
     this.set("target", snapshot.target);
     this.set("settings", { settings: snapshot.settings, checks: snapshot.checks, restarts: snapshot.restarts, reloads: snapshot.reloads });
     this.pendingQueries = null;
-    this.set("queries", { asOf: snapshot.asOf, queries: snapshot.queries, statements: snapshot.statements, statementsNote: snapshot.statementsNote });
+    this.set("queries", {
+      asOf: snapshot.asOf,
+      queries: snapshot.queries,
+      statements: snapshot.statements,
+      statementsNote: snapshot.statementsNote,
+    });
     this.set("outages", snapshot.outages);
     this.set("findings", { asOf: snapshot.asOf, findings: snapshot.findings, moreRuns: snapshot.moreRuns });
     // The snapshot's ticks run past its moment (ticks go out before the moment that follows them).
@@ -169,8 +173,7 @@ export class LiveStore {
       const findings = payload as FindingsPayload;
       this.set("findings", findings);
       this.showTickOf(findings.asOf);
-    }
-    else {
+    } else {
       // Sent with every queries event: keep the reference when nothing changed,
       // so charts that depend on it do not redraw for nothing.
       const outages = (payload as StreamPayload<"outages">).outages;
@@ -235,7 +238,11 @@ export class LiveStore {
    */
   currentFrame(): Frame {
     const prev = this.state.frame;
-    return { ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks, io: this.dirtyIo ? this.io.slice() : prev.io, rates: this.dirtyRates ? this.rates.slice() : prev.rates };
+    return {
+      ticks: this.dirtyTicks ? this.ticks.slice() : prev.ticks,
+      io: this.dirtyIo ? this.io.slice() : prev.io,
+      rates: this.dirtyRates ? this.rates.slice() : prev.rates,
+    };
   }
 
   /**

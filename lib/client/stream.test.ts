@@ -27,7 +27,12 @@ function setup(lastTickSeq = 10) {
   store.load(snapshot({ ticks: [tick(lastTickSeq, 1000)] }));
   const sources: FakeSource[] = [];
   const onReset = vi.fn();
-  const handle = connectStream("demo", store, { onReset, create: (url) => (sources.push(new FakeSource(url)), sources.at(-1)!), now: () => 42, retryMs: 10 });
+  const handle = connectStream("demo", store, {
+    onReset,
+    create: (url) => (sources.push(new FakeSource(url)), sources.at(-1)!),
+    now: () => 42,
+    retryMs: 10,
+  });
   return { store, sources, onReset, handle };
 }
 

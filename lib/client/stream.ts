@@ -33,7 +33,10 @@ export function streamUrl(id: string, since: number): string {
 }
 
 /** A named payload parsed with its wire schema, or why it does not parse. */
-export function parseEvent<E extends StreamEventName>(name: E, data: string): { ok: true; payload: StreamPayload<E> } | { ok: false; error: string } {
+export function parseEvent<E extends StreamEventName>(
+  name: E,
+  data: string,
+): { ok: true; payload: StreamPayload<E> } | { ok: false; error: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(data);
@@ -56,7 +59,8 @@ export function applyEvent(store: LiveStore, name: DataEventName, data: string):
   else if (name === "io") store.addIo(parsed.payload as StreamPayload<"io">);
   else if (name === "queries-changes") {
     const changes = parsed.payload as StreamPayload<"queries-changes">;
-    if (!store.applyQueriesChanges(changes)) return `queries-changes: made against the runs of ${changes.base}, the page has those of ${store.get("queries").asOf}`;
+    if (!store.applyQueriesChanges(changes))
+      return `queries-changes: made against the runs of ${changes.base}, the page has those of ${store.get("queries").asOf}`;
   } else store.apply(name, parsed.payload as never);
   return null;
 }

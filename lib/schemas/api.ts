@@ -22,9 +22,7 @@ export const FleetEntry = z.object({
   /** async handles in flight at the last sample; null before the first */
   inFlightNow: z.number().nullable(),
   syncNow: z.number().nullable(),
-  busiestQuery: z
-    .object({ id: z.string(), query: z.string(), verdict: Verdict, startedAt: z.number(), inFlight: z.number() })
-    .nullable(),
+  busiestQuery: z.object({ id: z.string(), query: z.string(), verdict: Verdict, startedAt: z.number(), inFlight: z.number() }).nullable(),
   /** max async handles in flight per second over the last minute, oldest
    * first; null where no sample was taken */
   spark: z.array(z.number().nullable()),

@@ -63,7 +63,15 @@ export const LAB_STATES = ["idle", "running", "done", "failed"] as const;
  * pool's bounds (19), read-ahead (maintenance_io_concurrency for vacuum),
  * io_method, and io_combine_limit against its ceiling.
  */
-export const SIZING_LEVERS = ["io_workers", "io_max_workers", "io_min_workers", "effective_io_concurrency", "maintenance_io_concurrency", "io_method", "io_combine_limit"] as const;
+export const SIZING_LEVERS = [
+  "io_workers",
+  "io_max_workers",
+  "io_min_workers",
+  "effective_io_concurrency",
+  "maintenance_io_concurrency",
+  "io_method",
+  "io_combine_limit",
+] as const;
 export type SizingLever = (typeof SIZING_LEVERS)[number];
 
 /** raise / lower a number; change: io_method to another value; leave as is; unknown: not enough evidence. */

@@ -127,7 +127,15 @@ export type LabState = z.infer<typeof LabState>;
 export const LabExport = LabState.extend({
   serverVersion: z.string().nullable(),
   /** each session's EXPLAIN; value: the lever's, when it is not io_method */
-  explains: z.array(z.object({ round: z.number(), method: z.enum(IO_METHODS), value: z.string().optional(), session: z.number().optional(), explain: z.unknown() })),
+  explains: z.array(
+    z.object({
+      round: z.number(),
+      method: z.enum(IO_METHODS),
+      value: z.string().optional(),
+      session: z.number().optional(),
+      explain: z.unknown(),
+    }),
+  ),
 });
 export type LabExport = z.infer<typeof LabExport>;
 

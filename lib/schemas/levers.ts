@@ -19,10 +19,38 @@ interface LeverFacts {
 
 export const LEVERS = {
   io_method: { applied: "restart", from: 18, until: null, bounds: null, concurrency: 1, instead: "PostgreSQL 18 or later is needed" },
-  io_workers: { applied: "reload", from: 18, until: 18, bounds: IO_WORKERS_RANGE, concurrency: 4, instead: "19 sizes its io worker pool itself: compare io_min_workers or io_max_workers" },
-  io_min_workers: { applied: "reload", from: 19, until: null, bounds: IO_WORKERS_RANGE, concurrency: 4, instead: "18 has a fixed number of io workers: compare io_workers" },
-  io_max_workers: { applied: "reload", from: 19, until: null, bounds: IO_WORKERS_RANGE, concurrency: 4, instead: "18 has a fixed number of io workers: compare io_workers" },
-  effective_io_concurrency: { applied: "reload", from: 18, until: null, bounds: { min: 0, max: 1000 }, concurrency: 1, instead: "PostgreSQL 18 or later is needed" },
+  io_workers: {
+    applied: "reload",
+    from: 18,
+    until: 18,
+    bounds: IO_WORKERS_RANGE,
+    concurrency: 4,
+    instead: "19 sizes its io worker pool itself: compare io_min_workers or io_max_workers",
+  },
+  io_min_workers: {
+    applied: "reload",
+    from: 19,
+    until: null,
+    bounds: IO_WORKERS_RANGE,
+    concurrency: 4,
+    instead: "18 has a fixed number of io workers: compare io_workers",
+  },
+  io_max_workers: {
+    applied: "reload",
+    from: 19,
+    until: null,
+    bounds: IO_WORKERS_RANGE,
+    concurrency: 4,
+    instead: "18 has a fixed number of io workers: compare io_workers",
+  },
+  effective_io_concurrency: {
+    applied: "reload",
+    from: 18,
+    until: null,
+    bounds: { min: 0, max: 1000 },
+    concurrency: 1,
+    instead: "PostgreSQL 18 or later is needed",
+  },
 } as const satisfies Record<LabLever, LeverFacts>;
 
 /** Sessions running the statement at once that a lab may ask for. */
@@ -69,7 +97,13 @@ export const LAB_PRESETS: readonly LabPreset[] = [
   { id: "io_method", label: "io_method: sync vs worker (1 session)", lever: "io_method", values: ["sync", "worker"], concurrency: 1 },
   { id: "io_workers", label: "io_workers: 1 vs 3 (4 sessions)", lever: "io_workers", values: ["1", "3"], concurrency: 4 },
   { id: "io_max_workers", label: "io_max_workers: 1 vs 8 (4 sessions)", lever: "io_max_workers", values: ["1", "8"], concurrency: 4 },
-  { id: "effective_io_concurrency", label: "effective_io_concurrency: 1 vs 16 (1 session)", lever: "effective_io_concurrency", values: ["1", "16"], concurrency: 1 },
+  {
+    id: "effective_io_concurrency",
+    label: "effective_io_concurrency: 1 vs 16 (1 session)",
+    lever: "effective_io_concurrency",
+    values: ["1", "16"],
+    concurrency: 1,
+  },
 ];
 
 /** The levers and presets of a server of `major` (null: not known yet, 18 assumed). */

@@ -89,16 +89,25 @@ export const LabStartBody = z
       .refine((m) => new Set(m).size === m.length, "names an io_method twice")
       .optional(),
     /** the lever's values, in order: the first is the baseline */
-    values: z.array(z.union([z.string().max(32, "is too long"), z.number()]).transform(String)).max(8, "has more than 8 values").optional(),
+    values: z
+      .array(z.union([z.string().max(32, "is too long"), z.number()]).transform(String))
+      .max(8, "has more than 8 values")
+      .optional(),
     runs: z.number().int("must be a whole number").min(LAB_RUNS.min).max(LAB_RUNS.max).default(LAB_RUNS.default),
     /** sessions running the statement at once (default: 4 for the io worker levers, else 1) */
     concurrency: z.number().int("must be a whole number").min(LAB_CONCURRENCY.min).max(LAB_CONCURRENCY.max).optional(),
   })
   .refine((b) => b.query !== "custom" || b.sql !== undefined, { message: "is needed for query = custom", path: ["sql"] })
   .refine((b) => b.query === "custom" || b.sql === undefined, { message: "is only for query = custom", path: ["sql"] })
-  .refine((b) => b.lever === "io_method" || b.methods === undefined, { message: "is only for lever = io_method (give values)", path: ["methods"] })
+  .refine((b) => b.lever === "io_method" || b.methods === undefined, {
+    message: "is only for lever = io_method (give values)",
+    path: ["methods"],
+  })
   .refine((b) => b.methods === undefined || b.values === undefined, { message: "give either methods or values", path: ["values"] })
-  .refine((b) => b.methods !== undefined || b.values !== undefined, { message: "is needed: the lever's values to compare", path: ["values"] })
+  .refine((b) => b.methods !== undefined || b.values !== undefined, {
+    message: "is needed: the lever's values to compare",
+    path: ["values"],
+  })
   .superRefine((b, ctx) => {
     const problem = b.values === undefined ? null : leverValuesProblem(b.lever, b.values);
     if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["values"] });
@@ -115,7 +124,10 @@ export const HISTORY_MAX_SPAN_MS = 26 * 60 * MINUTE;
 export const HistoryQuery = z
   .strictObject({ from: ms, to: ms })
   .refine((q) => q.from < q.to, { message: "must be after from", path: ["to"] })
-  .refine((q) => q.to - q.from <= HISTORY_MAX_SPAN_MS, { message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+  .refine((q) => q.to - q.from <= HISTORY_MAX_SPAN_MS, {
+    message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`,
+    path: ["to"],
+  });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 /** The ranges the sizing view offers by name. */
@@ -123,9 +135,19 @@ export const SIZING_RANGES = { "1h": 3_600_000, "24h": 24 * 3_600_000 } as const
 
 /** GET /api/targets/{id}/sizing: `range` (the last hour or day, to now) or `from` and `to`; default the last hour. */
 export const SizingQuery = z
-  .strictObject({ range: z.enum(Object.keys(SIZING_RANGES) as [keyof typeof SIZING_RANGES]).optional(), from: ms.optional(), to: ms.optional() })
-  .refine((q) => q.range === undefined || (q.from === undefined && q.to === undefined), { message: "is not with from and to: one or the other", path: ["range"] })
+  .strictObject({
+    range: z.enum(Object.keys(SIZING_RANGES) as [keyof typeof SIZING_RANGES]).optional(),
+    from: ms.optional(),
+    to: ms.optional(),
+  })
+  .refine((q) => q.range === undefined || (q.from === undefined && q.to === undefined), {
+    message: "is not with from and to: one or the other",
+    path: ["range"],
+  })
   .refine((q) => (q.from === undefined) === (q.to === undefined), { message: "needs from and to together", path: ["to"] })
   .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, { message: "must be after from", path: ["to"] })
-  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= HISTORY_MAX_SPAN_MS, { message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`, path: ["to"] });
+  .refine((q) => q.from === undefined || q.to === undefined || q.to - q.from <= HISTORY_MAX_SPAN_MS, {
+    message: `spans more than ${HISTORY_MAX_SPAN_MS / 3_600_000} hours: ask for a shorter range`,
+    path: ["to"],
+  });
 export type SizingQuery = z.infer<typeof SizingQuery>;

@@ -12,7 +12,10 @@ export const Setting = z.object({
   display: z.string(),
   enumvals: z.array(z.string()).nullable(),
   /** pending only: the value the next start takes, from a line of the configuration files or (none) the built-in default; null when this role cannot read pg_file_settings */
-  pendingNext: z.object({ value: z.string(), from: z.enum(["file", "default"]) }).nullable().optional(),
+  pendingNext: z
+    .object({ value: z.string(), from: z.enum(["file", "default"]) })
+    .nullable()
+    .optional(),
 });
 export type Setting = z.infer<typeof Setting>;
 export const Settings = z.record(z.string(), Setting);

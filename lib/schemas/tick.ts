@@ -30,18 +30,18 @@ export const Tick = z.object({
    * not read either, and known to be empty. */
   aio: z
     .object({
-    /** async handles only (f_sync = false) */
-    inFlight: z.number(),
-    /** bytes of the async handles */
-    bytes: z.number(),
-    byState: z.record(z.string(), z.number()),
-    byOperation: z.record(z.string(), z.number()),
-    /** "SUBMITTED/readv" -> async handles in that state doing that operation */
-    byStateOperation: z.record(z.string(), z.number()),
-    /** synchronous handles (f_sync = true): reads the backend does itself */
-    sync: z.number(),
-    syncBytes: z.number(),
-  })
+      /** async handles only (f_sync = false) */
+      inFlight: z.number(),
+      /** bytes of the async handles */
+      bytes: z.number(),
+      byState: z.record(z.string(), z.number()),
+      byOperation: z.record(z.string(), z.number()),
+      /** "SUBMITTED/readv" -> async handles in that state doing that operation */
+      byStateOperation: z.record(z.string(), z.number()),
+      /** synchronous handles (f_sync = true): reads the backend does itself */
+      sync: z.number(),
+      syncBytes: z.number(),
+    })
     .nullable(),
   workers: z.object({
     /** io_workers (18) or io_min_workers (19) when io_method = worker, else 0; null before settings are known */

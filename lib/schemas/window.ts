@@ -13,7 +13,12 @@ export const Outage = z.object({ from: z.number(), to: z.number().nullable(), er
 export type Outage = z.infer<typeof Outage>;
 
 /** `reloads`: those that changed a setting in force, oldest first (absent from a payload made before they were kept: none). */
-export const SettingsPayload = z.object({ settings: Settings, checks: z.array(Check), restarts: z.array(Restart), reloads: z.array(Reload).default([]) });
+export const SettingsPayload = z.object({
+  settings: Settings,
+  checks: z.array(Check),
+  restarts: z.array(Restart),
+  reloads: z.array(Reload).default([]),
+});
 export type SettingsPayload = z.infer<typeof SettingsPayload>;
 
 export const QueriesPayload = z.object({

@@ -42,9 +42,19 @@ describe("waitsChart", () => {
       waits({ "IO:AioIoCompletion": 3, CPU: 1, "IO:DataFileRead": 1, "LWLock:A": 1, "LWLock:B": 1, "Lock:relation": 1 }, 1),
       waits({ "IO:AioIoCompletion": 2, CPU: 2, "Client:ClientRead": 1 }, 2),
     ];
-    expect(topWaits(ticks, all)).toEqual({ names: ["IO:AioIoCompletion", "CPU", "Client:ClientRead", "IO:DataFileRead", "LWLock:A"], rest: true });
+    expect(topWaits(ticks, all)).toEqual({
+      names: ["IO:AioIoCompletion", "CPU", "Client:ClientRead", "IO:DataFileRead", "LWLock:A"],
+      rest: true,
+    });
     const chart = waitsChart(ticks, all, 100, []);
-    expect(chart.series.map((s) => s.name)).toEqual(["IO:AioIoCompletion", "CPU", "Client:ClientRead", "IO:DataFileRead", "LWLock:A", "other"]);
+    expect(chart.series.map((s) => s.name)).toEqual([
+      "IO:AioIoCompletion",
+      "CPU",
+      "Client:ClientRead",
+      "IO:DataFileRead",
+      "LWLock:A",
+      "other",
+    ]);
     expect(chart.rows[0]).toEqual({ t: 100, w0: 3, w1: 1, w2: 0, w3: 1, w4: 1, w_other: 2 });
     expect(chart.rows[1]).toEqual({ t: 200, w0: 2, w1: 2, w2: 1, w3: 0, w4: 0, w_other: 0 });
     expect(chart.max).toBe(8);

@@ -43,7 +43,13 @@ function workersRow(tick: Tick): WorkersRow {
   return { t: tick.t, configured: band ? null : configured, band, alive, busy };
 }
 
-export function workersChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = LINE_MAX_POINTS): WorkersChart {
+export function workersChart(
+  ticks: readonly Tick[],
+  domain: TimeDomain,
+  cadenceMs: number,
+  outages: readonly Outage[],
+  maxPoints = LINE_MAX_POINTS,
+): WorkersChart {
   const rows = shapeSeries(
     ticks,
     { time: (t) => t.t, keys: [(t) => t.workers.busy, (t) => t.workers.alive], domain, cadenceMs, outages, maxPoints },
@@ -100,7 +106,13 @@ export function topWaits(ticks: readonly Tick[], domain: TimeDomain, top = TOP_W
   return { names: ranked.slice(0, top).map(([name]) => name), rest: ranked.length > top };
 }
 
-export function waitsChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = STACK_MAX_POINTS): WaitsChart {
+export function waitsChart(
+  ticks: readonly Tick[],
+  domain: TimeDomain,
+  cadenceMs: number,
+  outages: readonly Outage[],
+  maxPoints = STACK_MAX_POINTS,
+): WaitsChart {
   const { names, rest } = topWaits(ticks, domain);
   const series: WaitSeries[] = names.map((name, i) => ({ key: `w${i}`, name }));
   if (rest) series.push({ key: "w_other", name: OTHER_WAITS });

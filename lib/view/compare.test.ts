@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { changesText, restartLine, sideCells } from "./compare";
 
 const change = { name: "io_method", before: "worker", after: "sync" };
-const counts = (over: Partial<Record<"slower" | "faster" | "same" | "too_few", number>>) => ({ slower: 0, faster: 0, same: 0, too_few: 0, ...over });
+const counts = (over: Partial<Record<"slower" | "faster" | "same" | "too_few", number>>) => ({
+  slower: 0,
+  faster: 0,
+  same: 0,
+  too_few: 0,
+  ...over,
+});
 const H = 3_600_000;
 
 describe("restartLine", () => {
@@ -25,6 +31,11 @@ describe("restartLine", () => {
 
 describe("sideCells", () => {
   it("gives the mean with its spread, and read share unknown, not 0", () => {
-    expect(sideCells({ calls: 12, meanMs: 15.24, sdMs: 2.1, readShare: null, blocksReadPerCall: 8192 })).toEqual({ calls: "12", mean: "15 ms ± 2.1 ms", readShare: "unknown", blocksPerCall: "8,192" });
+    expect(sideCells({ calls: 12, meanMs: 15.24, sdMs: 2.1, readShare: null, blocksReadPerCall: 8192 })).toEqual({
+      calls: "12",
+      mean: "15 ms ± 2.1 ms",
+      readShare: "unknown",
+      blocksPerCall: "8,192",
+    });
   });
 });

@@ -15,7 +15,10 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** "3 statements slower, 1 faster"; what is known when none moved. */
 function verdictsText(counts: NonNullable<RestartSummary["counts"]>): string {
-  const moved = [counts.slower ? `${plural(counts.slower, "statement", "statements")} slower` : null, counts.faster ? `${counts.slower ? counts.faster : plural(counts.faster, "statement", "statements")} faster` : null].filter(Boolean);
+  const moved = [
+    counts.slower ? `${plural(counts.slower, "statement", "statements")} slower` : null,
+    counts.faster ? `${counts.slower ? counts.faster : plural(counts.faster, "statement", "statements")} faster` : null,
+  ].filter(Boolean);
   if (moved.length) return moved.join(", ");
   if (counts.same) return "no statement measurably different";
   if (counts.too_few) return "too few calls to tell yet";

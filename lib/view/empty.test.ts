@@ -26,7 +26,9 @@ describe("empty panels of a target that is up", () => {
   ])("in-flight chart %#", (t, want) => expect(inFlightEmpty(t, 0)).toMatch(want));
 
   it("statements: why, from the statements aspect", () => {
-    const aspects = target().aspects.map((a) => (a.aspect === "statements" ? { ...a, state: "unavailable" as const, note: "pg_stat_statements is not installed in this database" } : a));
+    const aspects = target().aspects.map((a) =>
+      a.aspect === "statements" ? { ...a, state: "unavailable" as const, note: "pg_stat_statements is not installed in this database" } : a,
+    );
     expect(statementsEmpty(target({ aspects }), null)).toBe("pg_stat_statements is not installed in this database");
     expect(statementsEmpty(target(), null)).toBe("No statement completed in the window.");
     expect(downText(target())).toBeNull();

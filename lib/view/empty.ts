@@ -21,7 +21,8 @@ export function inFlightEmpty(target: Target & Pick<TargetInfo, "ioMethod" | "ca
   if (points > 0) return null;
   const down = downText(target);
   if (down) return `${down} Nothing sampled since.`;
-  if (target.ioMethod === "sync") return "No async reads: io_method = sync reads synchronously (f_sync handles, if any, are the dashed line)";
+  if (target.ioMethod === "sync")
+    return "No async reads: io_method = sync reads synchronously (f_sync handles, if any, are the dashed line)";
   return "No async reads in flight in view: no read is running";
 }
 

@@ -2,11 +2,24 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "@/lib/schemas/findings";
 import { findingList, heldFor, runHref } from "./findings";
 
-const f = (id: string, severity: Finding["severity"], runId?: string, since = 0): Finding => ({ id, rule: runId ? "async_reads" : "settings_unchanged", severity, glance: { now: id, lever: null }, text: id, evidence: {}, since, ...(runId ? { runId } : {}) });
+const f = (id: string, severity: Finding["severity"], runId?: string, since = 0): Finding => ({
+  id,
+  rule: runId ? "async_reads" : "settings_unchanged",
+  severity,
+  glance: { now: id, lever: null },
+  text: id,
+  evidence: {},
+  since,
+  ...(runId ? { runId } : {}),
+});
 
 describe("findingList", () => {
   it("puts the server's causes first, most severe first, and the running queries in the server's order", () => {
-    const list = findingList({ asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "info"), f("r2", "act", "2:2"), f("w", "warn")], moreRuns: 0 }, "demo", 10_000);
+    const list = findingList(
+      { asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "info"), f("r2", "act", "2:2"), f("w", "warn")], moreRuns: 0 },
+      "demo",
+      10_000,
+    );
     expect(list.causes.map((l) => l.finding.id)).toEqual(["w", "s"]);
     expect(list.runs.map((l) => l.finding.id)).toEqual(["r1", "r2"]);
     expect(list.more).toBeNull();
@@ -14,7 +27,21 @@ describe("findingList", () => {
 
   it("lists the running queries with the most time left first, whatever their severity", () => {
     const withLeft = (id: string, severity: Finding["severity"], etaMs: number | null) => ({ ...f(id, severity, id), evidence: { etaMs } });
-    const list = findingList({ asOf: 0, findings: [withLeft("1:1", "act", 2000), withLeft("2:2", "info", 9000), withLeft("3:3", "act", null), withLeft("4:4", "warn", 5000)], moreRuns: 0 }, "demo", 0, true);
+    const list = findingList(
+      {
+        asOf: 0,
+        findings: [
+          withLeft("1:1", "act", 2000),
+          withLeft("2:2", "info", 9000),
+          withLeft("3:3", "act", null),
+          withLeft("4:4", "warn", 5000),
+        ],
+        moreRuns: 0,
+      },
+      "demo",
+      0,
+      true,
+    );
     expect(list.runs.map((l) => l.finding.id)).toEqual(["2:2", "4:4", "1:1", "3:3"]);
   });
 

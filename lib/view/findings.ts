@@ -37,7 +37,8 @@ export function heldFor(since: number, now: number): string {
   return d < 1000 ? "just now" : `for ${formatDuration(d)}`;
 }
 
-export const runHref = (targetId: string, runId: string) => `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range: null, run: runId })}`;
+export const runHref = (targetId: string, runId: string) =>
+  `/targets/${encodeURIComponent(targetId)}?${formatViewParams({ view: null, range: null, run: runId })}`;
 
 /**
  * The findings as the page lists them: the server's causes, most severe
@@ -45,8 +46,18 @@ export const runHref = (targetId: string, runId: string) => `/targets/${encodeUR
  * whose time left is not known after, in the server's order), the first few
  * unless all are asked for.
  */
-export function findingList(payload: FindingsPayload, targetId: string, now: number | null, all = false, maxRuns = MAX_RUN_LINES): FindingList {
-  const line = (f: Finding): FindingLine => ({ finding: f, since: now === null ? null : heldFor(f.since, now), href: f.runId ? runHref(targetId, f.runId) : null });
+export function findingList(
+  payload: FindingsPayload,
+  targetId: string,
+  now: number | null,
+  all = false,
+  maxRuns = MAX_RUN_LINES,
+): FindingList {
+  const line = (f: Finding): FindingLine => ({
+    finding: f,
+    since: now === null ? null : heldFor(f.since, now),
+    href: f.runId ? runHref(targetId, f.runId) : null,
+  });
   // Stable: within a severity the server's order stays.
   const causes = payload.findings
     .filter((f) => !f.runId)

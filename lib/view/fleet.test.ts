@@ -3,7 +3,17 @@ import type { FleetEntry } from "@/lib/schemas/api";
 import { cadenceNote, findingHref, fleetRows, rowShows, sparkLines } from "./fleet";
 import { target } from "../../test/support/fixtures";
 
-const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({ target: target(), pendingRestarts: [], inFlightNow: 0, syncNow: 0, busiestQuery: null, spark: [], topFinding: null, lastRestart: null, ...over });
+const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({
+  target: target(),
+  pendingRestarts: [],
+  inFlightNow: 0,
+  syncNow: 0,
+  busiestQuery: null,
+  spark: [],
+  topFinding: null,
+  lastRestart: null,
+  ...over,
+});
 
 describe("fleetRows", () => {
   it("shows the server-rendered targets, figures unknown, until the first poll", () => {
@@ -20,7 +30,9 @@ describe("fleetRows", () => {
 describe("rowShows", () => {
   const row = (over: Partial<FleetEntry> = {}, t = {}) => ({ target: target(t), entry: entry({ target: target(t), ...over }) });
   it("is the same for a poll that changed nothing the row shows", () => {
-    expect(rowShows(row({}, { samples: 10, cost: { ...target().cost, msPerSecond: 1.3 } }), 60_000)).toBe(rowShows(row({}, { samples: 20 }), 60_000));
+    expect(rowShows(row({}, { samples: 10, cost: { ...target().cost, msPerSecond: 1.3 } }), 60_000)).toBe(
+      rowShows(row({}, { samples: 20 }), 60_000),
+    );
   });
   it("changes with a figure the row shows, and with the clock only when a text does", () => {
     expect(rowShows(row({ inFlightNow: 3 }), 60_000)).not.toBe(rowShows(row(), 60_000));
@@ -53,8 +65,16 @@ describe("sparkLines", () => {
 // The fleet page said "Sampling runs fast (every sample interval)" (issue 11).
 describe("cadenceNote", () => {
   it.each([
-    [100, 1000, "Each target is sampled every 100 ms while someone has its page open, once a second otherwise; the rate achieved is under its name."],
-    [250, 2000, "Each target is sampled every 250 ms while someone has its page open, every 2 s otherwise; the rate achieved is under its name."],
+    [
+      100,
+      1000,
+      "Each target is sampled every 100 ms while someone has its page open, once a second otherwise; the rate achieved is under its name.",
+    ],
+    [
+      250,
+      2000,
+      "Each target is sampled every 250 ms while someone has its page open, every 2 s otherwise; the rate achieved is under its name.",
+    ],
     [1000, 1000, "Each target is sampled once a second; the rate achieved is under its name."],
   ])("%i / %i", (fast, idle, want) => expect(cadenceNote(fast, idle)).toBe(want));
 });

@@ -3,13 +3,25 @@ import { gloss, glossText, sentenceParts, TERMS } from "./glossary";
 
 describe("glossary", () => {
   // The words issue 11's newcomer did not know, each with a plain explanation.
-  it.each(["pg_aios", "handle", "f_sync", "COMPLETED_IO", "COMPLETED_SHARED", "IoWorkerMain", "AioIoCompletion", "DataFileRead", "AioIoUringSubmit", "AioIoUringExecution", "AioWorkerControl", "io_max_concurrency", "parallel", "io_uring"] as const)(
-    "explains %s",
-    (term) => {
-      expect(TERMS).toContain(term);
-      expect(gloss(term).length).toBeGreaterThan(30);
-    },
-  );
+  it.each([
+    "pg_aios",
+    "handle",
+    "f_sync",
+    "COMPLETED_IO",
+    "COMPLETED_SHARED",
+    "IoWorkerMain",
+    "AioIoCompletion",
+    "DataFileRead",
+    "AioIoUringSubmit",
+    "AioIoUringExecution",
+    "AioWorkerControl",
+    "io_max_concurrency",
+    "parallel",
+    "io_uring",
+  ] as const)("explains %s", (term) => {
+    expect(TERMS).toContain(term);
+    expect(gloss(term).length).toBeGreaterThan(30);
+  });
 
   it.each([
     [18, "PostgreSQL 18"],
@@ -20,7 +32,10 @@ describe("glossary", () => {
   });
 
   it("glosses 19's LWLock:AioWorkerControl by its full name, as the waits chart shows it", () => {
-    expect(glossText("waits on LWLock:AioWorkerControl").find((p) => p.term)).toEqual({ text: "LWLock:AioWorkerControl", term: "AioWorkerControl" });
+    expect(glossText("waits on LWLock:AioWorkerControl").find((p) => p.term)).toEqual({
+      text: "LWLock:AioWorkerControl",
+      term: "AioWorkerControl",
+    });
   });
 
   it("marks a term once, as a whole word", () => {

@@ -30,16 +30,23 @@ export const GLOSSARY = {
     text: "The read is finished and its buffers are marked valid in shared buffers: any backend can use the pages; the handle is about to be released.",
   },
   COMPLETED_LOCAL: { match: ["COMPLETED_LOCAL"], text: "The read of a temporary (backend-local) buffer is finished." },
-  IoWorkerMain: { match: ["IoWorkerMain"], text: "The wait event of an idle io worker: it waits for a read to execute. A worker not in IoWorkerMain is busy executing one." },
+  IoWorkerMain: {
+    match: ["IoWorkerMain"],
+    text: "The wait event of an idle io worker: it waits for a read to execute. A worker not in IoWorkerMain is busy executing one.",
+  },
   AioIoCompletion: {
     match: ["IO:AioIoCompletion", "AioIoCompletion"],
     text: "The backend waits for one of its asynchronous reads to complete: it asked for the blocks ahead of time, but they have not arrived yet.",
   },
   DataFileRead: {
     match: ["IO:DataFileRead", "DataFileRead"],
-    text: (major) => `The backend reads a block itself and waits for it (a synchronous read): what index lookups do in ${syncIndexMajor(major)}, and every read under io_method = sync.`,
+    text: (major) =>
+      `The backend reads a block itself and waits for it (a synchronous read): what index lookups do in ${syncIndexMajor(major)}, and every read under io_method = sync.`,
   },
-  AioIoUringSubmit: { match: ["IO:AioIoUringSubmit", "AioIoUringSubmit"], text: "io_uring only: the backend is handing its reads to the kernel's submission queue." },
+  AioIoUringSubmit: {
+    match: ["IO:AioIoUringSubmit", "AioIoUringSubmit"],
+    text: "io_uring only: the backend is handing its reads to the kernel's submission queue.",
+  },
   AioIoUringExecution: {
     match: ["IO:AioIoUringExecution", "AioIoUringExecution"],
     text: "io_uring only: the backend waits while the kernel executes a read it submitted (the io_uring counterpart of waiting on an io worker).",
@@ -50,7 +57,7 @@ export const GLOSSARY = {
   },
   AioWorkerControl: {
     match: ["LWLock:AioWorkerControl", "AioWorkerControl"],
-    text: "PostgreSQL 19, io_method = worker: waiting to update the io worker pool's shared information (pg_wait_events: \"Waiting to update AIO worker information\"), the lock that came with the pool sizing itself as workers are launched and exit.",
+    text: 'PostgreSQL 19, io_method = worker: waiting to update the io worker pool\'s shared information (pg_wait_events: "Waiting to update AIO worker information"), the lock that came with the pool sizing itself as workers are launched and exit.',
   },
   io_method: {
     match: ["io_method"],
@@ -68,9 +75,18 @@ export const GLOSSARY = {
     match: ["io_max_workers", "io worker pool"],
     text: "PostgreSQL 19: the most io workers the pool may grow to (default 8; a reload applies it). The pool launches one when reads queue for the workers, at most one per io_worker_launch_interval.",
   },
-  io_min_workers: { match: ["io_min_workers"], text: "PostgreSQL 19: the io workers the pool keeps even when idle (default 2; a reload applies it)." },
-  io_worker_idle_timeout: { match: ["io_worker_idle_timeout"], text: "PostgreSQL 19: how long the highest-numbered io worker may sit idle before it exits, shrinking the pool toward io_min_workers (default 60 s)." },
-  io_worker_launch_interval: { match: ["io_worker_launch_interval"], text: "PostgreSQL 19: the least time between two io worker launches while the pool grows (default 100 ms)." },
+  io_min_workers: {
+    match: ["io_min_workers"],
+    text: "PostgreSQL 19: the io workers the pool keeps even when idle (default 2; a reload applies it).",
+  },
+  io_worker_idle_timeout: {
+    match: ["io_worker_idle_timeout"],
+    text: "PostgreSQL 19: how long the highest-numbered io worker may sit idle before it exits, shrinking the pool toward io_min_workers (default 60 s).",
+  },
+  io_worker_launch_interval: {
+    match: ["io_worker_launch_interval"],
+    text: "PostgreSQL 19: the least time between two io worker launches while the pool grows (default 100 ms).",
+  },
   io_max_concurrency: {
     match: ["io_max_concurrency"],
     text: "The most I/O handles one process may have in use at once (-1 derives it from shared_buffers). Reading pg_aios walks about max_connections x io_max_concurrency slots, which is why it costs more on large servers.",
@@ -79,17 +95,26 @@ export const GLOSSARY = {
     match: ["effective_io_concurrency"],
     text: "How many reads a scan may keep in flight ahead of need: a limit, not a count. How many are really in flight is what the charts show.",
   },
-  io_combine_limit: { match: ["io_combine_limit"], text: "The largest read PostgreSQL builds from adjacent blocks (128 kB = 16 blocks of 8 kB by default)." },
+  io_combine_limit: {
+    match: ["io_combine_limit"],
+    text: "The largest read PostgreSQL builds from adjacent blocks (128 kB = 16 blocks of 8 kB by default).",
+  },
   pg_stat_io: {
     match: ["pg_stat_io"],
     text: "Cumulative I/O counters per backend type. A backend's reads are added when its statement ends, not while it runs: a long scan lands all at once.",
   },
-  pg_stat_statements: { match: ["pg_stat_statements"], text: "Per-statement totals (calls, execution time, read time): exact, counted when each statement ends." },
+  pg_stat_statements: {
+    match: ["pg_stat_statements"],
+    text: "Per-statement totals (calls, execution time, read time): exact, counted when each statement ends.",
+  },
   parallel: {
     match: ["parallel workers", "parallel"],
     text: "Parallel query workers that helped this statement: their samples and reads are folded into the leader's run; pg_stat_statements sums their read time with the leader's.",
   },
-  track_io_timing: { match: ["track_io_timing"], text: "Times every read: without it, read time in pg_stat_io and pg_stat_statements reads 0, which is unknown, not zero." },
+  track_io_timing: {
+    match: ["track_io_timing"],
+    text: "Times every read: without it, read time in pg_stat_io and pg_stat_statements reads 0, which is unknown, not zero.",
+  },
 } as const satisfies Record<string, { match: readonly string[]; text: string | ((major: number | null) => string) }>;
 
 export type Term = keyof typeof GLOSSARY;
@@ -110,8 +135,7 @@ export interface TextPart {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const ALL = TERMS.flatMap((term) => GLOSSARY[term].match.map((m: string) => ({ m, term })))
-  .sort((a, b) => b.m.length - a.m.length);
+const ALL = TERMS.flatMap((term) => GLOSSARY[term].match.map((m: string) => ({ m, term }))).sort((a, b) => b.m.length - a.m.length);
 const BY_TEXT = new Map<string, Term>(ALL.map(({ m, term }) => [m, term]));
 // Whole words only: "handle" in "handles", not "io_workers" inside "io_workers_idle_timeout".
 const PATTERN = new RegExp(`(?<![\\w:])(${ALL.map(({ m }) => escape(m)).join("|")})(?![\\w])`, "g");

@@ -66,7 +66,11 @@ describe("costView", () => {
     expect(v.aios).toBe("pg_aios 8 ms a read here: 31 reads put off by the budget in the last 10 s");
   });
   it.each([
-    [100, { intervalMs: 294, skipped: 17 }, "read every 294 ms while backends run, not every sample (every 100 ms): the budget spaces it out"],
+    [
+      100,
+      { intervalMs: 294, skipped: 17 },
+      "read every 294 ms while backends run, not every sample (every 100 ms): the budget spaces it out",
+    ],
     [100, { intervalMs: 110, skipped: 1 }, "read every 110 ms while backends run"],
     [100, { intervalMs: null, skipped: 0 }, "read with the samples (every 100 ms) while a backend is active"],
     [100, { intervalMs: null, skipped: 31 }, "not read in the last 10 s: the budget put off its 31 reads"],
@@ -84,7 +88,15 @@ describe("costView", () => {
   ])("%f ms/s is %s of a core", (ms, want) => expect(coreShare(ms)).toBe(want));
 });
 
-const aspect = (a: AspectHealth["aspect"], state: AspectHealth["state"], over: Partial<AspectHealth> = {}): AspectHealth => ({ aspect: a, state, since: T0, lastError: null, note: null, lastOkAt: null, ...over });
+const aspect = (a: AspectHealth["aspect"], state: AspectHealth["state"], over: Partial<AspectHealth> = {}): AspectHealth => ({
+  aspect: a,
+  state,
+  since: T0,
+  lastError: null,
+  note: null,
+  lastOkAt: null,
+  ...over,
+});
 
 describe("aspectsView", () => {
   it("all ok: says so in a few words", () => expect(aspectsView(target().aspects)).toEqual({ allOk: true, degraded: false, items: [] }));
@@ -96,14 +108,20 @@ describe("aspectsView", () => {
   it("shows a failing aspect as itself, with its error and since when, first", () => {
     const v = aspectsView([
       aspect("sampling", "ok"),
-      aspect("statements", "unavailable", { note: "pg_stat_statements is not installed in this database: add it to shared_preload_libraries" }),
+      aspect("statements", "unavailable", {
+        note: "pg_stat_statements is not installed in this database: add it to shared_preload_libraries",
+      }),
       aspect("stat_io", "failing", { lastError: "permission denied for view pg_stat_io\nDETAIL: x" }),
     ]);
     expect(v.allOk).toBe(false);
     expect(v.degraded).toBe(true);
     expect(v.items.map((i) => [i.aspect, i.tone, i.text])).toEqual([
       ["stat_io", "bad", `pg_stat_io: permission denied for view pg_stat_io since ${formatClock(T0)}`],
-      ["statements", "muted", "pg_stat_statements: not available: pg_stat_statements is not installed in this database: add it to shared_preload_libraries"],
+      [
+        "statements",
+        "muted",
+        "pg_stat_statements: not available: pg_stat_statements is not installed in this database: add it to shared_preload_libraries",
+      ],
     ]);
   });
 });
@@ -115,7 +133,10 @@ describe("workersNow", () => {
       short: "3 of 4 busy",
       pool: "io workers 4 of up to 8 (pool grows on demand)",
     });
-    expect(workersNow(tick(1, 1, { workers: { configured: 3, alive: 2, busy: 1 } }), "worker")).toMatchObject({ text: "1 of 2 busy (io_workers = 3)", pool: null });
+    expect(workersNow(tick(1, 1, { workers: { configured: 3, alive: 2, busy: 1 } }), "worker")).toMatchObject({
+      text: "1 of 2 busy (io_workers = 3)",
+      pool: null,
+    });
   });
 
   it("is the newest sample's busy of alive", () => {

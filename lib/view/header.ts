@@ -6,7 +6,10 @@ import type { Tick } from "@/lib/schemas/tick";
 import { ASPECT_NAMES } from "@/lib/model/window/findings/server";
 import { byCodePoint, formatAgo, formatClock, formatDuration, formatNumber } from "@/lib/format";
 
-const STATUS_WORDS = { up: "connected since", starting: "connecting since", down: "down since" } as const satisfies Record<TargetInfo["status"], string>;
+const STATUS_WORDS = { up: "connected since", starting: "connecting since", down: "down since" } as const satisfies Record<
+  TargetInfo["status"],
+  string
+>;
 
 /** "connected since 10:26:09 (1 min ago)": when inflight's connection began (or was lost), never the server's start. */
 export function sinceText(target: Pick<TargetInfo, "status" | "statusSince">, now: number | null): string {
@@ -64,7 +67,8 @@ export interface CostView {
  * the samples.
  */
 export function aiosReadEvery(sampleMs: number, aios: Pick<WatchCost["aios"], "intervalMs" | "skipped">): string {
-  if (aios.intervalMs === null && aios.skipped > 0) return `not read in the last 10 s: the budget put off its ${aios.skipped} read${aios.skipped === 1 ? "" : "s"}`;
+  if (aios.intervalMs === null && aios.skipped > 0)
+    return `not read in the last 10 s: the budget put off its ${aios.skipped} read${aios.skipped === 1 ? "" : "s"}`;
   if (aios.intervalMs === null) return `read with the samples (every ${formatDuration(sampleMs)}) while a backend is active`;
   const spaced = aios.intervalMs > sampleMs * 1.5;
   return `read every ${formatDuration(aios.intervalMs)} while backends run${spaced ? `, not every sample (every ${formatDuration(sampleMs)}): the budget spaces it out` : ""}`;
@@ -120,17 +124,37 @@ const firstLine = (s: string) => s.split("\n")[0].trim();
  */
 export function aspectsView(aspects: readonly AspectHealth[], target?: Pick<TargetInfo, "status" | "statusSince">): AspectsView {
   if (target && target.status !== "up") {
-    const what = target.status === "down" ? `nothing read since ${formatClock(target.statusSince)}: the target is down` : "nothing read yet: connecting";
+    const what =
+      target.status === "down"
+        ? `nothing read since ${formatClock(target.statusSince)}: the target is down`
+        : "nothing read yet: connecting";
     return { allOk: false, degraded: true, items: [{ aspect: "sampling", state: "failing", tone: "bad", text: what }] };
   }
   const items = aspects
     .filter((a) => a.state !== "ok")
     .map((a) => {
       const name = ASPECT_NAMES[a.aspect];
-      if (a.state === "failing") return { aspect: a.aspect, state: a.state, tone: "bad" as const, text: `${name}: ${firstLine(a.lastError ?? "failing")} since ${formatClock(a.since)}` };
-      if (a.state === "unavailable") return { aspect: a.aspect, state: a.state, tone: "muted" as const, text: `${name}: not available${a.note ? `: ${firstLine(a.note)}` : ""}` };
+      if (a.state === "failing")
+        return {
+          aspect: a.aspect,
+          state: a.state,
+          tone: "bad" as const,
+          text: `${name}: ${firstLine(a.lastError ?? "failing")} since ${formatClock(a.since)}`,
+        };
+      if (a.state === "unavailable")
+        return {
+          aspect: a.aspect,
+          state: a.state,
+          tone: "muted" as const,
+          text: `${name}: not available${a.note ? `: ${firstLine(a.note)}` : ""}`,
+        };
       // Not a fault: pg_aios waits for an active backend, the slower aspects for their first turn.
-      return { aspect: a.aspect, state: a.state, tone: "muted" as const, text: `${name}: not read yet${a.aspect === "aios" ? " (read only while a backend is active)" : ""}` };
+      return {
+        aspect: a.aspect,
+        state: a.state,
+        tone: "muted" as const,
+        text: `${name}: not read yet${a.aspect === "aios" ? " (read only while a backend is active)" : ""}`,
+      };
     })
     // Failing first: it is the one that hides figures.
     .sort((a, b) => Number(b.state === "failing") - Number(a.state === "failing"));
@@ -166,7 +190,14 @@ const BY_DESIGN = {
  */
 export function workersNow(tick: Tick | null, ioMethod: string | null, configuredNow?: number | null): WorkersNow {
   if (ioMethod === "sync" || ioMethod === "io_uring") {
-    return { text: BY_DESIGN[ioMethod], short: "none, by design", busy: tick ? tick.workers.busy : null, alive: tick ? tick.workers.alive : null, byDesign: BY_DESIGN[ioMethod], pool: null };
+    return {
+      text: BY_DESIGN[ioMethod],
+      short: "none, by design",
+      busy: tick ? tick.workers.busy : null,
+      alive: tick ? tick.workers.alive : null,
+      byDesign: BY_DESIGN[ioMethod],
+      pool: null,
+    };
   }
   if (!tick) return { text: "no sample yet", short: "–", busy: null, alive: null, byDesign: null, pool: null };
   const { busy, alive, max } = tick.workers;

@@ -39,7 +39,14 @@ export function historyFrame(disk: HistoryResponse): Frame {
   const rates: RatePoint[] = [];
   disk.ticks.forEach(({ read, rate, ...tick }, i) => {
     ticks.push({ seq: i + 1, ...tick });
-    if (read) io.push({ seq: i + 1, t: tick.t, intervalMs: read.intervalMs, rows: [], totals: { reads: read.reads, readBytes: read.readBytes, readTime: read.readTime, hits: read.hits } });
+    if (read)
+      io.push({
+        seq: i + 1,
+        t: tick.t,
+        intervalMs: read.intervalMs,
+        rows: [],
+        totals: { reads: read.reads, readBytes: read.readBytes, readTime: read.readTime, hits: read.hits },
+      });
     if (rate) rates.push({ t: tick.t, ...rate });
   });
   return { ticks, io, rates };
@@ -47,7 +54,8 @@ export function historyFrame(disk: HistoryResponse): Frame {
 
 /** The disk's rows before the window's first, then the window's own (finer) ones. */
 export function mergeFrames(disk: Frame, live: Frame): Frame {
-  const cut = <T extends { t: number }>(rows: readonly T[], first: number | undefined) => (first === undefined ? rows : rows.filter((r) => r.t < first));
+  const cut = <T extends { t: number }>(rows: readonly T[], first: number | undefined) =>
+    first === undefined ? rows : rows.filter((r) => r.t < first);
   return {
     ticks: [...cut(disk.ticks, live.ticks[0]?.t), ...live.ticks],
     io: [...cut(disk.io, live.io[0]?.t), ...live.io],
@@ -75,11 +83,15 @@ export function historyFindingLines(findings: readonly HistoryFinding[], range: 
   return findings
     .filter((f) => f.from <= range.to && (f.to ?? f.seen) >= range.from)
     .sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.from - b.from)
-    .map((f) => ({ finding: f, span: `${formatClock(f.from)} - ${f.to === null ? `(last seen ${formatClock(f.seen)})` : formatClock(f.to)}` }));
+    .map((f) => ({
+      finding: f,
+      span: `${formatClock(f.from)} - ${f.to === null ? `(last seen ${formatClock(f.seen)})` : formatClock(f.to)}`,
+    }));
 }
 
 /** The history route for a range. */
-export const historyUrl = (id: string, range: TimeDomain) => `/api/targets/${encodeURIComponent(id)}/history?from=${Math.floor(range.from)}&to=${Math.ceil(range.to)}`;
+export const historyUrl = (id: string, range: TimeDomain) =>
+  `/api/targets/${encodeURIComponent(id)}/history?from=${Math.floor(range.from)}&to=${Math.ceil(range.to)}`;
 
 /** A frozen view with the disk's range added: its seconds, runs, restarts and findings. */
 export function withHistory(view: FrozenView, disk: HistoryResponse): FrozenView {

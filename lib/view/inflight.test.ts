@@ -30,7 +30,11 @@ describe("inFlightChart", () => {
 
   it("breaks the stack across an outage with an all-null row", () => {
     const chart = inFlightChart(
-      [tick(1, 0, { aio: { inFlight: 2, byState: { SUBMITTED: 2 } } }), tick(2, 100, { aio: { inFlight: 2, byState: { SUBMITTED: 2 } } }), tick(3, 20_000, { aio: { inFlight: 1, byState: { SUBMITTED: 1 } } })],
+      [
+        tick(1, 0, { aio: { inFlight: 2, byState: { SUBMITTED: 2 } } }),
+        tick(2, 100, { aio: { inFlight: 2, byState: { SUBMITTED: 2 } } }),
+        tick(3, 20_000, { aio: { inFlight: 1, byState: { SUBMITTED: 1 } } }),
+      ],
       all,
       100,
       [{ from: 150, to: 19_900 }],
@@ -48,7 +52,9 @@ describe("inFlightChart", () => {
   });
 
   it("keeps the peak when 15 minutes at 10 Hz are thinned", () => {
-    const ticks = Array.from({ length: 9000 }, (_, i) => tick(i + 1, i * 100, { aio: { inFlight: i === 5000 ? 9 : 1, byState: { SUBMITTED: i === 5000 ? 9 : 1 } } }));
+    const ticks = Array.from({ length: 9000 }, (_, i) =>
+      tick(i + 1, i * 100, { aio: { inFlight: i === 5000 ? 9 : 1, byState: { SUBMITTED: i === 5000 ? 9 : 1 } } }),
+    );
     const chart = inFlightChart(ticks, { from: 0, to: 899_900 }, 100, []);
     expect(chart.rows.length).toBeLessThanOrEqual(400);
     expect(chart.max).toBe(9);

@@ -52,12 +52,25 @@ type AioTick = Tick & { aio: NonNullable<Tick["aio"]> };
  * server the budget reads it less often than the wait events, so the line
  * breaks only where such reads are further apart than usual.
  */
-export function inFlightChart(ticks: readonly Tick[], domain: TimeDomain, cadenceMs: number, outages: readonly Outage[], maxPoints = IN_FLIGHT_MAX_POINTS): InFlightChart {
+export function inFlightChart(
+  ticks: readonly Tick[],
+  domain: TimeDomain,
+  cadenceMs: number,
+  outages: readonly Outage[],
+  maxPoints = IN_FLIGHT_MAX_POINTS,
+): InFlightChart {
   const seen = new Set<AioStateKey>();
   const read = ticks.filter((t): t is AioTick => t.aio !== null);
   const rows = shapeSeries(
     read,
-    { time: (t) => t.t, keys: [(t) => t.aio.inFlight, (t) => t.aio.sync], domain, cadenceMs: Math.max(cadenceMs, medianGap(read, domain)), outages, maxPoints },
+    {
+      time: (t) => t.t,
+      keys: [(t) => t.aio.inFlight, (t) => t.aio.sync],
+      domain,
+      cadenceMs: Math.max(cadenceMs, medianGap(read, domain)),
+      outages,
+      maxPoints,
+    },
     (tick): InFlightRow => {
       const row: InFlightRow = { t: tick.t, async: tick.aio.inFlight, kb: tick.aio.bytes / 1024, sync: tick.aio.sync };
       for (const [state, n] of Object.entries(tick.aio.byState)) {

@@ -15,7 +15,12 @@ export interface LabBar {
 }
 
 export function labBars(summary: readonly LabMethodSummary[], lever: LabLever = "io_method"): LabBar[] {
-  return summary.map((s) => ({ label: valueLabel(lever, valueOf(s)), median: s.medianMs, spread: [s.medianMs - s.minMs, s.maxMs - s.medianMs], readWait: s.readWaitMs }));
+  return summary.map((s) => ({
+    label: valueLabel(lever, valueOf(s)),
+    median: s.medianMs,
+    spread: [s.medianMs - s.minMs, s.maxMs - s.medianMs],
+    readWait: s.readWaitMs,
+  }));
 }
 
 /** The io_methods this build offers (pg_settings enumvals), in IO_METHODS order. */

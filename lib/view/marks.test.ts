@@ -21,7 +21,16 @@ describe("restartNote", () => {
 
 describe("reloadNote", () => {
   it("names each setting the reload changed, at its pg_conf_load_time()", () => {
-    expect(reloadNote({ at, seenAt: at + 50, changes: [{ name: "io_workers", before: "3", after: "1" }, { name: "effective_io_concurrency", before: "16", after: "64" }] })).toBe("Reloaded 14:02:11: io_workers 3 -> 1, effective_io_concurrency 16 -> 64");
+    expect(
+      reloadNote({
+        at,
+        seenAt: at + 50,
+        changes: [
+          { name: "io_workers", before: "3", after: "1" },
+          { name: "effective_io_concurrency", before: "16", after: "64" },
+        ],
+      }),
+    ).toBe("Reloaded 14:02:11: io_workers 3 -> 1, effective_io_concurrency 16 -> 64");
   });
 });
 

@@ -57,7 +57,13 @@ export function linePath(xs: readonly number[], values: readonly (number | null)
 }
 
 /** The area between `lows` and `highs`, closed, broken where either is null. */
-export function areaPath(xs: readonly number[], lows: readonly (number | null)[], highs: readonly (number | null)[], y: Scale, curve: Curve = "linear"): string {
+export function areaPath(
+  xs: readonly number[],
+  lows: readonly (number | null)[],
+  highs: readonly (number | null)[],
+  y: Scale,
+  curve: Curve = "linear",
+): string {
   const top = toPixels(highs, y);
   const bottom = toPixels(lows, y);
   return runs(xs.length, (i) => Number.isFinite(top[i]) && Number.isFinite(bottom[i]) && Number.isFinite(xs[i]))
@@ -77,7 +83,11 @@ export interface StackedLayer {
  * whose value is null for a key is a gap in that layer and adds nothing to
  * the ones above.
  */
-export function stackLayers<R>(rows: readonly R[], keys: readonly string[], value: (row: R, key: string) => number | null | undefined): StackedLayer[] {
+export function stackLayers<R>(
+  rows: readonly R[],
+  keys: readonly string[],
+  value: (row: R, key: string) => number | null | undefined,
+): StackedLayer[] {
   const base = new Array<number>(rows.length).fill(0);
   return keys.map((key) => {
     const lows: (number | null)[] = [];

@@ -4,7 +4,17 @@ import { run } from "../../test/support/fixtures";
 import { progressText } from "@/lib/model/window/findings/figures";
 import { inFlightCell, progressCell, readWaitCell, statementShare } from "./run-cells";
 
-const stat = (over: Partial<StatementStat> = {}): StatementStat => ({ queryId: "q1", query: "select", calls: 3, totalExecTime: 1000, readTime: 220, sharedBlksRead: 1, sharedBlksHit: 0, readShare: 0.22, ...over });
+const stat = (over: Partial<StatementStat> = {}): StatementStat => ({
+  queryId: "q1",
+  query: "select",
+  calls: 3,
+  totalExecTime: 1000,
+  readTime: 220,
+  sharedBlksRead: 1,
+  sharedBlksHit: 0,
+  readShare: 0.22,
+  ...over,
+});
 
 // Three shares for one run ("42%, 57 of 136", "async handles in 85 of 136", the statement's "22%"): one named figure for read wait (issue 11).
 describe("readWaitCell", () => {
@@ -44,18 +54,45 @@ describe("statementShare", () => {
     expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: null })])).toBeNull();
   });
   it("says a parallel statement's read time is summed, never 100%", () => {
-    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: 2400 })])?.text).toBe("pg_stat_statements: read time above execution time (summed over its processes; 3 calls)");
+    expect(statementShare(run({ queryId: "q1" }), [stat({ readTime: 2400 })])?.text).toBe(
+      "pg_stat_statements: read time above execution time (summed over its processes; 3 calls)",
+    );
   });
 });
 
 // "0" over "peak" with no number (issue 11); and aio: null ticks (not read, not zero).
 describe("inFlightCell", () => {
   it.each([
-    { name: "running, read this sample", r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }), now: { id: "x", state: "aio" as const, inFlight: 3, syncInFlight: 0 }, want: { main: "3", label: "now · peak 4", unknown: false } },
-    { name: "running, pg_aios not read this sample", r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }), now: { id: "x", state: "aio" as const, inFlight: null, syncInFlight: null }, want: { main: "–", label: "not read this sample (last 2, peak 4)", unknown: true } },
-    { name: "ended with a peak", r: run({ endedAt: 5000, maxInFlight: 4, aioReadSamples: 12 }), now: undefined, want: { main: "4", label: "peak in flight (12 pg_aios reads)", unknown: false } },
-    { name: "ended, none in flight", r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 1 }), now: undefined, want: { main: "0", label: "none seen in flight (1 pg_aios read)", unknown: false } },
-    { name: "ended, never read", r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 0 }), now: undefined, want: { main: "–", label: "pg_aios not read in its samples", unknown: true } },
+    {
+      name: "running, read this sample",
+      r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }),
+      now: { id: "x", state: "aio" as const, inFlight: 3, syncInFlight: 0 },
+      want: { main: "3", label: "now · peak 4", unknown: false },
+    },
+    {
+      name: "running, pg_aios not read this sample",
+      r: run({ endedAt: null, inFlightNow: 2, maxInFlight: 4 }),
+      now: { id: "x", state: "aio" as const, inFlight: null, syncInFlight: null },
+      want: { main: "–", label: "not read this sample (last 2, peak 4)", unknown: true },
+    },
+    {
+      name: "ended with a peak",
+      r: run({ endedAt: 5000, maxInFlight: 4, aioReadSamples: 12 }),
+      now: undefined,
+      want: { main: "4", label: "peak in flight (12 pg_aios reads)", unknown: false },
+    },
+    {
+      name: "ended, none in flight",
+      r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 1 }),
+      now: undefined,
+      want: { main: "0", label: "none seen in flight (1 pg_aios read)", unknown: false },
+    },
+    {
+      name: "ended, never read",
+      r: run({ endedAt: 5000, maxInFlight: 0, aioReadSamples: 0 }),
+      now: undefined,
+      want: { main: "–", label: "pg_aios not read in its samples", unknown: true },
+    },
   ])("$name", ({ r, now, want }) => expect(inFlightCell(r, now)).toEqual(want));
 });
 
@@ -66,11 +103,21 @@ describe("progressCell", () => {
     expect(c).toEqual({ kind: "finished", text: "finished (3.5 s), scanned public.readings" });
   });
   it("a running scan has a bar, its time left and its rate", () => {
-    const c = progressCell(run({ endedAt: null, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 4000 }), 8192);
+    const c = progressCell(
+      run({ endedAt: null, progress: 0.79, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 4000 }),
+      8192,
+    );
     expect(c).toMatchObject({ kind: "bar", pct: 79, text: "79% of public.events scanned", eta: "about 4.0 s left at 180 MB/s" });
   });
   it("a running scan whose rate is unsteady: its time left as a range, in the finding's words", () => {
-    const r = run({ endedAt: null, progress: 0.25, progressRelation: "public.events", readBlocksPerSec: 23_040, etaMs: 7400, etaRangeMs: [6200, 8700] });
+    const r = run({
+      endedAt: null,
+      progress: 0.25,
+      progressRelation: "public.events",
+      readBlocksPerSec: 23_040,
+      etaMs: 7400,
+      etaRangeMs: [6200, 8700],
+    });
     const c = progressCell(r, 8192);
     expect(c).toMatchObject({ kind: "bar", eta: "6-9 s left at 180 MB/s" });
     expect(progressText(r, 8192)).toContain(`(${c.kind === "bar" ? c.eta : ""})`);

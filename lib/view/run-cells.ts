@@ -54,14 +54,23 @@ export function statementShare(run: QueryRun, statements: readonly StatementStat
   if (!s || s.readTime === null || s.totalExecTime <= 0) return null;
   const share = s.readTime / s.totalExecTime;
   const calls = `${s.calls} call${s.calls === 1 ? "" : "s"}`;
-  if (share > 1) return { text: `pg_stat_statements: read time above execution time (summed over its processes; ${calls})`, differs: null, differsWhy: null };
+  if (share > 1)
+    return {
+      text: `pg_stat_statements: read time above execution time (summed over its processes; ${calls})`,
+      differs: null,
+      differsWhy: null,
+    };
   const text = `pg_stat_statements: ${formatShare(share)} of execution time in reads (${calls})`;
   if (run.samples < MIN_SAMPLES) return { text, differs: null, differsWhy: null };
   const sampled = runFigures(run, run.lastSeen).readWait;
   if (Math.abs(sampled - share) <= SHARES_DIFFER_BY) return { text, differs: null, differsWhy: null };
   const reasons = differenceReasons(run, s, sampled > share);
   const head = `sampled ${formatShare(sampled)} vs ${formatShare(share)}`;
-  return { text, differs: `${head}: ${reasons.map((r) => r[0]).join(", ")}`, differsWhy: `${head}: ${reasons.map((r) => r[1]).join("; ")}` };
+  return {
+    text,
+    differs: `${head}: ${reasons.map((r) => r[0]).join(", ")}`,
+    differsWhy: `${head}: ${reasons.map((r) => r[1]).join("; ")}`,
+  };
 }
 
 /** Why a run's sampled read wait and its statement's exact share disagree, most likely first: [short, in full]. */
@@ -70,7 +79,11 @@ function differenceReasons(run: QueryRun, s: StatementStat, sampledHigher: boole
   if (run.samples < READS_MIN_SAMPLES) reasons.push(["few samples", `few samples (${run.samples})`]);
   if (run.endedAt === null) reasons.push(["not counted yet", "pg_stat_statements counts a call when it ends: this run is not in it yet"]);
   else if (s.calls > 1) reasons.push(["other calls", `pg_stat_statements covers all ${s.calls} calls in the window, this row one run`]);
-  if (sampledHigher) reasons.push(["sampler over-counts", "a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits"]);
+  if (sampledHigher)
+    reasons.push([
+      "sampler over-counts",
+      "a sampler that shares the cores with the scan runs when the scan is blocked, so it over-counts waits",
+    ]);
   return reasons.length ? reasons : [["an estimate", "the sampled share is an estimate"]];
 }
 
@@ -95,7 +108,8 @@ export function inFlightCell(run: QueryRun, now: RunSample | undefined): InFligh
       ? { main: String(run.maxInFlight), label: `peak in flight (${reads})`, unknown: false }
       : { main: "0", label: `none seen in flight (${reads})`, unknown: false };
   }
-  if (now && now.inFlight === null) return { main: "–", label: `not read this sample (last ${run.inFlightNow}, peak ${run.maxInFlight})`, unknown: true };
+  if (now && now.inFlight === null)
+    return { main: "–", label: `not read this sample (last ${run.inFlightNow}, peak ${run.maxInFlight})`, unknown: true };
   const value = now?.inFlight ?? run.inFlightNow;
   return { main: String(value), label: `now · peak ${run.maxInFlight}`, unknown: false };
 }

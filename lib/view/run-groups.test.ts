@@ -5,7 +5,16 @@ import { groupRuns } from "./run-groups";
 // The runs table filled with sub-second repeats hiding the slow running query (issue 11).
 describe("groupRuns", () => {
   const slow = run({ id: "slow", endedAt: null, startedAt: 0, query: "select * from events" });
-  const short = (i: number, over = {}) => run({ id: `s${i}`, queryId: "77", query: "select count(*) from t", startedAt: i * 1000, endedAt: i * 1000 + 200, verdict: "async", ...over });
+  const short = (i: number, over = {}) =>
+    run({
+      id: `s${i}`,
+      queryId: "77",
+      query: "select count(*) from t",
+      startedAt: i * 1000,
+      endedAt: i * 1000 + 200,
+      verdict: "async",
+      ...over,
+    });
 
   it("groups ended runs under 1 s by statement, in place of the first", () => {
     const sorted = [slow, ...Array.from({ length: 64 }, (_, i) => short(i + 1)), run({ id: "long", endedAt: 9000, startedAt: 0 })];

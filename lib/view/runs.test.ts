@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { run, runSample, tick } from "../../test/support/fixtures";
-import { elapsedMs, readWaitShare, runLine, runLineEmpty, runSamples, sortRuns, stateCounts, stateSegments, verdictEvidence, verdictLabel } from "./runs";
+import {
+  elapsedMs,
+  readWaitShare,
+  runLine,
+  runLineEmpty,
+  runSamples,
+  sortRuns,
+  stateCounts,
+  stateSegments,
+  verdictEvidence,
+  verdictLabel,
+} from "./runs";
 
 describe("sortRuns", () => {
   const a = run({ id: "a", endedAt: 5000, samples: 10, ioWaitSamples: 9, aioWaitSamples: 9, maxInFlight: 2, startedAt: 0 });
@@ -15,7 +26,9 @@ describe("sortRuns", () => {
 
 describe("readWaitShare / elapsedMs", () => {
   it("is the findings' read wait: async + synchronous read waits / samples, other IO waits left out", () => {
-    expect(readWaitShare(run({ samples: 136, ioWaitSamples: 60, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3 }))).toBeCloseTo(57 / 136);
+    expect(
+      readWaitShare(run({ samples: 136, ioWaitSamples: 60, aioWaitSamples: 50, readWaitSamples: 7, otherIoWaitSamples: 3 })),
+    ).toBeCloseTo(57 / 136);
     expect(readWaitShare(run({ samples: 0 }))).toBeNull();
   });
   it("counts a running query up to now and an ended one to its end", () => {
@@ -27,19 +40,46 @@ describe("readWaitShare / elapsedMs", () => {
 describe("verdictEvidence", () => {
   it.each([
     // Reads in flight are counted in the samples that read pg_aios, and said so (issue 11: three shares for one run).
-    { r: run({ verdict: "async", samples: 136, aioReadSamples: 120, aioSamples: 85, maxInFlight: 5 }), text: "reads in flight in 85 of 120 samples that read pg_aios; peak 5 of its own in flight" },
-    { r: run({ verdict: "async", samples: 10, aioReadSamples: 0, aioSamples: 0, aioWaitSamples: 4 }), text: "waiting on async reads in 4 of 10 samples (pg_aios not read)" },
+    {
+      r: run({ verdict: "async", samples: 136, aioReadSamples: 120, aioSamples: 85, maxInFlight: 5 }),
+      text: "reads in flight in 85 of 120 samples that read pg_aios; peak 5 of its own in flight",
+    },
+    {
+      r: run({ verdict: "async", samples: 10, aioReadSamples: 0, aioSamples: 0, aioWaitSamples: 4 }),
+      text: "waiting on async reads in 4 of 10 samples (pg_aios not read)",
+    },
     // pg_aios read, no handle of its own caught: the async verdict is its waits, said as such (not "in flight in 0 of 1" under an async badge)
-    { r: run({ verdict: "async", samples: 1, aioReadSamples: 1, aioSamples: 0, aioWaitSamples: 1 }), text: "waiting on async reads in 1 of 1 sample; none of its own in flight in the 1 sample that read pg_aios" },
+    {
+      r: run({ verdict: "async", samples: 1, aioReadSamples: 1, aioSamples: 0, aioWaitSamples: 1 }),
+      text: "waiting on async reads in 1 of 1 sample; none of its own in flight in the 1 sample that read pg_aios",
+    },
     // Issue 40: no read share of its own beside the read-wait cell (which has the run's one, as its finding does).
-    { r: run({ verdict: "sync", samples: 64, syncSamples: 63, readWaitSamples: 40 }), text: "its own reads (IO:DataFileRead or an f_sync handle)" },
-    { r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 1, maxInFlight: 3 }), text: "reads in flight in 7 of 15 samples that read pg_aios; a synchronous read in flight in 1 of 15 samples that read pg_aios; peak 3 of its own in flight" },
-    { r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 2, readWaitSamples: 2, maxInFlight: 3 }), text: "reads in flight in 7 of 15 samples that read pg_aios; waiting on synchronous reads in 2 of 15 samples; peak 3 of its own in flight" },
+    {
+      r: run({ verdict: "sync", samples: 64, syncSamples: 63, readWaitSamples: 40 }),
+      text: "its own reads (IO:DataFileRead or an f_sync handle)",
+    },
+    {
+      r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 1, maxInFlight: 3 }),
+      text: "reads in flight in 7 of 15 samples that read pg_aios; a synchronous read in flight in 1 of 15 samples that read pg_aios; peak 3 of its own in flight",
+    },
+    {
+      r: run({ verdict: "async", samples: 15, aioReadSamples: 15, aioSamples: 7, syncSamples: 2, readWaitSamples: 2, maxInFlight: 3 }),
+      text: "reads in flight in 7 of 15 samples that read pg_aios; waiting on synchronous reads in 2 of 15 samples; peak 3 of its own in flight",
+    },
     // issue 19: one async handle among index lookups' synchronous reads is the minority it is, not the verdict
-    { r: run({ verdict: "sync", samples: 41, syncSamples: 40, asyncSamples: 1, aioReadSamples: 41, aioSamples: 1, maxInFlight: 1 }), text: "its own reads (IO:DataFileRead or an f_sync handle); an async read in flight in 1 of 41 samples that read pg_aios, a minority; peak 1 of its own in flight" },
+    {
+      r: run({ verdict: "sync", samples: 41, syncSamples: 40, asyncSamples: 1, aioReadSamples: 41, aioSamples: 1, maxInFlight: 1 }),
+      text: "its own reads (IO:DataFileRead or an f_sync handle); an async read in flight in 1 of 41 samples that read pg_aios, a minority; peak 1 of its own in flight",
+    },
     { r: run({ verdict: "cpu", samples: 1, cpuSamples: 1 }), text: "on CPU in 1 of 1 sample" },
-    { r: run({ verdict: "cpu", samples: 20, cpuSamples: 16, ioWaitSamples: 2, readWaitSamples: 1, otherIoWaitSamples: 1 }), text: "on CPU in 16 of 20 samples; waiting on reads in 1 of 20 samples; other IO waits (not reads) in 1; other waits in 2" },
-    { r: run({ verdict: "cpu", samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1 }), text: "on CPU in 0 of 1 sample; other IO waits (not reads) in 1" },
+    {
+      r: run({ verdict: "cpu", samples: 20, cpuSamples: 16, ioWaitSamples: 2, readWaitSamples: 1, otherIoWaitSamples: 1 }),
+      text: "on CPU in 16 of 20 samples; waiting on reads in 1 of 20 samples; other IO waits (not reads) in 1; other waits in 2",
+    },
+    {
+      r: run({ verdict: "cpu", samples: 1, cpuSamples: 0, ioWaitSamples: 1, otherIoWaitSamples: 1 }),
+      text: "on CPU in 0 of 1 sample; other IO waits (not reads) in 1",
+    },
   ])("$text", ({ r, text }) => expect(verdictEvidence(r)).toBe(text));
 });
 

@@ -160,13 +160,27 @@ export interface RunLineRow {
 /** A run's line is one series of two keys, drawn as steps: the line budget (docs/CHARTS.md, rule 1). */
 export const RUN_LINE_MAX_POINTS = 600;
 
-export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages: readonly Outage[], maxPoints = RUN_LINE_MAX_POINTS): RunLineRow[] {
-  const samples = all.filter((s): s is RunSampleRow & { inFlight: number; syncInFlight: number } => s.inFlight !== null && s.syncInFlight !== null);
+export function runLine(
+  all: readonly RunSampleRow[],
+  cadenceMs: number,
+  outages: readonly Outage[],
+  maxPoints = RUN_LINE_MAX_POINTS,
+): RunLineRow[] {
+  const samples = all.filter(
+    (s): s is RunSampleRow & { inFlight: number; syncInFlight: number } => s.inFlight !== null && s.syncInFlight !== null,
+  );
   if (!samples.length) return [];
   const domain = { from: samples[0].t, to: samples[samples.length - 1].t };
   return shapeSeries(
     samples,
-    { time: (s) => s.t, keys: [(s) => s.inFlight, (s) => s.syncInFlight], domain, cadenceMs: Math.max(cadenceMs, medianGap(samples, domain)), outages, maxPoints },
+    {
+      time: (s) => s.t,
+      keys: [(s) => s.inFlight, (s) => s.syncInFlight],
+      domain,
+      cadenceMs: Math.max(cadenceMs, medianGap(samples, domain)),
+      outages,
+      maxPoints,
+    },
     (s): RunLineRow => ({ t: s.t, inFlight: s.inFlight, syncInFlight: s.syncInFlight }),
     (t): RunLineRow => ({ t, inFlight: null, syncInFlight: null }),
   );
@@ -174,6 +188,7 @@ export function runLine(all: readonly RunSampleRow[], cadenceMs: number, outages
 
 /** Why the run's in-flight line is empty: pg_aios never read in its samples (unknown), or read with nothing in flight. */
 export function runLineEmpty(samples: readonly RunSampleRow[], line: readonly RunLineRow[]): string | null {
-  if (samples.length && samples.every((s) => s.inFlight === null)) return "pg_aios was not read in any sample of this run (the budget spaced it out): its reads in flight are unknown, not 0";
+  if (samples.length && samples.every((s) => s.inFlight === null))
+    return "pg_aios was not read in any sample of this run (the budget spaced it out): its reads in flight are unknown, not 0";
   return line.every((r) => !r.inFlight && !r.syncInFlight) ? "No reads in flight in any sample of this run that read pg_aios" : null;
 }

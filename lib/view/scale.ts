@@ -27,13 +27,18 @@ export function sizeAxis(max: number, maxTicks = 4): SizeAxis {
  * from the rows (recharts does not see their values), and the ticks given
  * spare recharts its own nice-tick search (decimal.js) at every redraw.
  */
-export function valueAxis(max: number, { least = 4, decimals = 0, maxTicks = 4 }: { least?: number; decimals?: number; maxTicks?: number } = {}): SizeAxis {
+export function valueAxis(
+  max: number,
+  { least = 4, decimals = 0, maxTicks = 4 }: { least?: number; decimals?: number; maxTicks?: number } = {},
+): SizeAxis {
   const top = Math.max(least, Number.isFinite(max) ? max : 0);
   const raw = top / maxTicks;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const unit = 10 ** -decimals;
   // A step its labels can show: 0.25 under one decimal would read "0.3", and 0.5 under none "1".
-  const steps = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).filter((s) => s >= unit - 1e-9 && Math.abs(s / unit - Math.round(s / unit)) < 1e-6);
+  const steps = [1, 2, 2.5, 5, 10]
+    .map((m) => m * magnitude)
+    .filter((s) => s >= unit - 1e-9 && Math.abs(s / unit - Math.round(s / unit)) < 1e-6);
   const step = steps.find((s) => s >= raw - 1e-9) ?? Math.max(unit, 10 * magnitude);
   const n = Math.max(1, Math.ceil(top / step - 1e-9));
   const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));

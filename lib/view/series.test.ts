@@ -8,8 +8,18 @@ describe("gapFlags", () => {
     { name: "steady 100 ms: no gap", times: every(0, 100, 20), outages: [], gaps: [] as number[] },
     { name: "a missed sample or two: no gap", times: [0, 100, 200, 450, 550, 650], outages: [], gaps: [] },
     { name: "10 s without samples: one gap", times: [...every(0, 100, 10), ...every(10_900, 100, 10)], outages: [], gaps: [10] },
-    { name: "two outages back to back: two gaps", times: [...every(0, 100, 10), 5900, ...every(10_900, 100, 10)], outages: [], gaps: [10, 11] },
-    { name: "idle 1 s cadence before a viewer came: no gap", times: [...every(0, 1000, 10), ...every(9100, 100, 10)], outages: [], gaps: [] },
+    {
+      name: "two outages back to back: two gaps",
+      times: [...every(0, 100, 10), 5900, ...every(10_900, 100, 10)],
+      outages: [],
+      gaps: [10, 11],
+    },
+    {
+      name: "idle 1 s cadence before a viewer came: no gap",
+      times: [...every(0, 1000, 10), ...every(9100, 100, 10)],
+      outages: [],
+      gaps: [],
+    },
     { name: "viewer left, cadence went to 1 s: no gap", times: [...every(0, 100, 10), ...every(1900, 1000, 10)], outages: [], gaps: [] },
     { name: "an outage between close samples: gap", times: every(0, 100, 6), outages: [{ from: 250, to: 260 }], gaps: [3] },
     { name: "an ongoing outage covers what follows", times: every(0, 100, 6), outages: [{ from: 350, to: null }], gaps: [4, 5] },
@@ -41,7 +51,14 @@ describe("minMaxIndices", () => {
   it("keeps the min and the max of each bucket and the newest item", () => {
     const times = every(0, 100, 10); // buckets of 500 ms: [0..4], [5..9]
     const values = [[3, 1, 4, 1, 5, 9, 2, 6, 5, 3]];
-    expect(minMaxIndices(times, values, times.map(() => false), 500)).toEqual([1, 4, 5, 6, 9]);
+    expect(
+      minMaxIndices(
+        times,
+        values,
+        times.map(() => false),
+        500,
+      ),
+    ).toEqual([1, 4, 5, 6, 9]);
   });
 
   it("does not merge a bucket across a gap", () => {

@@ -85,7 +85,12 @@ function neighbourSpacing(times: readonly number[], i: number): number {
  * items holding the min and the max of each key, in time order; the newest
  * item always.
  */
-export function minMaxIndices(times: readonly number[], values: readonly (readonly number[])[], gaps: readonly boolean[], bucketMs: number): number[] {
+export function minMaxIndices(
+  times: readonly number[],
+  values: readonly (readonly number[])[],
+  gaps: readonly boolean[],
+  bucketMs: number,
+): number[] {
   const keep = new Set<number>();
   const lo = new Array<number>(values.length);
   const hi = new Array<number>(values.length);
@@ -125,7 +130,14 @@ export function shapeSeries<T, R>(items: readonly T[], opts: SeriesOptions<T>, t
   const perBucket = Math.max(2, 2 * opts.keys.length);
   const bucketMs = thin ? bucketWidth(opts.domain.to - opts.domain.from, Math.max(1, Math.floor((opts.maxPoints - 1) / perBucket) - 1)) : 0;
   const gaps = gapFlags(times, opts.cadenceMs, opts.outages, bucketMs);
-  const picked = thin ? minMaxIndices(times, opts.keys.map((key) => view.map(key)), gaps, bucketMs) : view.map((_, i) => i);
+  const picked = thin
+    ? minMaxIndices(
+        times,
+        opts.keys.map((key) => view.map(key)),
+        gaps,
+        bucketMs,
+      )
+    : view.map((_, i) => i);
 
   const rows: R[] = [];
   let prev = -1;

@@ -4,11 +4,25 @@ import { target } from "../../test/support/fixtures";
 import { blockSizeOf } from "@/lib/model/window/settings";
 import { banners, orderChecks, settingRows } from "./settings";
 
-const setting = (value: string, pendingRestart = false): Setting => ({ setting: value, unit: null, source: "default", pendingRestart, display: value, enumvals: null });
+const setting = (value: string, pendingRestart = false): Setting => ({
+  setting: value,
+  unit: null,
+  source: "default",
+  pendingRestart,
+  display: value,
+  enumvals: null,
+});
 
 describe("settingRows", () => {
   it("puts the settings in the server's reading order, any other by name", () => {
-    const rows = settingRows({ zz: setting("1"), block_size: setting("8192"), aa: setting("1"), io_workers: setting("3"), io_method: setting("worker", true), data_checksums: setting("on") });
+    const rows = settingRows({
+      zz: setting("1"),
+      block_size: setting("8192"),
+      aa: setting("1"),
+      io_workers: setting("3"),
+      io_method: setting("worker", true),
+      data_checksums: setting("on"),
+    });
     expect(rows.map((r) => r.name)).toEqual(["io_method", "io_workers", "data_checksums", "block_size", "aa", "zz"]);
   });
 });
@@ -37,7 +51,9 @@ describe("blockSizeOf", () => {
 describe("orderChecks", () => {
   it("shows failures and warnings first", () => {
     const c = (id: string, status: "pass" | "warn" | "fail" | "unknown" | "info") => ({ id, status, title: id, message: "" });
-    expect(orderChecks([c("a", "pass"), c("b", "warn"), c("c", "unknown"), c("d", "fail"), c("e", "warn"), c("f", "info")]).map((x) => x.id)).toEqual(["d", "b", "e", "c", "f", "a"]);
+    expect(
+      orderChecks([c("a", "pass"), c("b", "warn"), c("c", "unknown"), c("d", "fail"), c("e", "warn"), c("f", "info")]).map((x) => x.id),
+    ).toEqual(["d", "b", "e", "c", "f", "a"]);
   });
 });
 
@@ -52,7 +68,13 @@ describe("banners", () => {
       ids: ["no-aios"],
       title: "PostgreSQL 16 has no asynchronous I/O; it came in 18",
     },
-    { name: "no pg_monitor", t: target({ capabilities: { ...caps, aiosDenied: true, readAllStats: false } }), settings: {}, ids: ["privileges"], code: "GRANT pg_monitor TO inflight;" },
+    {
+      name: "no pg_monitor",
+      t: target({ capabilities: { ...caps, aiosDenied: true, readAllStats: false } }),
+      settings: {},
+      ids: ["privileges"],
+      code: "GRANT pg_monitor TO inflight;",
+    },
     {
       name: "no pg_monitor, a role that needs quotes",
       t: target({ capabilities: { ...caps, readAllStats: false, role: 'Mon "x"' } }),

@@ -39,7 +39,10 @@ const CHECK_RANK = { fail: 0, act: 1, warn: 2, unknown: 3, info: 4, pass: 5 } as
 
 /** Failures first, then what a finding says to act on, passes last; otherwise as the server sent them. */
 export function orderChecks(checks: readonly Check[]): Check[] {
-  return checks.map((c, i) => ({ c, i })).sort((a, b) => CHECK_RANK[a.c.status] - CHECK_RANK[b.c.status] || a.i - b.i).map(({ c }) => c);
+  return checks
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => CHECK_RANK[a.c.status] - CHECK_RANK[b.c.status] || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 export type BannerTone = "info" | "warn" | "error";
@@ -64,12 +67,15 @@ export function banners(target: TargetInfo, settings: Settings): Banner[] {
       id: "no-aios",
       tone: "info",
       title: `PostgreSQL ${major ?? target.serverVersion ?? "?"} has no asynchronous I/O; it came in 18`,
-      text: "There is no pg_aios to sample: the in-flight chart stays empty. What it still shows: active backends, their wait events, query runs" + (caps.statIo ? " and pg_stat_io read rates." : "."),
+      text:
+        "There is no pg_aios to sample: the in-flight chart stays empty. What it still shows: active backends, their wait events, query runs" +
+        (caps.statIo ? " and pg_stat_io read rates." : "."),
     });
   }
-  const denied = [caps?.aiosDenied ? "pg_aios (reads in flight)" : null, caps && !caps.readAllStats ? "other roles' query text and activity (pg_read_all_stats)" : null].filter(
-    (x): x is string => x !== null,
-  );
+  const denied = [
+    caps?.aiosDenied ? "pg_aios (reads in flight)" : null,
+    caps && !caps.readAllStats ? "other roles' query text and activity (pg_read_all_stats)" : null,
+  ].filter((x): x is string => x !== null);
   // denied is empty without capabilities
   if (caps && denied.length) {
     out.push({
@@ -99,7 +105,16 @@ function historyBanner({ history }: TargetInfo): Banner | null {
   if (!history || (history.on && history.dropped === 0)) return null;
   const dropped = history.dropped ? ` ${history.dropped} row${history.dropped === 1 ? "" : "s"} dropped so far.` : "";
   return history.on
-    ? { id: "history-dropped", tone: "warn", title: "Some seconds were not kept on disk", text: `The disk was too slow for the history: the live page went on, its ranges have gaps.${dropped}` }
-    : { id: "history-off", tone: "warn", title: "The history is not being kept", text: `${history.reason ?? "The history's samples cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}` };
+    ? {
+        id: "history-dropped",
+        tone: "warn",
+        title: "Some seconds were not kept on disk",
+        text: `The disk was too slow for the history: the live page went on, its ranges have gaps.${dropped}`,
+      }
+    : {
+        id: "history-off",
+        tone: "warn",
+        title: "The history is not being kept",
+        text: `${history.reason ?? "The history's samples cannot be written"}. The live page goes on; ranges before the window cannot be opened.${dropped}`,
+      };
 }
-

@@ -3,7 +3,14 @@ import type { StatementStat } from "@/lib/schemas/runs";
 import { run } from "../../test/support/fixtures";
 import { processesOf, readShare, readTimeUnknown, statementTable } from "./statements";
 
-const stat = (queryId: string, totalExecTime: number, readTime: number | null, read = 0, hit = 0, query = `select q${queryId}`): StatementStat => ({
+const stat = (
+  queryId: string,
+  totalExecTime: number,
+  readTime: number | null,
+  read = 0,
+  hit = 0,
+  query = `select q${queryId}`,
+): StatementStat => ({
   queryId,
   query,
   calls: 1,
@@ -31,11 +38,23 @@ describe("statementTable", () => {
     expect(readTimeUnknown([stat("a", 100, 0)])).toBe(false);
   });
 
-  it("limits the rows", () => expect(statementTable(Array.from({ length: 30 }, (_, i) => stat(String(i), i, 0)), [], 20).rows).toHaveLength(20));
+  it("limits the rows", () =>
+    expect(
+      statementTable(
+        Array.from({ length: 30 }, (_, i) => stat(String(i), i, 0)),
+        [],
+        20,
+      ).rows,
+    ).toHaveLength(20));
 
   // The demo's BEGIN / SET LOCAL / COMMIT filled the panel (issue 11).
   it("hides transaction control and SET housekeeping, and counts it", () => {
-    const t = statementTable([stat("1", 5, 0, 0, 0, "BEGIN"), stat("2", 5, 0, 0, 0, "SET LOCAL enable_seqscan = off"), stat("3", 5, 0, 0, 0, "COMMIT"), stat("4", 900, 300)]);
+    const t = statementTable([
+      stat("1", 5, 0, 0, 0, "BEGIN"),
+      stat("2", 5, 0, 0, 0, "SET LOCAL enable_seqscan = off"),
+      stat("3", 5, 0, 0, 0, "COMMIT"),
+      stat("4", 900, 300),
+    ]);
     expect(t.rows.map((r) => r.stat.queryId)).toEqual(["4"]);
     expect(t.hidden).toBe(3);
   });

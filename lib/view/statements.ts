@@ -45,7 +45,8 @@ export function processesOf(queryId: string, runs: readonly QueryRun[]): number 
  * processes) is the share a process spent reading.
  */
 export function readShare(stat: StatementStat, processes: number | null): ReadShare {
-  if (stat.readTime === null) return { text: "unknown", title: "track_io_timing was off: read time is unknown, not zero", bar: null, summed: false };
+  if (stat.readTime === null)
+    return { text: "unknown", title: "track_io_timing was off: read time is unknown, not zero", bar: null, summed: false };
   if (stat.totalExecTime <= 0) return { text: "–", title: "no execution time", bar: 0, summed: false };
   const raw = stat.readTime / stat.totalExecTime;
   if (processes !== null && processes > 1) {
@@ -60,7 +61,8 @@ export function readShare(stat: StatementStat, processes: number | null): ReadSh
   if (raw > 1) {
     return {
       text: "above exec time",
-      title: "read time exceeds exec time: it is summed over the statement's parallel processes, whose number was not seen in the window; no share per process",
+      title:
+        "read time exceeds exec time: it is summed over the statement's parallel processes, whose number was not seen in the window; no share per process",
       bar: null,
       summed: true,
     };

@@ -8,7 +8,13 @@ import { combineLimitKb, readRateNowText, throughputChart, throughputRow } from 
 describe("throughputRow", () => {
   it.each([
     { name: "combined sequential reads", s: ioSample(1, 0, 2167, 2167 * 119 * 1024, 1000), reads: 2167, mb: (2167 * 119) / 1024, kb: 119 },
-    { name: "over 2 s: the amount, not divided into a rate", s: ioSample(1, 0, 100, 100 * 8192, 2000), reads: 100, mb: (100 * 8) / 1024, kb: 8 },
+    {
+      name: "over 2 s: the amount, not divided into a rate",
+      s: ioSample(1, 0, 100, 100 * 8192, 2000),
+      reads: 100,
+      mb: (100 * 8) / 1024,
+      kb: 8,
+    },
     { name: "no reads: nothing drawn, size unknown", s: ioSample(1, 0, 0, 0), reads: null, mb: null, kb: null },
   ])("$name", ({ s, reads, mb, kb }) => {
     const row = throughputRow(s);
@@ -36,23 +42,44 @@ describe("liveReadRate", () => {
     const fmt = (b: number) => `${b / 8192} blocks/s`;
     const rated = run({ id: "r", endedAt: null, readBlocksPerSec: 100 });
     const starting = run({ id: "s", endedAt: null, readBlocksPerSec: null });
-    const sample = (inFlight: number, runs: [string, number][]) => tick(9, 9000, { aio: { inFlight }, runs: runs.map(([id, n]) => runSample(id, "aio", n)) });
+    const sample = (inFlight: number, runs: [string, number][]) =>
+      tick(9, 9000, { aio: { inFlight }, runs: runs.map(([id, n]) => runSample(id, "aio", n)) });
     expect(readRateNowText([], null, 8192, fmt)).toBe("no sample yet");
     expect(readRateNowText([], sample(0, []), 8192, fmt)).toBe("no read in flight");
     expect(readRateNowText([rated], sample(0, [["r", 0]]), 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
     // The rated scan's own reads are in its rate; the others are said apart.
-    expect(readRateNowText([rated, starting], sample(3, [["r", 2], ["s", 1]]), 8192, fmt)).toBe("≈ 100 blocks/s (1 scan); 1 read in flight, no rate yet");
+    expect(
+      readRateNowText(
+        [rated, starting],
+        sample(3, [
+          ["r", 2],
+          ["s", 1],
+        ]),
+        8192,
+        fmt,
+      ),
+    ).toBe("≈ 100 blocks/s (1 scan); 1 read in flight, no rate yet");
     // A run the runs' state has not named yet (it is sent twice a second): its reads still count.
     expect(readRateNowText([], sample(2, [["new", 2]]), 8192, fmt)).toBe("2 reads in flight, no rate yet");
     // An ended run's rate is not live.
-    expect(readRateNowText([run({ id: "e", endedAt: 5, readBlocksPerSec: 100 })], sample(1, [["x", 1]]), 8192, fmt)).toBe("1 read in flight, no rate yet");
+    expect(readRateNowText([run({ id: "e", endedAt: 5, readBlocksPerSec: 100 })], sample(1, [["x", 1]]), 8192, fmt)).toBe(
+      "1 read in flight, no rate yet",
+    );
     // pg_aios not read in this sample: nothing is said of reads in flight.
     expect(readRateNowText([], { ...tick(9, 9000), aio: null }, 8192, fmt)).toBe("no rate (pg_aios not read this sample)");
     expect(readRateNowText([rated], { ...tick(9, 9000), aio: null }, 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
   });
 
   it("draws the estimate as the rate line", () => {
-    const chart = throughputChart([], [{ t: 1000, bytesPerSec: 300 * 1024 * 1024, scans: 1 }, { t: 2000, bytesPerSec: 0, scans: 0 }], { from: 0, to: 5000 }, []);
+    const chart = throughputChart(
+      [],
+      [
+        { t: 1000, bytesPerSec: 300 * 1024 * 1024, scans: 1 },
+        { t: 2000, bytesPerSec: 0, scans: 0 },
+      ],
+      { from: 0, to: 5000 },
+      [],
+    );
     expect(chart.live.map((r) => r.mbPerSec)).toEqual([300, 0]);
     expect(chart.liveSince).toBe(1000);
   });
@@ -60,7 +87,12 @@ describe("liveReadRate", () => {
 
 describe("throughputChart", () => {
   it("averages the read size over the view, weighted by reads", () => {
-    const chart = throughputChart([ioSample(1, 1000, 10, 10 * 131_072), ioSample(2, 2000, 30, 30 * 8192), ioSample(3, 3000, 0, 0)], [], { from: 0, to: 5000 }, []);
+    const chart = throughputChart(
+      [ioSample(1, 1000, 10, 10 * 131_072), ioSample(2, 2000, 30, 30 * 8192), ioSample(3, 3000, 0, 0)],
+      [],
+      { from: 0, to: 5000 },
+      [],
+    );
     expect(chart.anyReads).toBe(true);
     expect(chart.avgReadKb).toBeCloseTo((10 * 128 + 30 * 8) / 40);
     expect(chart.rows).toHaveLength(3);
@@ -75,7 +107,12 @@ describe("throughputChart", () => {
   });
 
   it("breaks the line across an outage", () => {
-    const chart = throughputChart([ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)], [], { from: 0, to: 60_000 }, []);
+    const chart = throughputChart(
+      [ioSample(1, 1000, 1, 8192), ioSample(2, 2000, 1, 8192), ioSample(3, 60_000, 1, 8192)],
+      [],
+      { from: 0, to: 60_000 },
+      [],
+    );
     expect(chart.rows.map((r) => r.reads)).toEqual([1, 1, null, 1]);
   });
 });

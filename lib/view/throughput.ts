@@ -31,7 +31,12 @@ export interface RatePoint {
  * "no scan reading" in 8 of 300 looks at the demo while the header counted a
  * read in flight.
  */
-export function readRateNowText(runs: readonly QueryRun[], latest: Pick<Tick, "aio" | "runs"> | null, blockSize: number, formatRate: (bytesPerSec: number) => string): string {
+export function readRateNowText(
+  runs: readonly QueryRun[],
+  latest: Pick<Tick, "aio" | "runs"> | null,
+  blockSize: number,
+  formatRate: (bytesPerSec: number) => string,
+): string {
   const { bytesPerSec, scans } = liveReadRate(runs, blockSize);
   const rate = scans ? `≈ ${formatRate(bytesPerSec)} (${scans} scan${scans === 1 ? "" : "s"})` : null;
   if (!latest?.aio) return rate ?? (latest ? "no rate (pg_aios not read this sample)" : "no sample yet");
@@ -94,11 +99,24 @@ export const IO_CADENCE_MS = 1000;
 /** Queries (and so the live estimate) arrive every 0.5-1 s while someone watches. */
 export const RATE_CADENCE_MS = 1000;
 
-export function throughputChart(io: readonly IoSample[], rates: readonly RatePoint[], domain: TimeDomain, outages: readonly Outage[], maxPoints = IO_MAX_POINTS): ThroughputChart {
+export function throughputChart(
+  io: readonly IoSample[],
+  rates: readonly RatePoint[],
+  domain: TimeDomain,
+  outages: readonly Outage[],
+  maxPoints = IO_MAX_POINTS,
+): ThroughputChart {
   const ioSeries = (points: number) =>
     shapeSeries(
       io,
-      { time: (s) => s.t, keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)], domain, cadenceMs: IO_CADENCE_MS, outages, maxPoints: points },
+      {
+        time: (s) => s.t,
+        keys: [(s) => s.totals.readBytes / Math.max(1, s.intervalMs)],
+        domain,
+        cadenceMs: IO_CADENCE_MS,
+        outages,
+        maxPoints: points,
+      },
       throughputRow,
       (t): ThroughputRow => ({ t, mbCounted: null, avgReadKb: null, reads: null }),
     );
@@ -118,7 +136,15 @@ export function throughputChart(io: readonly IoSample[], rates: readonly RatePoi
     bytes += s.totals.readBytes;
   }
   const maxReadKb = rows.reduce((m, r) => Math.max(m, r.avgReadKb ?? 0), 0);
-  return { rows, counted, live, anyReads: reads > 0, avgReadKb: reads > 0 ? bytes / reads / 1024 : null, maxReadKb, liveSince: rates[0]?.t ?? null };
+  return {
+    rows,
+    counted,
+    live,
+    anyReads: reads > 0,
+    avgReadKb: reads > 0 ? bytes / reads / 1024 : null,
+    maxReadKb,
+    liveSince: rates[0]?.t ?? null,
+  };
 }
 
 /** io_combine_limit as PostgreSQL applies it (at most io_max_combine_limit), kB; null when unknown. */

@@ -6,15 +6,47 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 const TICK_STEPS = [
-  SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 30 * SECOND,
-  MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE,
-  HOUR, 2 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR,
+  SECOND,
+  2 * SECOND,
+  5 * SECOND,
+  10 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
 ] as const;
 
 const BUCKET_STEPS = [
-  10, 20, 50, 100, 200, 250, 500,
-  SECOND, 2 * SECOND, 3 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 30 * SECOND,
-  MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR,
+  10,
+  20,
+  50,
+  100,
+  200,
+  250,
+  500,
+  SECOND,
+  2 * SECOND,
+  3 * SECOND,
+  5 * SECOND,
+  10 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
 ] as const;
 
 /** Round time ticks in [from, to], at most `maxTicks` of them. */

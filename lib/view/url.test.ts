@@ -5,7 +5,11 @@ describe("view params", () => {
   it.each<{ name: string; params: ViewParams; qs: string }>([
     { name: "a live span", params: { view: "1m", range: null, run: null }, qs: "view=1m" },
     { name: "the whole window", params: { view: "window", range: null, run: null }, qs: "view=window" },
-    { name: "a frozen range and a run", params: { view: null, range: { from: 1_700_000_000_000, to: 1_700_000_060_000 }, run: "4242:1700000001234" }, qs: "from=1700000000000&to=1700000060000&run=4242%3A1700000001234" },
+    {
+      name: "a frozen range and a run",
+      params: { view: null, range: { from: 1_700_000_000_000, to: 1_700_000_060_000 }, run: "4242:1700000001234" },
+      qs: "from=1700000000000&to=1700000060000&run=4242%3A1700000001234",
+    },
     { name: "a span and a run", params: { view: "5m", range: null, run: "7:8" }, qs: "view=5m&run=7%3A8" },
     { name: "nothing", params: { view: null, range: null, run: null }, qs: "" },
   ])("round trip: $name", ({ params, qs }) => {

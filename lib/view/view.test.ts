@@ -6,7 +6,18 @@ import { dragRange, frameNewest, liveDomain, rangeOutsideFrame, runsInRange, unz
 /** A view frozen at [from, to] with two ticks and one run, as the store's freeze makes it (lib/client/freeze.test.ts). */
 function frozen(range: TimeDomain): FrozenView {
   const queries = { asOf: 0, queries: [run({ id: "1:1" })], statements: [], statementsNote: null };
-  return { ...range, frame: { ticks: [tick(1, 1000), tick(2, 1100)], io: [], rates: [] }, cadenceMs: 100, queries, restarts: [], outages: [], frozenAt: 0, ticksAtFreeze: 2, zoomed: false, unzoomTo: null };
+  return {
+    ...range,
+    frame: { ticks: [tick(1, 1000), tick(2, 1100)], io: [], rates: [] },
+    cadenceMs: 100,
+    queries,
+    restarts: [],
+    outages: [],
+    frozenAt: 0,
+    ticksAtFreeze: 2,
+    zoomed: false,
+    unzoomTo: null,
+  };
 }
 
 describe("zoom", () => {
@@ -43,7 +54,8 @@ describe("runsInRange", () => {
     run({ id: "starts-after", startedAt: 201, endedAt: 300 }),
     run({ id: "inside", startedAt: 120, endedAt: 130 }),
   ];
-  it("keeps the runs that overlap the range", () => expect(runsInRange(runs, { from: 100, to: 200 }).map((r) => r.id)).toEqual(["ends-inside", "running", "inside"]));
+  it("keeps the runs that overlap the range", () =>
+    expect(runsInRange(runs, { from: 100, to: 200 }).map((r) => r.id)).toEqual(["ends-inside", "running", "inside"]));
 });
 
 describe("frames", () => {

@@ -24,8 +24,7 @@ export function parseArgs(argv) {
       const major = Number(value());
       if (!MAJORS.includes(major)) throw new UsageError(`--major wants ${MAJORS.join(" or ")}`);
       opts.major = major;
-    }
-    else if (arg === "--io-method") opts.ioMethod = value();
+    } else if (arg === "--io-method") opts.ioMethod = value();
     else if (arg === "--remove") opts.remove = true;
     else if (arg === "-c") {
       const m = /^([A-Za-z_][A-Za-z0-9_.]*)=(.*)$/s.exec(value());

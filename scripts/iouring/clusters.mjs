@@ -74,7 +74,6 @@ export function postmasterPid(c) {
   }
 }
 
-
 export function portOf(c) {
   const port = Number.parseInt(pidFileLines(c)?.[3] ?? "", 10);
   return Number.isInteger(port) ? port : null;
@@ -82,7 +81,8 @@ export function portOf(c) {
 
 export function readSecrets(c) {
   const secrets = readJson(c.secrets);
-  if (!secrets?.superuserPassword) throw new Error(`${c.secrets} is missing or holds no superuserPassword; stop --data ${c.name} --remove and start again`);
+  if (!secrets?.superuserPassword)
+    throw new Error(`${c.secrets} is missing or holds no superuserPassword; stop --data ${c.name} --remove and start again`);
   return secrets;
 }
 
@@ -109,8 +109,18 @@ export async function initdb(c, major = DEFAULT_MAJOR) {
   try {
     await fs.chown(pwHost, uid, gid);
     const result = await asPostgres([
-      `${pgBinIn(major)}/initdb`, "-D", c.inner, "-U", "postgres", `--pwfile=${CLUSTERS_IN}/${pwName}`,
-      "--auth-local=peer", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-instructions",
+      `${pgBinIn(major)}/initdb`,
+      "-D",
+      c.inner,
+      "-U",
+      "postgres",
+      `--pwfile=${CLUSTERS_IN}/${pwName}`,
+      "--auth-local=peer",
+      "--auth-host=scram-sha-256",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-instructions",
     ]);
     if (result.code !== 0) throw new Error(`initdb failed (${describe(result)})`);
     await fs.appendFile(path.join(c.host, "postgresql.conf"), `\n# inflight's settings; ALTER SYSTEM overrides them\n${INCLUDE_LINE}\n`);

@@ -51,7 +51,8 @@ async function startCluster(c, opts, pgss) {
   }
   const fresh = state !== "ready";
   if (fresh) await phase(`initdb ${c.name} (${opts.major})`, () => initdb(c, opts.major));
-  else if (majorOf(c) !== opts.major) throw new UsageError(`${c.name} is a PostgreSQL ${majorOf(c)} cluster, not ${opts.major}: pass --major ${majorOf(c)}`);
+  else if (majorOf(c) !== opts.major)
+    throw new UsageError(`${c.name} is a PostgreSQL ${majorOf(c)} cluster, not ${opts.major}: pass --major ${majorOf(c)}`);
   if (postmasterPid(c) !== null) {
     log(`${c.name} is already running on port ${portOf(c)}; its settings are left as they are`);
   } else {
@@ -79,7 +80,9 @@ export async function cmdRestart(opts) {
     await phase(`restart ${c.name}${opts.ioMethod ? ` (io_method = ${opts.ioMethod})` : ""}`, () => restartServer(c));
     const described = await describeServer(c);
     if (opts.ioMethod && described.ioMethod !== opts.ioMethod) {
-      throw new Error(`after the restart io_method is ${described.ioMethod}, not ${opts.ioMethod} (a setting in postgresql.auto.conf or -c overrides it?)`);
+      throw new Error(
+        `after the restart io_method is ${described.ioMethod}, not ${opts.ioMethod} (a setting in postgresql.auto.conf or -c overrides it?)`,
+      );
     }
     return described;
   });

@@ -23,7 +23,9 @@ export function hostMirror() {
     const found = uris.find((u) => /^https?:\/\//.test(u) && !/security/.test(u));
     if (found) return found.replace(/\/+$/, "");
   }
-  throw new Unavailable("no http(s) Debian mirror in /etc/apt/sources.list*; fix: add one, or set IOURING_TESTS_MIRROR=http://deb.debian.org/debian");
+  throw new Unavailable(
+    "no http(s) Debian mirror in /etc/apt/sources.list*; fix: add one, or set IOURING_TESTS_MIRROR=http://deb.debian.org/debian",
+  );
 }
 
 /** HTTP status of <mirror>/dists/<suite>/Release, or the network error's text. */

@@ -35,7 +35,9 @@ export async function ensureMounts(mounts) {
     await fs.mkdir(target, { recursive: true });
     const result = await run("mount", ["-t", m.type, "-o", m.options, m.source, target]);
     if (result.code !== 0) {
-      throw new Unavailable(`cannot mount ${m.type} on ${target} (${tail(result.out, 1)}); fix: run with CAP_SYS_ADMIN (a privileged container or the host)`);
+      throw new Unavailable(
+        `cannot mount ${m.type} on ${target} (${tail(result.out, 1)}); fix: run with CAP_SYS_ADMIN (a privileged container or the host)`,
+      );
     }
   }
 }

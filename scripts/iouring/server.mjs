@@ -75,7 +75,12 @@ async function pgCtlStart(c, port) {
   const logText = serverLogTail(c);
   if (/could not (bind|create any TCP\/IP sockets)|Address already in use/i.test(logText)) return "port-taken";
   if (/io_uring/i.test(logText) && /(FATAL|could not)/.test(logText)) {
-    throw new Unavailable(`PostgreSQL could not set up io_uring here (${logText.split("\n").filter((l) => /io_uring/.test(l)).pop()}); fix: allow io_uring (seccomp profile, kernel.io_uring_disabled=0)`);
+    throw new Unavailable(
+      `PostgreSQL could not set up io_uring here (${logText
+        .split("\n")
+        .filter((l) => /io_uring/.test(l))
+        .pop()}); fix: allow io_uring (seccomp profile, kernel.io_uring_disabled=0)`,
+    );
   }
   throw new Error(`PostgreSQL did not start on port ${port} (pg_ctl ${describe(result)}); end of ${c.host}/${LOG_FILE}:\n${logText}`);
 }
@@ -116,7 +121,22 @@ export async function stopServer(c) {
 /** psql as the chroot's postgres user over the cluster's own socket (peer auth). */
 export async function psql(c, sql, db = "postgres") {
   const port = portOf(c);
-  const result = await asPostgres([`${binOf(c)}/psql`, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", c.inner, "-p", String(port), "-d", db, "-c", sql]);
+  const result = await asPostgres([
+    `${binOf(c)}/psql`,
+    "-X",
+    "-q",
+    "-At",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-h",
+    c.inner,
+    "-p",
+    String(port),
+    "-d",
+    db,
+    "-c",
+    sql,
+  ]);
   if (result.code !== 0) throw new Error(`psql on ${c.name}: ${describe(result)}`);
   return result.stdout.trim();
 }

@@ -4,7 +4,19 @@
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { Unavailable } from "./errors.mjs";
-import { BOOTSTRAP_MARK, DEFAULT_MAJOR, LOGS, PARTIAL, SUITES, SYSTEM, installMark, pgBinIn, pgLibIn, pgssControlIn, readJson } from "./layout.mjs";
+import {
+  BOOTSTRAP_MARK,
+  DEFAULT_MAJOR,
+  LOGS,
+  PARTIAL,
+  SUITES,
+  SYSTEM,
+  installMark,
+  pgBinIn,
+  pgLibIn,
+  pgssControlIn,
+  readJson,
+} from "./layout.mjs";
 import { log } from "./log.mjs";
 import { checkMachine } from "./machine.mjs";
 import { hostMirror, probeRelease } from "./mirror.mjs";
@@ -50,7 +62,9 @@ async function bootstrap() {
     if (await debootstrapSuite(suite, mirror)) return;
     refusals.push(`${suite}: debootstrap failed (see ${LOGS}/debootstrap-${suite}.log)`);
   }
-  throw new Unavailable(`the mirror ${mirror} gave no usable suite (${refusals.join("; ")}); fix: set IOURING_TESTS_MIRROR to a Debian mirror with ${SUITES.join("/")}`);
+  throw new Unavailable(
+    `the mirror ${mirror} gave no usable suite (${refusals.join("; ")}); fix: set IOURING_TESTS_MIRROR to a Debian mirror with ${SUITES.join("/")}`,
+  );
 }
 
 async function debootstrapSuite(suite, mirror) {
@@ -69,16 +83,25 @@ async function debootstrapSuite(suite, mirror) {
     log(`debootstrap ${suite} failed (${describe(result)}); cleaning up`);
     await removeTree(PARTIAL);
     if (/signed by unknown key|NO_PUBKEY|invalid signature/i.test(result.out)) {
-      throw new Unavailable(`the ${suite} Release file is signed by a key this machine's debian-archive-keyring lacks; fix: install a newer debian-archive-keyring`);
+      throw new Unavailable(
+        `the ${suite} Release file is signed by a key this machine's debian-archive-keyring lacks; fix: install a newer debian-archive-keyring`,
+      );
     }
     // The mirror refusing is the machine's limit (try the next suite); anything else is a real error.
-    if (/Couldn't download|Failed getting release|Couldn't find these debs|Connection (refused|timed out)|Temporary failure|Network is unreachable|404/i.test(result.out)) {
+    if (
+      /Couldn't download|Failed getting release|Couldn't find these debs|Connection (refused|timed out)|Temporary failure|Network is unreachable|404/i.test(
+        result.out,
+      )
+    ) {
       return false;
     }
     throw new Error(`debootstrap ${suite} failed (${describe(result)}); see ${logFile}`);
   }
   const secs = ((performance.now() - started) / 1000).toFixed(1);
-  await fs.writeFile(path.join(PARTIAL, BOOTSTRAP_MARK), `${JSON.stringify({ suite, mirror, seconds: Number(secs), at: new Date().toISOString() })}\n`);
+  await fs.writeFile(
+    path.join(PARTIAL, BOOTSTRAP_MARK),
+    `${JSON.stringify({ suite, mirror, seconds: Number(secs), at: new Date().toISOString() })}\n`,
+  );
   await fs.rename(PARTIAL, SYSTEM);
   log(`debootstrap ${suite}: ${secs} s`);
   return true;
@@ -105,7 +128,9 @@ async function install(major) {
  * conflicts); everything else comes from the suite.
  */
 function packagesOf(major) {
-  return major === DEFAULT_MAJOR ? [`postgresql-${major}`] : [`postgresql-${major}/experimental`, `postgresql-client-${major}/experimental`];
+  return major === DEFAULT_MAJOR
+    ? [`postgresql-${major}`]
+    : [`postgresql-${major}/experimental`, `postgresql-client-${major}/experimental`];
 }
 
 async function installPackages(major) {
@@ -117,14 +142,18 @@ async function installPackages(major) {
   await inRoot(["dpkg", "--configure", "-a"], { logFile, timeoutMs: 10 * 60_000 });
   const update = await inRoot(["apt-get", "update"], { logFile, timeoutMs: 10 * 60_000, env: proxyEnv() });
   if (update.code !== 0 || /^(E:|Err:)/m.test(update.out)) {
-    throw new Unavailable(`apt-get update inside the ${suite} chroot failed (${tail(update.out, 2)}); fix: make the mirror reachable, see ${logFile}`);
+    throw new Unavailable(
+      `apt-get update inside the ${suite} chroot failed (${tail(update.out, 2)}); fix: make the mirror reachable, see ${logFile}`,
+    );
   }
   const policy = await inRoot(["apt-cache", "policy", name]);
   const candidate = major === DEFAULT_MAJOR ? /Candidate:\s*(\S+)/.exec(policy.out)?.[1] : experimentalVersion(policy.out);
   if (!candidate || candidate === "(none)") {
-    throw new Unavailable(major === DEFAULT_MAJOR
-      ? `suite ${suite} has no ${name} package; fix: IOURING_TESTS_SUITES="<a suite with it>" and remove ${SYSTEM}`
-      : `the mirror's experimental suite has no ${name} package (apt-cache policy: ${tail(policy.out, 1)}); fix: set IOURING_TESTS_MIRROR to a Debian mirror that carries experimental`);
+    throw new Unavailable(
+      major === DEFAULT_MAJOR
+        ? `suite ${suite} has no ${name} package; fix: IOURING_TESTS_SUITES="<a suite with it>" and remove ${SYSTEM}`
+        : `the mirror's experimental suite has no ${name} package (apt-cache policy: ${tail(policy.out, 1)}); fix: set IOURING_TESTS_MIRROR to a Debian mirror that carries experimental`,
+    );
   }
   // postgresql-common needs "systemd | systemd-standalone-tmpfiles": apt picks the first, all of systemd (~150 MB) for one tool.
   const tmpfiles = /Candidate:\s*[0-9]/.test((await inRoot(["apt-cache", "policy", "systemd-standalone-tmpfiles"])).out);
@@ -143,11 +172,24 @@ async function installPackages(major) {
   await fs.rm(path.join(SYSTEM, "var/lib/apt/lists"), { recursive: true, force: true });
   await fs.mkdir(path.join(SYSTEM, "var/lib/apt/lists/partial"), { recursive: true });
   const liburing = await linkedLiburing(major);
-  const pgss = existsSync(path.join(SYSTEM, pgssControlIn(major))) && existsSync(path.join(SYSTEM, pgLibIn(major), "pg_stat_statements.so"));
+  const pgss =
+    existsSync(path.join(SYSTEM, pgssControlIn(major))) && existsSync(path.join(SYSTEM, pgLibIn(major), "pg_stat_statements.so"));
   const secs = Number(((performance.now() - started) / 1000).toFixed(1));
-  const record = { suite, major, version: candidate, liburing, pgStatStatements: pgss, download, disk, seconds: secs, at: new Date().toISOString() };
+  const record = {
+    suite,
+    major,
+    version: candidate,
+    liburing,
+    pgStatStatements: pgss,
+    download,
+    disk,
+    seconds: secs,
+    at: new Date().toISOString(),
+  };
   await fs.writeFile(path.join(SYSTEM, installMark(major)), `${JSON.stringify(record)}\n`);
-  log(`install ${name} ${candidate}: ${secs} s (${download} downloaded, ${disk} unpacked, ${liburing}, pg_stat_statements ${pgss ? "shipped" : "missing"})`);
+  log(
+    `install ${name} ${candidate}: ${secs} s (${download} downloaded, ${disk} unpacked, ${liburing}, pg_stat_statements ${pgss ? "shipped" : "missing"})`,
+  );
   return record;
 }
 
@@ -192,6 +234,9 @@ async function addExperimental() {
 async function linkedLiburing(major) {
   const ldd = await inRoot(["ldd", `${pgBinIn(major)}/postgres`]);
   const line = ldd.out.split("\n").find((l) => l.includes("liburing"));
-  if (!line) throw new Unavailable(`Debian's postgresql-${major} here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with IOURING_TESTS_SUITES`);
+  if (!line)
+    throw new Unavailable(
+      `Debian's postgresql-${major} here is not linked against liburing (ldd: ${tail(ldd.out, 1)}); fix: pick another suite with IOURING_TESTS_SUITES`,
+    );
   return line.trim().split(/\s+/)[0];
 }

@@ -19,7 +19,12 @@ async function keptSettings(text, major) {
   // Names only (cut): the whole description runs past what a run keeps of stdout.
   const described = await asPostgres(["sh", "-c", `${pgBinIn(major)}/postgres --describe-config | cut -f1`]);
   if (described.code !== 0) throw new Error(`postgres --describe-config of ${major} failed (${describe(described)})`);
-  const known = new Set(described.stdout.split("\n").map((l) => l.trim()).filter(Boolean));
+  const known = new Set(
+    described.stdout
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   if (!known.has("io_method")) throw new Error(`postgres --describe-config of ${major} named no io_method: ${tail(described.stdout, 1)}`);
   const lines = text.split("\n").filter((line) => {
     const name = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=/.exec(line)?.[1];
@@ -48,14 +53,33 @@ export async function upgradeCluster(name, major) {
   const { uid, gid } = postgresUser();
   await fs.chown(conf, uid, gid);
   const upgrade = [
-    `${pgBinIn(major)}/pg_upgrade`, "-b", binOf(c), "-B", pgBinIn(major), "-d", c.inner, "-D", next.inner,
-    "-U", "postgres", "-p", String(UPGRADE_PORTS.old), "-P", String(UPGRADE_PORTS.new), "--socketdir", "/tmp",
+    `${pgBinIn(major)}/pg_upgrade`,
+    "-b",
+    binOf(c),
+    "-B",
+    pgBinIn(major),
+    "-d",
+    c.inner,
+    "-D",
+    next.inner,
+    "-U",
+    "postgres",
+    "-p",
+    String(UPGRADE_PORTS.old),
+    "-P",
+    String(UPGRADE_PORTS.new),
+    "--socketdir",
+    "/tmp",
   ];
-  const result = await phase(`pg_upgrade ${name} ${from} -> ${major}`, () => asPostgres(["sh", "-c", 'cd /tmp && exec "$@"', "sh", ...upgrade], { timeoutMs: 10 * 60_000 }));
+  const result = await phase(`pg_upgrade ${name} ${from} -> ${major}`, () =>
+    asPostgres(["sh", "-c", 'cd /tmp && exec "$@"', "sh", ...upgrade], { timeoutMs: 10 * 60_000 }),
+  );
   if (result.code !== 0) {
     await fs.rm(next.host, { recursive: true, force: true });
     await fs.rm(next.secrets, { force: true });
-    throw new Error(`pg_upgrade ${from} -> ${major} failed (${describe(result)}); ${name} is left as it was (start it again with restart --data ${name})`);
+    throw new Error(
+      `pg_upgrade ${from} -> ${major} failed (${describe(result)}); ${name} is left as it was (start it again with restart --data ${name})`,
+    );
   }
   // The new cluster takes the old one's place; its roles (and so the password in the old secrets file) came across.
   const old = `${c.host}.old-${from}`;

@@ -26,9 +26,23 @@ export interface DemoLabServer {
 export async function startDemoLab(tableMb: number, labMs = 240_000): Promise<DemoLabServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-lab-"));
   chmodSync(dir, 0o755);
-  const app = await startServer({ INFLIGHT_DEMO_DIR: dir, INFLIGHT_DEMO_TABLE_MB: String(tableMb), INFLIGHT_HISTORY_FILE: path.join(dir, "history.db") });
-  await waitFor("the demo up", async () => (await fetch(`${app.url}/api/targets`).then((r) => r.json())).targets[0].status === "up", 120_000, 250);
-  const post = (body: unknown, type = "application/json") => fetch(`${app.url}/api/targets/demo/lab`, { method: "POST", headers: { "Content-Type": type, Origin: app.url }, body: JSON.stringify(body) });
+  const app = await startServer({
+    INFLIGHT_DEMO_DIR: dir,
+    INFLIGHT_DEMO_TABLE_MB: String(tableMb),
+    INFLIGHT_HISTORY_FILE: path.join(dir, "history.db"),
+  });
+  await waitFor(
+    "the demo up",
+    async () => (await fetch(`${app.url}/api/targets`).then((r) => r.json())).targets[0].status === "up",
+    120_000,
+    250,
+  );
+  const post = (body: unknown, type = "application/json") =>
+    fetch(`${app.url}/api/targets/demo/lab`, {
+      method: "POST",
+      headers: { "Content-Type": type, Origin: app.url },
+      body: JSON.stringify(body),
+    });
   const state = async () => LabState.parse(await (await fetch(`${app.url}/api/targets/demo/lab`)).json());
   return {
     app,
@@ -54,7 +68,10 @@ export async function startDemoLab(tableMb: number, labMs = 240_000): Promise<De
 export function labResultsIn(file: string): { history: string; result: LabResult }[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare("SELECT history, result FROM lab_results ORDER BY at").all() as { history: string; result: string }[]).map((r) => ({ history: r.history, result: LabResult.parse(JSON.parse(r.result)) }));
+    return (db.prepare("SELECT history, result FROM lab_results ORDER BY at").all() as { history: string; result: string }[]).map((r) => ({
+      history: r.history,
+      result: LabResult.parse(JSON.parse(r.result)),
+    }));
   } finally {
     db.close();
   }

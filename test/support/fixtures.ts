@@ -50,7 +50,14 @@ export function target(over: Partial<TargetInfo> = {}): TargetInfo {
     windowMs: 900_000,
     viewers: 1,
     aspects: ASPECTS.map((aspect) => ({ aspect, state: "ok", since: 0, lastError: null, note: null, lastOkAt: 0 })),
-    cost: { budgetMsPerSecond: 5, msPerSecond: 1.2, spanS: 10, statements: [], aios: { msPerRead: 0.08, intervalMs: 100, skipped: 0 }, note: null },
+    cost: {
+      budgetMsPerSecond: 5,
+      msPerSecond: 1.2,
+      spanS: 10,
+      statements: [],
+      aios: { msPerRead: 0.08, intervalMs: 100, skipped: 0 },
+      note: null,
+    },
     ...over,
   };
 }

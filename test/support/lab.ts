@@ -39,7 +39,11 @@ export interface LabProcess {
 
 /** `node scripts/lab.mjs ARGS`, as `npm run lab -- ARGS` runs it; `env` on top of this process's (INFLIGHT_HISTORY_FILE: where it keeps its result). */
 export function startLab(args: string[], env: Record<string, string> = {}): LabProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "lab.mjs"), ...args], { cwd: ROOT, env: { ...process.env, INFLIGHT_HISTORY: "off", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "lab.mjs"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INFLIGHT_HISTORY: "off", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));

@@ -23,7 +23,12 @@ export function loopLag(): () => number {
   return () => delay.max / 1e6;
 }
 
-export async function waitFor<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -44,7 +49,10 @@ export async function sizes(client: pg.Client, table: string): Promise<{ sharedB
 
 /** Calls so far of one of inflight's statements (its text carries its file name in the inflight marker), every database and role. */
 export async function ownStatementCalls(admin: pg.Client, file: string): Promise<number> {
-  const { rows } = await admin.query<{ calls: string | null }>("SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE $1", [`%/* inflight:${file} */%`]);
+  const { rows } = await admin.query<{ calls: string | null }>(
+    "SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE query LIKE $1",
+    [`%/* inflight:${file} */%`],
+  );
   return Number(rows[0].calls ?? 0);
 }
 

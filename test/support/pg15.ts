@@ -35,12 +35,25 @@ export async function startPg15(settings: Record<string, string> = {}): Promise<
     await chown(pwfile, runAs.uid, runAs.gid);
   }
   const as = { runAs, cwd: root };
-  const init = await run(path.join(PG15_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C"], as);
+  const init = await run(
+    path.join(PG15_BIN, "initdb"),
+    ["-D", dataDir, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C"],
+    as,
+  );
   if (init.code !== 0) throw new Error(`initdb 15 failed: ${summarize(init)}`);
   await run("/bin/mkdir", ["-p", sockets], as);
   const port = await freePort();
-  const opts = [`-p ${port}`, `-k ${sockets}`, "-c listen_addresses=127.0.0.1", ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(" ");
-  const start = await run(path.join(PG15_BIN, "pg_ctl"), ["start", "-D", dataDir, "-l", path.join(root, "log"), "-w", "-t", "60", "-s", "-o", opts], as);
+  const opts = [
+    `-p ${port}`,
+    `-k ${sockets}`,
+    "-c listen_addresses=127.0.0.1",
+    ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`),
+  ].join(" ");
+  const start = await run(
+    path.join(PG15_BIN, "pg_ctl"),
+    ["start", "-D", dataDir, "-l", path.join(root, "log"), "-w", "-t", "60", "-s", "-o", opts],
+    as,
+  );
   if (start.code !== 0) {
     await rm(root, { recursive: true, force: true });
     throw new Error(`PostgreSQL 15 did not start: ${summarize(start)}`);

@@ -66,9 +66,18 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
   };
   const configFile = path.join(dir, "prometheus.yml");
   await writeFile(configFile, JSON.stringify(config, null, 2)); // JSON is YAML
-  const child = spawn(PROMETHEUS_BIN, [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=warn"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    PROMETHEUS_BIN,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${path.join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      "--log.level=warn",
+    ],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let log = "";
   child.stderr.on("data", (d: Buffer) => {
     log = (log + d.toString()).slice(-4000);
@@ -112,7 +121,9 @@ export async function startPrometheus(opts: PrometheusOptions): Promise<RunningP
       return data.result;
     },
     async rules() {
-      const body = (await (await fetch(`${url}/api/v1/rules`)).json()) as { data: { groups: { name: string; rules: { name: string; type: string; health: string; lastError?: string; state?: string }[] }[] } };
+      const body = (await (await fetch(`${url}/api/v1/rules`)).json()) as {
+        data: { groups: { name: string; rules: { name: string; type: string; health: string; lastError?: string; state?: string }[] }[] };
+      };
       return body.data.groups;
     },
     stop,
@@ -148,7 +159,15 @@ const GAUGES: Record<string, number | Record<string, number>> = {
   inflight_aio_handles: { SUBMITTED: 2 },
   inflight_io_workers: { configured: 3, alive: 3, busy: 1 },
   inflight_io_method: { worker: 1 },
-  inflight_setting: { io_workers: 3, io_max_concurrency: 64, io_combine_limit: 131072, io_max_combine_limit: 131072, effective_io_concurrency: 16, maintenance_io_concurrency: 16, shared_buffers: 134217728 },
+  inflight_setting: {
+    io_workers: 3,
+    io_max_concurrency: 64,
+    io_combine_limit: 131072,
+    io_max_combine_limit: 131072,
+    effective_io_concurrency: 16,
+    maintenance_io_concurrency: 16,
+    shared_buffers: 134217728,
+  },
   inflight_pending_restart: 0,
   inflight_finding: 0,
   inflight_collection_ok: 1,
@@ -177,7 +196,9 @@ export function contractExposition(targets: string[], seconds: number, pools: re
     for (const target of targets) {
       for (const labels of requiredSeries(spec, target, { pool: pools.includes(target) })) {
         const value = spec.type === "counter" ? pick(COUNTER_RATES, spec, labels) * seconds : pick(GAUGES, spec, labels);
-        const ls = Object.entries(labels).map(([k, v]) => `${k}="${esc(v)}"`).join(",");
+        const ls = Object.entries(labels)
+          .map(([k, v]) => `${k}="${esc(v)}"`)
+          .join(",");
         lines.push(`${spec.name}{${ls}} ${value}`);
       }
     }

@@ -12,7 +12,9 @@ export async function createScanTables(connect: () => Promise<pg.Client>, tables
     tables.map(async (t) => {
       const c = await connect();
       try {
-        await c.query(`CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, ${rows}) AS g`);
+        await c.query(
+          `CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, ${rows}) AS g`,
+        );
         // What autovacuum would do: its size in pg_class (progress is a share of it).
         await c.query(`VACUUM ANALYZE ${t}`);
       } finally {

@@ -71,7 +71,13 @@ export function spawnServer(env: Record<string, string>, port: number, bind: str
   const args = bind === null ? [NEXT, "start", "-p", String(port)] : [START, "--no-build"];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: cleanEnv({ NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "true", PORT: String(port), ...(bind === null ? {} : { HOST: bind }), ...env }),
+    env: cleanEnv({
+      NODE_ENV: "production",
+      NEXT_MANUAL_SIG_HANDLE: "true",
+      PORT: String(port),
+      ...(bind === null ? {} : { HOST: bind }),
+      ...env,
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -27,10 +27,24 @@ export async function sizedCollector(id: string, url: string, sampleMs = 50): Pr
   const dir = mkdtempSync(path.join(os.tmpdir(), "inflight-sizing-"));
   const history = HistoryStore.open({ file: path.join(dir, "history.db"), ...OPTIONS });
   const samples = SampleStore.open({ file: path.join(dir, "history-samples.db"), ...OPTIONS });
-  const collector = new Collector({ id, name: id, demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, history: history.forTarget(id), samples: samples.forTarget(id, () => history.keyFor(id)) });
+  const collector = new Collector({
+    id,
+    name: id,
+    demo: false,
+    watchedSampleMs: sampleMs,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+    history: history.forTarget(id),
+    samples: samples.forTarget(id, () => history.keyFor(id)),
+  });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(url);
-  await waitFor("collector up with its settings", () => collector.info().status === "up" && collector.window.settings.io_method && collector.window.lastTick(), 20_000);
+  await waitFor(
+    "collector up with its settings",
+    () => collector.info().status === "up" && collector.window.settings.io_method && collector.window.lastTick(),
+    20_000,
+  );
   return {
     collector,
     async sized(from) {
@@ -59,7 +73,14 @@ export const leverOf = (s: SizingResponse, lever: SizingLever): SizingLeverVerdi
  * `clients` scanning their tables cold over and over (no parallel workers,
  * no synchronized scans), until `until` holds (bounded: waitFor's timeout).
  */
-export async function scanUntil<T>(clients: pg.Client[], dataDir: string, tables: string[], what: string, until: () => Promise<T | null | false>, timeoutMs = 60_000): Promise<T> {
+export async function scanUntil<T>(
+  clients: pg.Client[],
+  dataDir: string,
+  tables: string[],
+  what: string,
+  until: () => Promise<T | null | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   let scanning = true;
   const loops = clients.map(async (c, i) => {
     const t = tables[i % tables.length];

@@ -62,7 +62,10 @@ export function openSse(url: string, headers: Record<string, string> = {}, from?
               if (hit) return settle(() => ok(hit));
               if (done) return settle(() => fail(new Error(`stream ended before the event came (${events.length} events)`)));
             };
-            const timer = setTimeout(() => settle(() => fail(new Error(`no matching event in ${timeoutMs} ms (${events.length} events)`))), timeoutMs);
+            const timer = setTimeout(
+              () => settle(() => fail(new Error(`no matching event in ${timeoutMs} ms (${events.length} events)`))),
+              timeoutMs,
+            );
             const settle = (then: () => void) => {
               clearTimeout(timer);
               waiters.delete(check);

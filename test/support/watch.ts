@@ -15,7 +15,8 @@ const PG = testPg();
 export const SCAN = `SELECT count(*) FROM ${PG.table} WHERE payload LIKE '%zz%'`;
 /** The same scan with a CPU-heavy filter: ~1 s cold, so progress can be sampled many times. */
 export const SLOW_SCAN = `SELECT count(*) FROM ${PG.table} WHERE md5(payload) LIKE '%zz%'`;
-export const PARALLEL = "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0";
+export const PARALLEL =
+  "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0";
 
 export interface Watch {
   collector: Collector;
@@ -24,7 +25,15 @@ export interface Watch {
 
 /** A collector with one viewer, so it samples at the given fast cadence. */
 export async function watching(url: string, sampleMs: number): Promise<Watch> {
-  const collector = new Collector({ id: "q", name: "q", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  const collector = new Collector({
+    id: "q",
+    name: "q",
+    demo: false,
+    watchedSampleMs: sampleMs,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+  });
   const unsubscribe = collector.feed.subscribe(() => undefined);
   collector.start(url);
   await waitFor("collector up", () => collector.info().status === "up" && collector.window.allTicks().length > 3);
@@ -51,7 +60,14 @@ export function runsOf(w: Watch, pid: number, from: number): QueryRun[] {
 const isRunOf = (run: QueryRun, sql: string) => run.query.length > 0 && sql.startsWith(run.query);
 
 /** Runs `sql` on `client` until `done(run)` holds for the run it made (a cold read can be too quick to sample). */
-export async function sampledRun(w: Watch, client: pg.Client, sql: string, done: (run: QueryRun) => boolean, prepare: () => Promise<void>, tries = 4): Promise<QueryRun> {
+export async function sampledRun(
+  w: Watch,
+  client: pg.Client,
+  sql: string,
+  done: (run: QueryRun) => boolean,
+  prepare: () => Promise<void>,
+  tries = 4,
+): Promise<QueryRun> {
   const pid = await backendPid(client);
   let last: QueryRun | undefined;
   for (let attempt = 0; attempt < tries; attempt++) {
@@ -59,7 +75,9 @@ export async function sampledRun(w: Watch, client: pg.Client, sql: string, done:
     const from = Date.now();
     await client.query(sql);
     // Its own run: a statement the session ran just before (a SET) can start within runsOf's slack.
-    last = await waitFor("the run ended", () => runsOf(w, pid, from).find((r) => r.endedAt !== null && isRunOf(r, sql)), 3_000).catch(() => undefined);
+    last = await waitFor("the run ended", () => runsOf(w, pid, from).find((r) => r.endedAt !== null && isRunOf(r, sql)), 3_000).catch(
+      () => undefined,
+    );
     if (last && done(last)) return last;
   }
   throw new Error(`no run of ${sql} met the condition in ${tries} tries; last: ${JSON.stringify(last)}`);
@@ -124,6 +142,10 @@ export function expectLookupVerdict(run: QueryRun): void {
   const { asyncSamples: a, syncSamples: s } = run;
   if (a < VERDICT_MIN_SAMPLES || a / (a + s) < VERDICT_MINORITY_SHARE) {
     expect(run.verdict, JSON.stringify(run)).toBe("sync");
-    expect(verdictText(run)).toMatch(a ? /^synchronous; (waiting on async reads in \d+ of \d+ samples?|(an async read|async reads) in flight in \d+ of \d+ samples? that read pg_aios)$/ : /^synchronous$/);
+    expect(verdictText(run)).toMatch(
+      a
+        ? /^synchronous; (waiting on async reads in \d+ of \d+ samples?|(an async read|async reads) in flight in \d+ of \d+ samples? that read pg_aios)$/
+        : /^synchronous$/,
+    );
   } else expect(run.verdict, JSON.stringify(run)).toBe("async");
 }

@@ -27,8 +27,20 @@ describe("verdict", () => {
     ["slower, outside the spread", sums(40, 10, 1), sums(40, 12, 1), "slower", "slower by 20% (40 vs 40 calls; outside the spread)"],
     ["a difference inside the noise", sums(6, 100, 40), sums(6, 80, 40), "same", "no measurable difference (within the spread)"],
     ["outside the spread but under 5%", sums(5000, 100, 1), sums(5000, 102, 1), "same", "no measurable difference (under 5%)"],
-    ["too few calls before", sums(MIN_CALLS - 1, 100, 1), sums(50, 10, 1), "too_few", `too few calls to tell (4 vs 50 calls; ${MIN_CALLS} a side needed)`],
-    ["too few calls after", sums(50, 100, 1), sums(2, 10, 1), "too_few", `too few calls to tell (50 vs 2 calls; ${MIN_CALLS} a side needed)`],
+    [
+      "too few calls before",
+      sums(MIN_CALLS - 1, 100, 1),
+      sums(50, 10, 1),
+      "too_few",
+      `too few calls to tell (4 vs 50 calls; ${MIN_CALLS} a side needed)`,
+    ],
+    [
+      "too few calls after",
+      sums(50, 100, 1),
+      sums(2, 10, 1),
+      "too_few",
+      `too few calls to tell (50 vs 2 calls; ${MIN_CALLS} a side needed)`,
+    ],
   ])("%s", (_name, b, a, kind, text) => {
     const v = verdict(sideStats(b), sideStats(a));
     expect(v.kind).toBe(kind);
@@ -57,7 +69,12 @@ describe("compareSides", () => {
       ["new", sums(10, 10, 1)],
     ]);
     const rows = compareSides(before, after, (id) => `SELECT ${id}`);
-    expect(rows.map((r) => [r.queryId, r.stakeMs])).toEqual([["few", 20_000], ["faster", 1000], ["same", 520], ["slower", 200]]);
+    expect(rows.map((r) => [r.queryId, r.stakeMs])).toEqual([
+      ["few", 20_000],
+      ["faster", 1000],
+      ["same", 520],
+      ["slower", 200],
+    ]);
     expect(rows[0].query).toBe("SELECT few");
     expect(verdictCounts(rows)).toEqual({ slower: 1, faster: 1, same: 1, too_few: 1 });
   });
@@ -70,8 +87,20 @@ describe("compareSides", () => {
       poll: "SELECT count(*) FROM pg_stat_activity WHERE state = $1",
       lookup: "SELECT * FROM big WHERE id = $1",
     };
-    const before = new Map([["scan", sums(6, 8600, 300)], ["set", sums(90_000, 0.5, 0.1)], ["begin", sums(90_000, 0.6, 0.1)], ["poll", sums(50_000, 2, 0.5)], ["lookup", sums(2000, 0.5, 0.1)]]);
-    const after = new Map([["scan", sums(6, 6300, 300)], ["set", sums(90_000, 0.5, 0.1)], ["begin", sums(90_000, 0.6, 0.1)], ["poll", sums(50_000, 2, 0.5)], ["lookup", sums(2000, 0.5, 0.1)]]);
+    const before = new Map([
+      ["scan", sums(6, 8600, 300)],
+      ["set", sums(90_000, 0.5, 0.1)],
+      ["begin", sums(90_000, 0.6, 0.1)],
+      ["poll", sums(50_000, 2, 0.5)],
+      ["lookup", sums(2000, 0.5, 0.1)],
+    ]);
+    const after = new Map([
+      ["scan", sums(6, 6300, 300)],
+      ["set", sums(90_000, 0.5, 0.1)],
+      ["begin", sums(90_000, 0.6, 0.1)],
+      ["poll", sums(50_000, 2, 0.5)],
+      ["lookup", sums(2000, 0.5, 0.1)],
+    ]);
     const rows = compareSides(before, after, (id) => texts[id]);
     expect(rows.map((r) => r.queryId)).toEqual(["scan", "lookup", "poll", "begin", "set"]);
     expect(rows.map((r) => r.housekeeping)).toEqual([false, false, true, true, true]);

@@ -53,7 +53,9 @@ export function verdict(before: CompareSide, after: CompareSide): CompareVerdict
  * speed, says nothing of the workload's.
  */
 export function isPoller(query: string): boolean {
-  return /\b(pg_stat_\w+|pg_statio_\w+|pg_aios|pg_get_aios|pg_settings|pg_locks|pg_control_\w+|pg_postmaster_start_time|pg_is_in_recovery|pg_current_wal_lsn|pg_last_wal_\w+|pg_file_settings|pg_conf_load_time)\b/i.test(query);
+  return /\b(pg_stat_\w+|pg_statio_\w+|pg_aios|pg_get_aios|pg_settings|pg_locks|pg_control_\w+|pg_postmaster_start_time|pg_is_in_recovery|pg_current_wal_lsn|pg_last_wal_\w+|pg_file_settings|pg_conf_load_time)\b/i.test(
+    query,
+  );
 }
 
 /** Transaction control, SET and the like, and monitoring polls: folded at the bottom of a comparison. */
@@ -64,7 +66,11 @@ export const isHousekeepingRow = (query: string) => isHousekeeping(query) || isP
  * mean, the larger side: the slow statement a restart was made for leads,
  * whatever its verdict); housekeeping and polls at the bottom.
  */
-export function compareSides(before: ReadonlyMap<string, SideSums>, after: ReadonlyMap<string, SideSums>, textOf: (queryid: string) => string): CompareRow[] {
+export function compareSides(
+  before: ReadonlyMap<string, SideSums>,
+  after: ReadonlyMap<string, SideSums>,
+  textOf: (queryid: string) => string,
+): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const [queryId, b] of before) {
     const a = after.get(queryId);
@@ -72,7 +78,15 @@ export function compareSides(before: ReadonlyMap<string, SideSums>, after: Reado
     const sb = sideStats(b);
     const sa = sideStats(a);
     const query = textOf(queryId);
-    rows.push({ queryId, query, before: sb, after: sa, verdict: verdict(sb, sa), stakeMs: Math.max(b.execMs, a.execMs), housekeeping: isHousekeepingRow(query) });
+    rows.push({
+      queryId,
+      query,
+      before: sb,
+      after: sa,
+      verdict: verdict(sb, sa),
+      stakeMs: Math.max(b.execMs, a.execMs),
+      housekeeping: isHousekeepingRow(query),
+    });
   }
   return rows.sort((x, y) => Number(x.housekeeping) - Number(y.housekeeping) || y.stakeMs - x.stakeMs);
 }

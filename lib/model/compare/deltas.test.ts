@@ -14,7 +14,10 @@ const row = (queryid: string, calls: number, exec: number, sq: number, read: num
 });
 
 describe("intervalDeltas", () => {
-  const before = new Map([["a", row("a", 10, 100, 1200, 40, 500)], ["b", row("b", 5, 50, 600, 0, 0)]]);
+  const before = new Map([
+    ["a", row("a", 10, 100, 1200, 40, 500)],
+    ["b", row("b", 5, 50, 600, 0, 0)],
+  ]);
 
   it("keeps what each queryid did between two reads, and skips those that did not run", () => {
     const d = intervalDeltas(before, [row("a", 12, 130, 1700, 50, 600), row("b", 5, 50, 600, 0, 0)], true);
@@ -22,11 +25,19 @@ describe("intervalDeltas", () => {
   });
 
   it("takes a queryid new since the last read whole", () => {
-    expect(intervalDeltas(before, [row("c", 3, 9, 27, 1, 2)], true)).toEqual([{ queryid: "c", calls: 3, execMs: 9, execSq: 27, readMs: 1, blksRead: 2, blksHit: 1 }]);
+    expect(intervalDeltas(before, [row("c", 3, 9, 27, 1, 2)], true)).toEqual([
+      { queryid: "c", calls: 3, execMs: 9, execSq: 27, readMs: 1, blksRead: 2, blksHit: 1 },
+    ]);
   });
 
   it("takes an entry whose counters went down (deallocated, or reset) as new", () => {
-    expect(intervalDeltas(before, [row("a", 2, 20, 200, 5, 9)], true)[0]).toMatchObject({ calls: 2, execMs: 20, execSq: 200, readMs: 5, blksRead: 9 });
+    expect(intervalDeltas(before, [row("a", 2, 20, 200, 5, 9)], true)[0]).toMatchObject({
+      calls: 2,
+      execMs: 20,
+      execSq: 200,
+      readMs: 5,
+      blksRead: 9,
+    });
   });
 
   it("says read time is unknown with track_io_timing off, or blocks read in no time", () => {

@@ -23,7 +23,11 @@ export interface StatementDelta {
  * track_io_timing is on, so read time is a figure (a statement that read
  * blocks in no time read them with timing off in its session: unknown).
  */
-export function intervalDeltas(previous: ReadonlyMap<string, StatStatementsRow>, current: readonly StatStatementsRow[], readTimeKnown: boolean): StatementDelta[] {
+export function intervalDeltas(
+  previous: ReadonlyMap<string, StatStatementsRow>,
+  current: readonly StatStatementsRow[],
+  readTimeKnown: boolean,
+): StatementDelta[] {
   const out: StatementDelta[] = [];
   for (const cur of current) {
     const before = previous.get(cur.queryid);

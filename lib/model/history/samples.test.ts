@@ -4,13 +4,41 @@ import type { AioHandle, SampledBackend } from "../../schemas/rows";
 import { TargetWindow } from "../window/window";
 import { OPEN_REWRITE_MS, SampleRecorder, worstFinding, type WindowView } from "./samples";
 
-const scan = (handles: AioHandle[] | null): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: "AioIoCompletion", query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles });
+const scan = (handles: AioHandle[] | null): SampledBackend => ({
+  pid: 10,
+  leader_pid: null,
+  backend_type: "client backend",
+  state: "active",
+  wait_event_type: "IO",
+  wait_event: "AioIoCompletion",
+  query_id: "7",
+  query_start_ms: 1000,
+  state_change_ms: 1000,
+  datname: "db",
+  usename: "u",
+  query: "select count(*) from t",
+  handles,
+});
 const handle = (last: number): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/100"`];
 
 function viewOf(w: TargetWindow, findings: Finding[] = []): WindowView {
-  return { ticksSince: (s) => w.ticksSince(s), ioSince: (s) => w.ioSince(s), queries: () => w.queries(), findings: { findings }, blockSize: 8192 };
+  return {
+    ticksSince: (s) => w.ticksSince(s),
+    ioSince: (s) => w.ioSince(s),
+    queries: () => w.queries(),
+    findings: { findings },
+    blockSize: 8192,
+  };
 }
-const finding = (since: number, text: string): Finding => ({ id: "workers_queue", rule: "workers_queue", severity: "act", glance: { now: "", lever: null }, text, evidence: { busy: 1 }, since });
+const finding = (since: number, text: string): Finding => ({
+  id: "workers_queue",
+  rule: "workers_queue",
+  severity: "act",
+  glance: { now: "", lever: null },
+  text,
+  evidence: { busy: 1 },
+  since,
+});
 
 describe("SampleRecorder", () => {
   it("keeps one tick a second, the one with the most reads in flight, once the second is over", () => {
@@ -61,14 +89,25 @@ describe("SampleRecorder", () => {
     const r = new SampleRecorder();
     const w = new TargetWindow(60_000);
     expect(r.next(5_000, viewOf(w)).findings).toEqual([]);
-    expect(r.next(5_100, viewOf(w, [finding(5_100, "1 of 1 busy")])).findings).toEqual([expect.objectContaining({ from: 5_100, to: null })]);
+    expect(r.next(5_100, viewOf(w, [finding(5_100, "1 of 1 busy")])).findings).toEqual([
+      expect.objectContaining({ from: 5_100, to: null }),
+    ]);
     expect(r.next(5_400, viewOf(w)).findings).toEqual([expect.objectContaining({ from: 5_100, to: 5_400 })]);
     expect(r.next(6_000, viewOf(w)).findings).toEqual([]);
   });
 });
 
 describe("worstFinding", () => {
-  const f = (severity: "act" | "warn" | "info", from: number, to: number | null, seen = to ?? from) => ({ id: `${severity}${from}`, rule: "workers_queue" as const, severity, text: "", evidence: {}, from, to, seen });
+  const f = (severity: "act" | "warn" | "info", from: number, to: number | null, seen = to ?? from) => ({
+    id: `${severity}${from}`,
+    rule: "workers_queue" as const,
+    severity,
+    text: "",
+    evidence: {},
+    from,
+    to,
+    seen,
+  });
   it("is the most severe, then the longest held", () => {
     expect(worstFinding([])).toBeNull();
     expect(worstFinding([f("info", 0, 100_000), f("warn", 0, 1000), f("warn", 1, null, 5000)])?.id).toBe("warn1");

@@ -157,5 +157,8 @@ export class SampleRecorder {
 export function worstFinding(findings: readonly HistoryFinding[]): HistoryFinding | null {
   const rank = (f: HistoryFinding) => FINDING_SEVERITIES.indexOf(f.severity);
   const held = (f: HistoryFinding) => (f.to ?? f.seen) - f.from;
-  return findings.reduce<HistoryFinding | null>((worst, f) => (!worst || rank(f) < rank(worst) || (rank(f) === rank(worst) && held(f) > held(worst)) ? f : worst), null);
+  return findings.reduce<HistoryFinding | null>(
+    (worst, f) => (!worst || rank(f) < rank(worst) || (rank(f) === rank(worst) && held(f) > held(worst)) ? f : worst),
+    null,
+  );
 }

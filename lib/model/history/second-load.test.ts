@@ -14,10 +14,17 @@ describe("a second's load over all its samples", () => {
       tick(2, 10_100, { workers: { configured: 1, alive: 1, busy: 0 }, waits: { "IO:DataFileRead": 1 } }),
       tick(3, 10_200, { workers: { configured: 1, alive: 1, busy: 0 } }),
       tick(4, 10_300, { workers: { configured: 1, alive: 1, busy: 1, launched: 1 }, waits: waiting, extra: true }),
-      tick(5, 11_000, { workers: { configured: 1, alive: 1, busy: 0 }, waits: { "IO:AioIoCompletion": 1 }, aio: { inFlight: 1, byState: { SUBMITTED: 2 } } }),
+      tick(5, 11_000, {
+        workers: { configured: 1, alive: 1, busy: 0 },
+        waits: { "IO:AioIoCompletion": 1 },
+        aio: { inFlight: 1, byState: { SUBMITTED: 2 } },
+      }),
     ];
     const [first, second] = loadsBySecond(ticks);
-    expect(first).toMatchObject({ t: 10_000, load: { samples: 3, reading: 1, waiting: 2, full: 1, launched: 1, maxBusy: 1, peakWaiting: 2, peakSubmitted: 4, atMax: 0 } });
+    expect(first).toMatchObject({
+      t: 10_000,
+      load: { samples: 3, reading: 1, waiting: 2, full: 1, launched: 1, maxBusy: 1, peakWaiting: 2, peakSubmitted: 4, atMax: 0 },
+    });
     // Two SUBMITTED against one worker while a backend waits: queued, so full.
     expect(second.load).toMatchObject({ samples: 1, reading: 1, full: 1, peakSubmitted: 2 });
   });
@@ -38,13 +45,33 @@ describe("a second's load over all its samples", () => {
 });
 
 describe("SampleRecorder keeps each second's load beside its busiest tick", () => {
-  const scan = (handles: AioHandle[] | null): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: "AioIoCompletion", query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select 1", handles });
+  const scan = (handles: AioHandle[] | null): SampledBackend => ({
+    pid: 10,
+    leader_pid: null,
+    backend_type: "client backend",
+    state: "active",
+    wait_event_type: "IO",
+    wait_event: "AioIoCompletion",
+    query_id: "7",
+    query_start_ms: 1000,
+    state_change_ms: 1000,
+    datname: "db",
+    usename: "u",
+    query: "select 1",
+    handles,
+  });
   const handle: AioHandle = ["SUBMITTED", "readv", 131072, false, 'blocks 0..15 in file "base/5/100"'];
 
   it("the row of a second counts all three of its samples", () => {
     const w = new TargetWindow(60_000);
     const r = new SampleRecorder();
-    const view = { ticksSince: (s: number) => w.ticksSince(s), ioSince: (s: number) => w.ioSince(s), queries: () => w.queries(), findings: { findings: [] }, blockSize: 8192 };
+    const view = {
+      ticksSince: (s: number) => w.ticksSince(s),
+      ioSince: (s: number) => w.ioSince(s),
+      queries: () => w.queries(),
+      findings: { findings: [] },
+      blockSize: 8192,
+    };
     w.addActivity(20_000, [scan([handle])], "read");
     w.addActivity(20_300, [scan([handle, handle])], "read");
     w.addActivity(20_600, [], "read");

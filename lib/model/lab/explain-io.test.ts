@@ -13,11 +13,32 @@ const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(imp
 const SERIAL = fixture("explain-io-19.json");
 const PARALLEL = fixture("explain-io-19-parallel.json");
 
-const run = (over: Partial<LabRun>): LabRun => ({ round: 1, method: "worker", executionMs: 100, planningMs: 0.1, readWaitMs: 10, readShare: 0.1, sharedRead: 2000, sharedHit: 0, io: null, at: 0, ...over });
+const run = (over: Partial<LabRun>): LabRun => ({
+  round: 1,
+  method: "worker",
+  executionMs: 100,
+  planningMs: 0.1,
+  readWaitMs: 10,
+  readShare: 0.1,
+  sharedRead: 2000,
+  sharedHit: 0,
+  io: null,
+  at: 0,
+  ...over,
+});
 
 describe("PostgreSQL 19's EXPLAIN (IO)", () => {
   it("gives the seq scan node's prefetch distance and I/Os", () => {
-    expect(scanIo(SERIAL)).toEqual({ node: "Seq Scan", prefetchAvg: 3.401, prefetchMax: 15, capacity: 23, ioCount: 147, ioWaits: 101, ioSizeBlocks: 13.932, inProgress: 1 });
+    expect(scanIo(SERIAL)).toEqual({
+      node: "Seq Scan",
+      prefetchAvg: 3.401,
+      prefetchMax: 15,
+      capacity: 23,
+      ioCount: 147,
+      ioWaits: 101,
+      ioSizeBlocks: 13.932,
+      inProgress: 1,
+    });
     expect(explainFigures(SERIAL).sharedRead).toBeGreaterThan(0);
   });
 
@@ -38,7 +59,9 @@ describe("PostgreSQL 19's EXPLAIN (IO)", () => {
     expect(table).toContain("prefetch (avg / max / capacity)");
     expect(table).toContain("3.4 / 15 / 23");
     expect(table).toContain("147 I/Os, 101 waited, 13.9 blocks, 1.0 in progress");
-    expect(readAheadLimits(summary)).toEqual(["sync: the prefetch distance sat at its capacity (average 22.5 of 23): read-ahead was the limit: raise effective_io_concurrency"]);
+    expect(readAheadLimits(summary)).toEqual([
+      "sync: the prefetch distance sat at its capacity (average 22.5 of 23): read-ahead was the limit: raise effective_io_concurrency",
+    ]);
     const [header, , second] = runsCsv(runs).trim().split("\n");
     expect(header).toContain("prefetch_avg,prefetch_max,prefetch_capacity,io_count,io_waits,io_size_blocks,ios_in_progress");
     expect(second).toContain(",Seq Scan,3.401,15,23,147,101,13.932,1,");

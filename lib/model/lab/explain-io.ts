@@ -61,7 +61,9 @@ export function readAheadLimits(summary: readonly LabMethodSummary[]): string[] 
   return summary.flatMap((s) => {
     const io = s.io;
     if (!io || io.capacity <= 0 || io.prefetchAvg < io.capacity * AT_CAPACITY_SHARE) return [];
-    return [`${s.method}: the prefetch distance sat at its capacity (average ${io.prefetchAvg.toFixed(1)} of ${io.capacity}): read-ahead was the limit: raise effective_io_concurrency`];
+    return [
+      `${s.method}: the prefetch distance sat at its capacity (average ${io.prefetchAvg.toFixed(1)} of ${io.capacity}): read-ahead was the limit: raise effective_io_concurrency`,
+    ];
   });
 }
 
@@ -79,4 +81,5 @@ export function ioText(io: LabScanIo | null | undefined): string {
 }
 
 /** Said on a server without EXPLAIN (IO). */
-export const NO_EXPLAIN_IO = "EXPLAIN (IO), each scan's prefetch distance and I/Os, comes with PostgreSQL 19; this server's EXPLAIN has no IO option.";
+export const NO_EXPLAIN_IO =
+  "EXPLAIN (IO), each scan's prefetch distance and I/Os, comes with PostgreSQL 19; this server's EXPLAIN has no IO option.";

@@ -23,11 +23,16 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const Explain = z.tuple([z.looseObject({ Plan: PlanNode, "Execution Time": z.number().optional(), "Planning Time": z.number().optional() })]);
+const Explain = z.tuple([
+  z.looseObject({ Plan: PlanNode, "Execution Time": z.number().optional(), "Planning Time": z.number().optional() }),
+]);
 
 function parse(json: unknown) {
   const parsed = Explain.safeParse(json);
-  if (!parsed.success) throw new Error(`EXPLAIN output of an unexpected shape (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw new Error(
+      `EXPLAIN output of an unexpected shape (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
+    );
   return parsed.data[0];
 }
 

@@ -8,7 +8,16 @@ import { valueOf } from "./summary";
 
 const CSV_COLUMNS = ["round", "method", "execution_ms", "planning_ms", "read_wait_ms", "read_share", "shared_read", "shared_hit"] as const;
 /** PostgreSQL 19's EXPLAIN (IO) of the scan: only when a run has them. */
-const IO_CSV_COLUMNS = ["scan_node", "prefetch_avg", "prefetch_max", "prefetch_capacity", "io_count", "io_waits", "io_size_blocks", "ios_in_progress"] as const;
+const IO_CSV_COLUMNS = [
+  "scan_node",
+  "prefetch_avg",
+  "prefetch_max",
+  "prefetch_capacity",
+  "io_count",
+  "io_waits",
+  "io_size_blocks",
+  "ios_in_progress",
+] as const;
 
 /** A lever other than io_method: its value, each session's time, what SHOW said in them, the io workers seen. */
 const LEVER_CSV_COLUMNS = ["value", "sessions_ms", "shown", "io_workers_min", "io_workers_max"] as const;
@@ -20,9 +29,25 @@ export function runsCsv(runs: readonly LabRun[]): string {
   const withValue = runs.some((r) => r.value !== undefined);
   const lines = runs.map((r) => {
     const io = r.io;
-    const ioCells = withIo ? [io?.node, io?.prefetchAvg, io?.prefetchMax, io?.capacity, io?.ioCount, io?.ioWaits, io?.ioSizeBlocks, io?.inProgress] : [];
+    const ioCells = withIo
+      ? [io?.node, io?.prefetchAvg, io?.prefetchMax, io?.capacity, io?.ioCount, io?.ioWaits, io?.ioSizeBlocks, io?.inProgress]
+      : [];
     const leverCells = withValue ? [r.value, r.sessionsMs?.join(" "), r.shown, r.workers?.min, r.workers?.max] : [];
-    return [r.round, r.method, r.executionMs, r.planningMs, r.readWaitMs, r.readShare, r.sharedRead, r.sharedHit, ...ioCells, ...leverCells, new Date(r.at).toISOString()].map(cell).join(",");
+    return [
+      r.round,
+      r.method,
+      r.executionMs,
+      r.planningMs,
+      r.readWaitMs,
+      r.readShare,
+      r.sharedRead,
+      r.sharedHit,
+      ...ioCells,
+      ...leverCells,
+      new Date(r.at).toISOString(),
+    ]
+      .map(cell)
+      .join(",");
   });
   const header = [...CSV_COLUMNS, ...(withIo ? IO_CSV_COLUMNS : []), ...(withValue ? LEVER_CSV_COLUMNS : []), "at"];
   return `${[header.join(","), ...lines].join("\n")}\n`;
@@ -60,5 +85,12 @@ export function summaryTable(summary: readonly LabMethodSummary[], lever: LabLev
   const columns = summaryColumns(summary, lever);
   const rows = [columns.map(([h]) => h as string), ...summary.map((s) => columns.map(([, cell]) => cell(s)))];
   const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

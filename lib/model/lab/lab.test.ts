@@ -13,7 +13,15 @@ const EXPLAIN = [
       "Shared Hit Blocks": 0,
       "Shared Read Blocks": 8192,
       "Shared I/O Read Time": 107.918,
-      Plans: [{ "Node Type": "Seq Scan", "Relation Name": "readings", Schema: "public", "Shared Read Blocks": 8192, "Shared I/O Read Time": 107.918 }],
+      Plans: [
+        {
+          "Node Type": "Seq Scan",
+          "Relation Name": "readings",
+          Schema: "public",
+          "Shared Read Blocks": 8192,
+          "Shared I/O Read Time": 107.918,
+        },
+      ],
     },
     "Planning Time": 0.373,
     Triggers: [],
@@ -23,7 +31,13 @@ const EXPLAIN = [
 
 describe("EXPLAIN output", () => {
   it("gives the run's figures from the top node", () => {
-    expect(explainFigures(EXPLAIN)).toEqual({ executionMs: 509.14, planningMs: 0.373, readWaitMs: 107.918, sharedRead: 8192, sharedHit: 0 });
+    expect(explainFigures(EXPLAIN)).toEqual({
+      executionMs: 509.14,
+      planningMs: 0.373,
+      readWaitMs: 107.918,
+      sharedRead: 8192,
+      sharedHit: 0,
+    });
   });
   it("has no read wait without track_io_timing, and refuses a plan without ANALYZE", () => {
     const { "Shared I/O Read Time": _t, ...untimed } = EXPLAIN[0].Plan;
@@ -68,7 +82,14 @@ describe("the lab's table", () => {
   it("takes the median of EXPLAIN's execution times, with min and max beside it", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
-    const runs = [run(1, "sync", 500, 150), run(1, "worker", 330, 20), run(2, "worker", 340, 30), run(2, "sync", 520, 160), run(3, "sync", 490, 140), run(3, "worker", 600, 25)];
+    const runs = [
+      run(1, "sync", 500, 150),
+      run(1, "worker", 330, 20),
+      run(2, "worker", 340, 30),
+      run(2, "sync", 520, 160),
+      run(3, "sync", 490, 140),
+      run(3, "worker", 600, 25),
+    ];
     const [sync, worker] = summarize(runs, ["sync", "worker"]);
     expect(sync).toMatchObject({ method: "sync", runs: 3, medianMs: 500, minMs: 490, maxMs: 520, readWaitMs: 150, versus: null });
     expect(worker).toMatchObject({ medianMs: 340, minMs: 330, maxMs: 600, readWaitMs: 25 });
@@ -78,7 +99,14 @@ describe("the lab's table", () => {
   });
 
   it("has methods take turns within each round, the order moving on each round", () => {
-    expect(labOrder(["sync", "worker", "io_uring"], 2).map((s) => `${s.round}:${s.method}`)).toEqual(["1:sync", "1:worker", "1:io_uring", "2:worker", "2:io_uring", "2:sync"]);
+    expect(labOrder(["sync", "worker", "io_uring"], 2).map((s) => `${s.round}:${s.method}`)).toEqual([
+      "1:sync",
+      "1:worker",
+      "1:io_uring",
+      "2:worker",
+      "2:io_uring",
+      "2:sync",
+    ]);
   });
 
   it("prints the table and the runs as CSV", () => {
@@ -87,6 +115,8 @@ describe("the lab's table", () => {
     expect(table[0]).toMatch(/^io_method\s+runs\s+median\s+spread \(min–max\)\s+read wait\s+read share\s+blocks read\s+against the first$/);
     expect(table[1]).toMatch(/^sync\s+1\s+500 ms\s+500 ms – 500 ms\s+150 ms\s+30%\s+100\s+–$/);
     expect(table[2]).toMatch(/^worker\s+1\s+330 ms .* unknown\s+unknown\s+100\s+34% faster than sync \(outside the spread\)$/);
-    expect(runsCsv([run(1, "sync", 500, null)])).toBe("round,method,execution_ms,planning_ms,read_wait_ms,read_share,shared_read,shared_hit,at\n1,sync,500,0.2,,,100,2,2026-01-01T00:00:00.000Z\n");
+    expect(runsCsv([run(1, "sync", 500, null)])).toBe(
+      "round,method,execution_ms,planning_ms,read_wait_ms,read_share,shared_read,shared_hit,at\n1,sync,500,0.2,,,100,2,2026-01-01T00:00:00.000Z\n",
+    );
   });
 });

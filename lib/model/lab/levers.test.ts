@@ -9,7 +9,11 @@ import { summarize } from "./summary";
 describe("the lab's levers", () => {
   it.each([
     ["io_workers", 18, null],
-    ["io_workers", 19, "io_workers does not exist on PostgreSQL 19 (19 sizes its io worker pool itself: compare io_min_workers or io_max_workers)"],
+    [
+      "io_workers",
+      19,
+      "io_workers does not exist on PostgreSQL 19 (19 sizes its io worker pool itself: compare io_min_workers or io_max_workers)",
+    ],
     ["io_max_workers", 18, "io_max_workers does not exist on PostgreSQL 18 (18 has a fixed number of io workers: compare io_workers)"],
     ["io_min_workers", 19, null],
     ["effective_io_concurrency", 18, null],
@@ -40,13 +44,25 @@ describe("the lab's levers", () => {
   });
 
   it("takes a request's lever, values and sessions, 4 at once by default for the io worker levers", () => {
-    expect(LabStartBody.parse({ query: "seq", methods: ["sync", "worker"] })).toMatchObject({ lever: "io_method", values: ["sync", "worker"], concurrency: 1, runs: 5 });
-    expect(LabStartBody.parse({ query: "seq", lever: "io_workers", values: [1, 3], runs: 3 })).toMatchObject({ values: ["1", "3"], concurrency: 4 });
+    expect(LabStartBody.parse({ query: "seq", methods: ["sync", "worker"] })).toMatchObject({
+      lever: "io_method",
+      values: ["sync", "worker"],
+      concurrency: 1,
+      runs: 5,
+    });
+    expect(LabStartBody.parse({ query: "seq", lever: "io_workers", values: [1, 3], runs: 3 })).toMatchObject({
+      values: ["1", "3"],
+      concurrency: 4,
+    });
     expect(LabStartBody.parse({ query: "seq", lever: "effective_io_concurrency", values: ["1", "16"] })).toMatchObject({ concurrency: 1 });
     const issues = (body: unknown) => LabStartBody.safeParse(body).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    expect(issues({ query: "seq", lever: "io_workers", methods: ["sync"] })).toEqual(["methods: is only for lever = io_method (give values)"]);
+    expect(issues({ query: "seq", lever: "io_workers", methods: ["sync"] })).toEqual([
+      "methods: is only for lever = io_method (give values)",
+    ]);
     expect(issues({ query: "seq", lever: "io_workers" })).toEqual(["values: is needed: the lever's values to compare"]);
-    expect(issues({ query: "seq", lever: "io_workers", values: [1, 40] })).toEqual(["values: io_workers must be a whole number from 1 to 32, not 40"]);
+    expect(issues({ query: "seq", lever: "io_workers", values: [1, 40] })).toEqual([
+      "values: io_workers must be a whole number from 1 to 32, not 40",
+    ]);
     expect(issues({ query: "seq", lever: "io_workers", values: [1, 3], concurrency: 17 })?.[0]).toMatch(/^concurrency: /);
   });
 });
@@ -70,7 +86,10 @@ describe("a lever's table and its result for the history", () => {
 
   it("has a row per value, the first column the lever's, each value against the first", () => {
     const summary = summarize(runs, ["1", "3"], "io_workers");
-    expect(summary.map((s) => [s.value, s.runs, s.medianMs, s.minMs, s.maxMs])).toEqual([["1", 3, 5500, 5300, 5700], ["3", 3, 4400, 4200, 4700]]);
+    expect(summary.map((s) => [s.value, s.runs, s.medianMs, s.minMs, s.maxMs])).toEqual([
+      ["1", 3, 5500, 5300, 5700],
+      ["3", 3, 4400, 4200, 4700],
+    ]);
     expect(summary[1].versus?.text).toBe("20% faster than io_workers = 1 (outside the spread)");
     const table = summaryTable(summary, "io_workers").split("\n");
     expect(table[0]).toMatch(/^io_workers\s+runs\s+median\s+spread/);
@@ -78,7 +97,17 @@ describe("a lever's table and its result for the history", () => {
   });
 
   it("keeps the medians and spread of every value, or nothing while a value has no run", () => {
-    const context = { at: 1, lever: "io_workers", values: ["1", "3"], concurrency: 4, rounds: 3, query: "seq", sql: "SELECT 1", ioMethod: "worker", serverVersion: "18.4" } as const;
+    const context = {
+      at: 1,
+      lever: "io_workers",
+      values: ["1", "3"],
+      concurrency: 4,
+      rounds: 3,
+      query: "seq",
+      sql: "SELECT 1",
+      ioMethod: "worker",
+      serverVersion: "18.4",
+    } as const;
     expect(labResult(summarize(runs, ["1", "3"], "io_workers"), context)).toEqual({
       at: 1,
       lever: "io_workers",

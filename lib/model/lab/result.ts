@@ -25,7 +25,14 @@ export function labResult(summary: readonly LabMethodSummary[], c: LabResultCont
   return {
     at: c.at,
     lever: c.lever,
-    rows: (rows as LabMethodSummary[]).map((s) => ({ value: valueOf(s), runs: s.runs, medianMs: s.medianMs, minMs: s.minMs, maxMs: s.maxMs, readShare: s.readShare })),
+    rows: (rows as LabMethodSummary[]).map((s) => ({
+      value: valueOf(s),
+      runs: s.runs,
+      medianMs: s.medianMs,
+      minMs: s.minMs,
+      maxMs: s.maxMs,
+      readShare: s.readShare,
+    })),
     concurrency: c.concurrency,
     rounds: c.rounds,
     query: c.query,

@@ -16,7 +16,8 @@ function strip(sql: string): string {
 export function customSqlProblem(sql: string): string | null {
   const text = strip(sql);
   if (!text) return "is empty";
-  if (!/^(select|with|table|values)\b/i.test(text)) return `must be one read-only SELECT, not ${text.split(/\s+/)[0].toUpperCase().slice(0, 20)}`;
+  if (!/^(select|with|table|values)\b/i.test(text))
+    return `must be one read-only SELECT, not ${text.split(/\s+/)[0].toUpperCase().slice(0, 20)}`;
   // Outside string literals and quoted names, a semicolon means a second statement.
   const bare = text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$([A-Za-z_]*)\$[\s\S]*?\$\1\$/g, "''");
   if (bare.includes(";")) return "must be one statement (no ; between statements)";

@@ -78,6 +78,7 @@ export function summarize(runs: readonly LabRun[], values: readonly string[], le
 /** The values in turn within each round, the order moved on by one each round, so drift and position hit all alike. */
 export function labOrder<T>(methods: readonly T[], rounds: number): { round: number; method: T }[] {
   const out: { round: number; method: T }[] = [];
-  for (let r = 0; r < rounds; r++) for (let i = 0; i < methods.length; i++) out.push({ round: r + 1, method: methods[(i + r) % methods.length] });
+  for (let r = 0; r < rounds; r++)
+    for (let i = 0; i < methods.length; i++) out.push({ round: r + 1, method: methods[(i + r) % methods.length] });
   return out;
 }

@@ -15,7 +15,14 @@ const s = (name: string, setting: string, extra: Partial<{ unit: string; pending
 const tick = (alive: number) => fixture(1, 1, { workers: { alive } });
 
 function checks(rows: ReturnType<typeof s>[], extra: Partial<CheckInput> = {}) {
-  const input: CheckInput = { settings: toSettings(rows), capabilities: null, lastTick: tick(3), asyncSeen: false, readsSeen: false, ...extra };
+  const input: CheckInput = {
+    settings: toSettings(rows),
+    capabilities: null,
+    lastTick: tick(3),
+    asyncSeen: false,
+    readsSeen: false,
+    ...extra,
+  };
   return Object.fromEntries(computeChecks(input).map((c) => [c.id, c]));
 }
 
@@ -23,7 +30,9 @@ describe("computeChecks", () => {
   it("warns about settings waiting for a restart and names them", () => {
     const c = checks([s("io_method", "worker", { pending_restart: true }), s("io_workers", "3")]);
     expect(c.pending_restart.status).toBe("warn");
-    expect(c.pending_restart.message).toMatch(/^Waiting for a restart: io_method worker in force; the value the next restart brings is in pg_file_settings/);
+    expect(c.pending_restart.message).toMatch(
+      /^Waiting for a restart: io_method worker in force; the value the next restart brings is in pg_file_settings/,
+    );
   });
 
   it("warns with the effective value when io_combine_limit is above the max", () => {
@@ -70,8 +79,12 @@ describe("computeChecks", () => {
   });
 
   it("says io_uring is not offered, plainly", () => {
-    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker"] })]).io_uring.message).toMatch(/^Not offered: this build was made without liburing.*postgresql-18/);
-    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker", "io_uring"] })]).io_uring.message).toMatch(/seccomp.*could not setup io_uring queue: Operation not permitted.*io_uring_setup/);
+    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker"] })]).io_uring.message).toMatch(
+      /^Not offered: this build was made without liburing.*postgresql-18/,
+    );
+    expect(checks([s("io_method", "worker", { enumvals: ["sync", "worker", "io_uring"] })]).io_uring.message).toMatch(
+      /seccomp.*could not setup io_uring queue: Operation not permitted.*io_uring_setup/,
+    );
     expect(checks([s("io_method", "io_uring", { enumvals: ["sync", "worker", "io_uring"] })]).io_uring.message).toMatch(/in force/);
   });
 

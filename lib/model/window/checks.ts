@@ -25,14 +25,21 @@ type CheckFn = (input: CheckInput) => Check | null;
 const pendingRestart: CheckFn = ({ settings }) => {
   const text = pendingText(settings);
   if (!text) {
-    return { id: "pending_restart", status: "pass", title: "Pending restart", message: "No io setting waits for a restart: the values shown are the ones in force." };
+    return {
+      id: "pending_restart",
+      status: "pass",
+      title: "Pending restart",
+      message: "No io setting waits for a restart: the values shown are the ones in force.",
+    };
   }
   return { id: "pending_restart", status: "warn", title: "Pending restart", message: text };
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */
-export const IO_URING_NO_LIBURING = "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL (18 or later) built --with-liburing, such as Debian's or PGDG's postgresql-18 and postgresql-19 packages.";
-export const IO_URING_SECCOMP = 'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
+export const IO_URING_NO_LIBURING =
+  "Not offered: this build was made without liburing (io_method offers only sync and worker). io_uring needs a PostgreSQL (18 or later) built --with-liburing, such as Debian's or PGDG's postgresql-18 and postgresql-19 packages.";
+export const IO_URING_SECCOMP =
+  'A container\'s seccomp profile can still stop it at start ("could not setup io_uring queue: Operation not permitted" in the server log): allow the io_uring_setup, io_uring_enter and io_uring_register system calls (Docker: a seccomp profile that permits them), or stay on io_method = worker.';
 
 const ioUring: CheckFn = ({ settings }) => {
   const vals = settings.io_method?.enumvals;
@@ -60,7 +67,12 @@ const combineLimit: CheckFn = ({ settings }) => {
   const b = settingBytes(max.setting, max.unit);
   if (a === null || b === null) return null;
   if (a <= b) {
-    return { id: "io_combine_limit", status: "pass", title: "io_combine_limit", message: `Reads are combined up to ${formatBytes(a)} (io_max_combine_limit ${formatBytes(b)}).` };
+    return {
+      id: "io_combine_limit",
+      status: "pass",
+      title: "io_combine_limit",
+      message: `Reads are combined up to ${formatBytes(a)} (io_max_combine_limit ${formatBytes(b)}).`,
+    };
   }
   return {
     id: "io_combine_limit",
@@ -75,13 +87,23 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
   if (!method || !lastTick) return null;
   if (capabilities && !capabilities.readAllStats) {
     // Without pg_read_all_stats, pg_stat_activity hides the io workers' backend_type.
-    return { id: "io_workers", status: "unknown", title: "io workers", message: "This role cannot see the io worker processes in pg_stat_activity: GRANT pg_monitor TO it." };
+    return {
+      id: "io_workers",
+      status: "unknown",
+      title: "io workers",
+      message: "This role cannot see the io worker processes in pg_stat_activity: GRANT pg_monitor TO it.",
+    };
   }
   const alive = lastTick.workers.alive;
   if (method !== "worker") {
     return alive === 0
       ? { id: "io_workers", status: "pass", title: "io workers", message: `io_method = ${method}: no io worker processes, as expected.` }
-      : { id: "io_workers", status: "warn", title: "io workers", message: `io_method = ${method}, yet ${alive} io worker processes are running.` };
+      : {
+          id: "io_workers",
+          status: "warn",
+          title: "io workers",
+          message: `io_method = ${method}, yet ${alive} io worker processes are running.`,
+        };
   }
   const sizing = workerSizing(settings);
   if (!sizing) return null;
@@ -105,7 +127,12 @@ function fixedCheck(alive: number, want: number): Check {
 function poolCheck(alive: number, pool: { min: number; max: number }): Check {
   const band = `io_min_workers = ${pool.min} to io_max_workers = ${pool.max}`;
   if (alive >= pool.min && alive <= pool.max) {
-    return { id: "io_workers", status: "pass", title: "io workers", message: `${alive} io workers alive, within ${band}: the pool grows on demand and shrinks when idle.` };
+    return {
+      id: "io_workers",
+      status: "pass",
+      title: "io workers",
+      message: `${alive} io workers alive, within ${band}: the pool grows on demand and shrinks when idle.`,
+    };
   }
   return {
     id: "io_workers",
@@ -119,15 +146,30 @@ const trackIoTiming: CheckFn = ({ settings }) => {
   const s = settings.track_io_timing;
   if (!s) return null;
   return s.setting === "on"
-    ? { id: "track_io_timing", status: "pass", title: "track_io_timing", message: "On: read time is measured in pg_stat_io and pg_stat_statements." }
-    : { id: "track_io_timing", status: "warn", title: "track_io_timing", message: `Off: read wait cannot be measured (read time reads 0). ${TRACK_IO_TIMING_SQL.replace("\n", " ")}` };
+    ? {
+        id: "track_io_timing",
+        status: "pass",
+        title: "track_io_timing",
+        message: "On: read time is measured in pg_stat_io and pg_stat_statements.",
+      }
+    : {
+        id: "track_io_timing",
+        status: "warn",
+        title: "track_io_timing",
+        message: `Off: read wait cannot be measured (read time reads 0). ${TRACK_IO_TIMING_SQL.replace("\n", " ")}`,
+      };
 };
 
 const readAhead: CheckFn = ({ settings }) => {
   const s = settings.effective_io_concurrency;
   if (!s) return null;
   return s.setting === "0"
-    ? { id: "effective_io_concurrency", status: "warn", title: "Read-ahead", message: "effective_io_concurrency = 0: read-ahead is off, reads are not issued ahead of need." }
+    ? {
+        id: "effective_io_concurrency",
+        status: "warn",
+        title: "Read-ahead",
+        message: "effective_io_concurrency = 0: read-ahead is off, reads are not issued ahead of need.",
+      }
     : {
         id: "effective_io_concurrency",
         status: "pass",
@@ -142,12 +184,30 @@ const asyncObserved: CheckFn = ({ settings, capabilities, asyncSeen, readsSeen }
   if (!method) return null;
   if (capabilities && !capabilities.aios) return null;
   if (capabilities?.aiosDenied) {
-    return { id: "async_observed", status: "unknown", title: "Async reads observed", message: "pg_aios is denied to this role: GRANT pg_monitor TO it to see reads in flight." };
+    return {
+      id: "async_observed",
+      status: "unknown",
+      title: "Async reads observed",
+      message: "pg_aios is denied to this role: GRANT pg_monitor TO it to see reads in flight.",
+    };
   }
   if (method === "sync") {
-    return { id: "async_observed", status: asyncSeen ? "warn" : "pass", title: "Async reads observed", message: asyncSeen ? "io_method = sync, yet async handles were seen in the window." : "io_method = sync: reads are synchronous, none async seen." };
+    return {
+      id: "async_observed",
+      status: asyncSeen ? "warn" : "pass",
+      title: "Async reads observed",
+      message: asyncSeen
+        ? "io_method = sync, yet async handles were seen in the window."
+        : "io_method = sync: reads are synchronous, none async seen.",
+    };
   }
-  if (asyncSeen) return { id: "async_observed", status: "pass", title: "Async reads observed", message: `Async reads (pg_aios, f_sync = false) were seen in flight in the window: io_method = ${method} is working.` };
+  if (asyncSeen)
+    return {
+      id: "async_observed",
+      status: "pass",
+      title: "Async reads observed",
+      message: `Async reads (pg_aios, f_sync = false) were seen in flight in the window: io_method = ${method} is working.`,
+    };
   return {
     id: "async_observed",
     status: "unknown",

@@ -59,9 +59,21 @@ describe("deriveSample", () => {
       ],
     }),
     // parallel worker of 10: its handles are folded into 10's run
-    row({ pid: 11, leader_pid: 10, backend_type: "parallel worker", query_start_ms: 1200, handles: [["SUBMITTED", "readv", 65536, false, 'blocks 40..47 in file "base/5/100"']] }),
+    row({
+      pid: 11,
+      leader_pid: 10,
+      backend_type: "parallel worker",
+      query_start_ms: 1200,
+      handles: [["SUBMITTED", "readv", 65536, false, 'blocks 40..47 in file "base/5/100"']],
+    }),
     // index lookups: a pg_aios row with f_sync, waiting on DataFileRead
-    row({ pid: 20, query_start_ms: 2000, wait_event_type: "IO", wait_event: "DataFileRead", handles: [["SUBMITTED", "readv", 8192, true, 'block 3 in file "base/5/200"']] }),
+    row({
+      pid: 20,
+      query_start_ms: 2000,
+      wait_event_type: "IO",
+      wait_event: "DataFileRead",
+      handles: [["SUBMITTED", "readv", 8192, true, 'block 3 in file "base/5/200"']],
+    }),
     row({ pid: 30, backend_type: "io worker", state: null, wait_event_type: "Activity", wait_event: "IoWorkerMain" }),
     row({ pid: 31, backend_type: "io worker", state: null, wait_event_type: "IO", wait_event: "DataFileRead" }),
     row({ pid: 32, backend_type: "io worker", state: null }),

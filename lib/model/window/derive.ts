@@ -81,7 +81,9 @@ function isActive(row: Pick<SampledBackend, "state">): boolean {
  * same whether or not it does.
  */
 export function anyReading(rows: readonly Pick<SampledBackend, "backend_type" | "state" | "wait_event">[]): boolean {
-  return rows.some((r) => (r.backend_type === IO_WORKER ? r.wait_event !== "IoWorkerMain" : WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r)));
+  return rows.some((r) =>
+    r.backend_type === IO_WORKER ? r.wait_event !== "IoWorkerMain" : WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r),
+  );
 }
 
 export interface HandleTotals {
@@ -131,8 +133,21 @@ function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: Ru
  * active (nothing in flight, known); or not read (budget, no pg_aios). */
 export type AioReading = "read" | "idle" | "unknown";
 
-export function deriveSample(t: number, rows: SampledBackend[], configuredWorkers: number | null, reading: AioReading = "read"): DerivedSample {
-  const aio = { inFlight: 0, bytes: 0, byState: {} as Record<string, number>, byOperation: {} as Record<string, number>, byStateOperation: {} as Record<string, number>, sync: 0, syncBytes: 0 };
+export function deriveSample(
+  t: number,
+  rows: SampledBackend[],
+  configuredWorkers: number | null,
+  reading: AioReading = "read",
+): DerivedSample {
+  const aio = {
+    inFlight: 0,
+    bytes: 0,
+    byState: {} as Record<string, number>,
+    byOperation: {} as Record<string, number>,
+    byStateOperation: {} as Record<string, number>,
+    sync: 0,
+    syncBytes: 0,
+  };
   const workers = { configured: configuredWorkers, alive: 0, busy: 0 };
   const waits: Record<string, number> = {};
   const workerPids: number[] = [];
@@ -171,7 +186,12 @@ export function deriveSample(t: number, rows: SampledBackend[], configuredWorker
   }
 
   const runs = deriveRuns(rows, reading !== "unknown");
-  return { tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) }, runs, backends: runBackends(rows), workerPids };
+  return {
+    tick: { t, aio: reading === "unknown" ? null : aio, workers, waits, active, runs: runs.map((r) => r.sample) },
+    runs,
+    backends: runBackends(rows),
+    workerPids,
+  };
 }
 
 /** A backend that runs statements, as a sample saw it: its statement, and since when it is idle. */
@@ -189,7 +209,11 @@ function runBackends(rows: readonly SampledBackend[]): Map<number, RunBackend> {
   for (const row of rows) {
     if (!RUN_BACKENDS.has(row.backend_type ?? "") || row.query_start_ms === null) continue;
     const idle = row.state?.startsWith("idle") ?? false;
-    backends.set(row.pid, { runId: runId(row.pid, row.query_start_ms), queryStartMs: row.query_start_ms, idleSinceMs: idle ? row.state_change_ms : null });
+    backends.set(row.pid, {
+      runId: runId(row.pid, row.query_start_ms),
+      queryStartMs: row.query_start_ms,
+      idleSinceMs: idle ? row.state_change_ms : null,
+    });
   }
   return backends;
 }
@@ -202,7 +226,12 @@ function deriveRuns(rows: SampledBackend[], aioKnown: boolean): RunObservation[]
     const files: RunFiles = { blocks: new Map(), syncFiles: new Map(), syncScans: new Map() };
     addHandles(totals, row.handles, files);
     byLeader.set(row.pid, {
-      sample: { id: runId(row.pid, row.query_start_ms), state: classifyWait(row.wait_event_type, row.wait_event), inFlight: null, syncInFlight: null },
+      sample: {
+        id: runId(row.pid, row.query_start_ms),
+        state: classifyWait(row.wait_event_type, row.wait_event),
+        inFlight: null,
+        syncInFlight: null,
+      },
       leader: row,
       workerPids: [],
       handles: null,

@@ -33,7 +33,19 @@ export function ioDelta(prev: IoCounters, next: IoCounters, t: number, intervalM
   for (const [k, cur] of next) {
     const old = prev.get(k);
     if (!old) continue;
-    const row: IoRow = { backendType: cur.backend_type, object: cur.object, context: cur.context, reads: 0, readBytes: 0, readTime: 0, hits: 0, writes: 0, writeBytes: 0, extends: 0, evictions: 0 };
+    const row: IoRow = {
+      backendType: cur.backend_type,
+      object: cur.object,
+      context: cur.context,
+      reads: 0,
+      readBytes: 0,
+      readTime: 0,
+      hits: 0,
+      writes: 0,
+      writeBytes: 0,
+      extends: 0,
+      evictions: 0,
+    };
     let any = false;
     for (const [out, col] of FIELDS) {
       const d = (cur[col] as number) - (old[col] as number);

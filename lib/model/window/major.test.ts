@@ -4,7 +4,15 @@ import { computeChecks } from "./checks";
 import { aioTitle, fleetMajor, hasExplainIo, workerSettingsProblem, workerSizing, workersLever } from "./major";
 import { configuredWorkers, toSettings } from "./settings";
 
-const row = (name: string, setting: string) => ({ name, setting, unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "integer" });
+const row = (name: string, setting: string) => ({
+  name,
+  setting,
+  unit: null,
+  source: "default",
+  pending_restart: false,
+  enumvals: null,
+  vartype: "integer",
+});
 const pg18 = toSettings([row("io_method", "worker"), row("io_workers", "3")]);
 const pg19 = toSettings([row("io_method", "worker"), row("io_min_workers", "2"), row("io_max_workers", "8")]);
 
@@ -34,16 +42,28 @@ describe("what differs by major", () => {
     [1, "warn", /^1 io workers alive, outside io_min_workers = 2 to io_max_workers = 8\./],
     [0, "fail", /outside/],
   ] as const)("19's io workers check with %i alive: %s", (alive, status, message) => {
-    const [check] = computeChecks({ settings: pg19, capabilities: null, lastTick: tick(1, 1, { workers: { configured: 2, alive } }), asyncSeen: false, readsSeen: false }).filter((c) => c.id === "io_workers");
+    const [check] = computeChecks({
+      settings: pg19,
+      capabilities: null,
+      lastTick: tick(1, 1, { workers: { configured: 2, alive } }),
+      asyncSeen: false,
+      readsSeen: false,
+    }).filter((c) => c.id === "io_workers");
     expect(check).toMatchObject({ status });
     expect(check.message).toMatch(message);
     expect(check.message).not.toMatch(/NaN|undefined|io_workers =/);
   });
 
   it("the demo's restart takes the worker settings of the target's major only", () => {
-    expect(workerSettingsProblem(pg19, { io_workers: 4 })).toMatchObject({ field: "io_workers", message: expect.stringMatching(/PostgreSQL 19 has none/) });
+    expect(workerSettingsProblem(pg19, { io_workers: 4 })).toMatchObject({
+      field: "io_workers",
+      message: expect.stringMatching(/PostgreSQL 19 has none/),
+    });
     expect(workerSettingsProblem(pg18, { io_max_workers: 4 })).toMatchObject({ field: "io_max_workers" });
-    expect(workerSettingsProblem(pg19, { io_min_workers: 9 })).toMatchObject({ field: "io_min_workers", message: "io_min_workers: 9 is above io_max_workers 8" });
+    expect(workerSettingsProblem(pg19, { io_min_workers: 9 })).toMatchObject({
+      field: "io_min_workers",
+      message: "io_min_workers: 9 is above io_max_workers 8",
+    });
     expect(workerSettingsProblem(pg19, { io_min_workers: 1, io_max_workers: 4 })).toBeNull();
     expect(workerSettingsProblem(pg18, { io_workers: 4 })).toBeNull();
   });

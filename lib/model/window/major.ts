@@ -117,13 +117,15 @@ export function workerSettingsProblem(
 ): { field: string; message: string } | null {
   const sizing = workerSizing(settings);
   if (!sizing) return null;
-  if (sizing.kind === "pool" && body.io_workers !== undefined) return { field: "io_workers", message: "io_workers: PostgreSQL 19 has none; set io_min_workers and io_max_workers" };
+  if (sizing.kind === "pool" && body.io_workers !== undefined)
+    return { field: "io_workers", message: "io_workers: PostgreSQL 19 has none; set io_min_workers and io_max_workers" };
   if (sizing.kind === "fixed") {
     const name = body.io_min_workers !== undefined ? "io_min_workers" : body.io_max_workers !== undefined ? "io_max_workers" : null;
     if (name) return { field: name, message: `${name}: this server sizes its io workers with io_workers (the pool's bounds came in 19)` };
   }
   const min = body.io_min_workers ?? (sizing.kind === "pool" ? sizing.min : null);
   const max = body.io_max_workers ?? (sizing.kind === "pool" ? sizing.max : null);
-  if (min !== null && max !== null && min > max) return { field: "io_min_workers", message: `io_min_workers: ${min} is above io_max_workers ${max}` };
+  if (min !== null && max !== null && min > max)
+    return { field: "io_min_workers", message: `io_min_workers: ${min} is above io_max_workers ${max}` };
   return null;
 }

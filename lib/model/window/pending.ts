@@ -29,7 +29,13 @@ export function withPendingValues(settings: Readonly<Settings>, rows: readonly F
   const out: Settings = { ...settings };
   for (const [name, s] of pendingSettings(settings)) {
     const row = rows?.find((r) => r.name === name);
-    const next = !row ? null : row.file_setting !== null ? { value: row.file_setting, from: "file" as const } : row.boot_val !== null ? { value: row.boot_val, from: "default" as const } : null;
+    const next = !row
+      ? null
+      : row.file_setting !== null
+        ? { value: row.file_setting, from: "file" as const }
+        : row.boot_val !== null
+          ? { value: row.boot_val, from: "default" as const }
+          : null;
     out[name] = { ...s, pendingNext: next };
   }
   return out;
@@ -41,18 +47,25 @@ const CANNOT_READ = "pg_file_settings, which this role cannot read (a superuser'
 
 /** The value the next start takes, how it is known, and whether it is inferred; null: not known. */
 export function nextValue(s: Setting): { value: string; how: string; inferred: boolean } | null {
-  if (s.pendingNext) return { value: s.pendingNext.value, how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now", inferred: false };
+  if (s.pendingNext)
+    return {
+      value: s.pendingNext.value,
+      how: s.pendingNext.from === "file" ? "pg_file_settings" : "the built-in default: no configuration file sets it now",
+      inferred: false,
+    };
   const offered = s.enumvals ?? [];
   const others = offered.filter((v) => v !== s.setting);
   // An enum with only one other value: a change can only be to it (if it was not undone since).
-  if (others.length === 1) return { value: others[0], how: `the only other value this build offers (${offered.join(", ")})`, inferred: true };
+  if (others.length === 1)
+    return { value: others[0], how: `the only other value this build offers (${offered.join(", ")})`, inferred: true };
   return null;
 }
 
 function pendingClause(name: string, s: Setting): string {
   const next = nextValue(s);
   if (!next) return `${name} ${s.display} in force; the value the next restart brings is in ${CANNOT_READ}`;
-  if (same(next.value, s.setting)) return `${name} ${s.display} in force, and the next restart brings ${next.value} again (${next.how}): the change was undone, the restart changes nothing`;
+  if (same(next.value, s.setting))
+    return `${name} ${s.display} in force, and the next restart brings ${next.value} again (${next.how}): the change was undone, the restart changes nothing`;
   const effect = name === "io_method" ? METHOD_EFFECTS[next.value] : undefined;
   const unless = next.inferred ? "; unless the change was undone since (pg_file_settings would tell; this role cannot read it)" : "";
   return `${name} ${s.display} in force; the next restart brings ${next.value} (${next.how})${effect ? `: ${effect}` : ""}${unless}`;

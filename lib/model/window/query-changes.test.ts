@@ -3,7 +3,12 @@ import { run } from "../../../test/support/fixtures";
 import type { QueriesPayload } from "../../schemas/window";
 import { applyQueryChanges, diffQueries, sentQueries } from "./query-changes";
 
-const state = (asOf: number, queries: QueriesPayload["queries"], statementsNote: string | null = null): QueriesPayload => ({ asOf, queries, statements: [], statementsNote });
+const state = (asOf: number, queries: QueriesPayload["queries"], statementsNote: string | null = null): QueriesPayload => ({
+  asOf,
+  queries,
+  statements: [],
+  statementsNote,
+});
 
 describe("query changes", () => {
   const ended = Array.from({ length: 100 }, (_, i) => run({ id: `e${i}`, endedAt: 1000 - i }));

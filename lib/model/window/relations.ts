@@ -72,11 +72,19 @@ export class RelationNames {
 
   /** The sampled backends with database and role names from the cached oids; `unknown`
    * when an oid names.sql has not answered for yet appeared (time to read it again). */
-  nameBackends(rows: readonly Omit<ActivityRow, "conf_load_ms">[], handles: Map<number, AioHandle[]> | null): { backends: SampledBackend[]; unknown: boolean } {
+  nameBackends(
+    rows: readonly Omit<ActivityRow, "conf_load_ms">[],
+    handles: Map<number, AioHandle[]> | null,
+  ): { backends: SampledBackend[]; unknown: boolean } {
     let unknown = false;
     const backends: SampledBackend[] = rows.map(({ datid, usesysid, ...row }) => {
       if (this.unknown("database", datid) || this.unknown("role", usesysid)) unknown = true;
-      return { ...row, datname: this.database(datid), usename: this.role(usesysid), handles: handles ? (handles.get(row.pid) ?? []) : null };
+      return {
+        ...row,
+        datname: this.database(datid),
+        usename: this.role(usesysid),
+        handles: handles ? (handles.get(row.pid) ?? []) : null,
+      };
     });
     // Handles of a process not among the sampled backends still count in the totals.
     if (handles) for (const [pid, list] of handles) if (!rows.some((r) => r.pid === pid)) backends.push(strayHandles(pid, list));
@@ -96,5 +104,19 @@ export class RelationNames {
 
 /** A process with handles in pg_aios but not among the sampled backends (it went idle meanwhile). */
 function strayHandles(pid: number, handles: AioHandle[]): SampledBackend {
-  return { pid, leader_pid: null, backend_type: null, state: null, wait_event_type: null, wait_event: null, query_id: null, query_start_ms: null, state_change_ms: null, datname: null, usename: null, query: null, handles };
+  return {
+    pid,
+    leader_pid: null,
+    backend_type: null,
+    state: null,
+    wait_event_type: null,
+    wait_event: null,
+    query_id: null,
+    query_start_ms: null,
+    state_change_ms: null,
+    datname: null,
+    usename: null,
+    query: null,
+    handles,
+  };
 }

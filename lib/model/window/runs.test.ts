@@ -5,10 +5,36 @@ import { RunStore } from "./runs";
 import { advanceSpan, spanProgress, type ScanSpan } from "./scan-span";
 
 function scan(pid: number, wait: [string | null, string | null], handles: AioHandle[] | null): SampledBackend {
-  return { pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: wait[0], wait_event: wait[1], query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select count(*) from t", handles };
+  return {
+    pid,
+    leader_pid: null,
+    backend_type: "client backend",
+    state: "active",
+    wait_event_type: wait[0],
+    wait_event: wait[1],
+    query_id: "7",
+    query_start_ms: 1000,
+    state_change_ms: 1000,
+    datname: "db",
+    usename: "u",
+    query: "select count(*) from t",
+    handles,
+  };
 }
-const asyncHandle = (last: number, file = 100): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/${file}"`];
-const syncHandle = (block: number, file: number): AioHandle => ["SUBMITTED", "readv", 8192, true, `block ${block} in file "base/5/${file}"`];
+const asyncHandle = (last: number, file = 100): AioHandle => [
+  "SUBMITTED",
+  "readv",
+  131072,
+  false,
+  `blocks ${last - 15}..${last} in file "base/5/${file}"`,
+];
+const syncHandle = (block: number, file: number): AioHandle => [
+  "SUBMITTED",
+  "readv",
+  8192,
+  true,
+  `block ${block} in file "base/5/${file}"`,
+];
 
 describe("RunStore", () => {
   const lookup = (dbOid: number, filenode: number) => ({ name: "public.t", dbOid, filenode, blocks: 1000 });
@@ -91,9 +117,17 @@ describe("RunStore", () => {
 
   it.each([
     ["idle in its transaction: when the statement ended", { state: "idle in transaction", state_change_ms: 1700 }, 1700],
-    ["idle after another statement (a COMMIT) begun since: when that one began", { state: "idle in transaction", query_start_ms: 1800, state_change_ms: 1801 }, 1800],
+    [
+      "idle after another statement (a COMMIT) begun since: when that one began",
+      { state: "idle in transaction", query_start_ms: 1800, state_change_ms: 1801 },
+      1800,
+    ],
     ["running the next statement: when that one began", { state: "active", query_start_ms: 1900 }, 1900],
-    ["a state_change before the last sample that saw it active (another clock): that sample", { state: "idle", state_change_ms: 1200 }, 1420],
+    [
+      "a state_change before the last sample that saw it active (another clock): that sample",
+      { state: "idle", state_change_ms: 1200 },
+      1420,
+    ],
     ["a state_change after this sample: this sample", { state: "idle", state_change_ms: 9000 }, 2420],
     ["its backend gone (disconnected): this sample", null, 2420],
   ])("%s", (_, row, want) => {
@@ -107,9 +141,17 @@ describe("RunStore", () => {
   it("hands out one view per run until the run or the name of a file it read changes", () => {
     const names: Record<number, { name: string; blocks: number | null }> = { 100: { name: "db: file 100", blocks: null } };
     const store = new RunStore((dbOid, filenode) => ({ dbOid, filenode, ...names[filenode] }));
-    const running = (t: number, last: number) => store.observe(t, deriveSample(t, [{ ...scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)]), pid: 10 }], 3).runs);
+    const running = (t: number, last: number) =>
+      store.observe(t, deriveSample(t, [{ ...scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)]), pid: 10 }], 3).runs);
     running(2000, 99);
-    store.observe(2000, deriveSample(2000, [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99)]), { ...scan(20, [null, null], [asyncHandle(99)]), query_start_ms: 1500 }], 3).runs);
+    store.observe(
+      2000,
+      deriveSample(
+        2000,
+        [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(99)]), { ...scan(20, [null, null], [asyncHandle(99)]), query_start_ms: 1500 }],
+        3,
+      ).runs,
+    );
     const first = store.list();
     // Nothing changed: the same objects, not copies.
     expect(store.list()).toEqual(first);
@@ -117,7 +159,10 @@ describe("RunStore", () => {
     // Run 20 ends; run 10 takes a sample: each is a new view, and only they.
     running(2100, 499);
     const second = store.list();
-    expect(second.map((r) => [r.id, r.endedAt])).toEqual([["10:1000", null], ["20:1500", 2100]]);
+    expect(second.map((r) => [r.id, r.endedAt])).toEqual([
+      ["10:1000", null],
+      ["20:1500", 2100],
+    ]);
     expect(second[0]).not.toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
     expect(store.list()[1]).toBe(second[1]);
@@ -134,7 +179,8 @@ describe("RunStore", () => {
   // Issue 40: the time left, a range from the run's whole trail, counted down between positions, gone at its end.
   it("gives a running scan a time left and its range once it has moved for a second, and none once it ended", () => {
     const store = new RunStore(lookup);
-    const at = (t: number, last: number) => store.observe(t, deriveSample(t, [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)])], 3).runs);
+    const at = (t: number, last: number) =>
+      store.observe(t, deriveSample(t, [scan(10, ["IO", "AioIoCompletion"], [asyncHandle(last)])], 3).runs);
     // 100 blocks a second from block 15, in a 1000-block table.
     for (let t = 2000; t < 2900; t += 100) at(t, 15 + (t - 2000) / 10);
     expect(store.list()[0]).toMatchObject({ etaMs: null, etaRangeMs: null });
@@ -165,22 +211,86 @@ describe("RunStore", () => {
 
 describe("scan progress", () => {
   const at = (first: number, last: number) => ({ dbOid: 5, filenode: 100, first, last });
-  const walk = (spans: [number, number][]): ScanSpan => spans.reduce<ScanSpan | undefined>((span, [f, l]) => advanceSpan(span, at(f, l)), undefined)!;
+  const walk = (spans: [number, number][]): ScanSpan =>
+    spans.reduce<ScanSpan | undefined>((span, [f, l]) => advanceSpan(span, at(f, l)), undefined)!;
 
   it.each([
-    ["a scan first seen near block 0: counted from 0", [[80, 95], [300, 331], [600, 615]], 616 / 1000],
-    ["a synchronized scan begun mid-table: counted from the first block seen", [[600, 615], [900, 931]], 332 / 1000],
-    ["after it wraps: still rising", [[600, 615], [990, 999], [100, 115]], (400 + 116) / 1000],
-    ["a sample straddling the wrap (parallel workers) counts its lowest block", [[600, 615], [984, 999], [5, 999]], (400 + 6) / 1000],
-    ["stragglers from before the wrap do not undo it", [[600, 615], [10, 40], [990, 999]], (400 + 41) / 1000],
-    ["a wrapped scan back at its start is complete", [[600, 615], [984, 999], [584, 599]], 1],
-    ["a scan from block 0 that wraps (begun just before the first seen) stays at 1", [[50, 65], [984, 999], [10, 25]], 1],
+    [
+      "a scan first seen near block 0: counted from 0",
+      [
+        [80, 95],
+        [300, 331],
+        [600, 615],
+      ],
+      616 / 1000,
+    ],
+    [
+      "a synchronized scan begun mid-table: counted from the first block seen",
+      [
+        [600, 615],
+        [900, 931],
+      ],
+      332 / 1000,
+    ],
+    [
+      "after it wraps: still rising",
+      [
+        [600, 615],
+        [990, 999],
+        [100, 115],
+      ],
+      (400 + 116) / 1000,
+    ],
+    [
+      "a sample straddling the wrap (parallel workers) counts its lowest block",
+      [
+        [600, 615],
+        [984, 999],
+        [5, 999],
+      ],
+      (400 + 6) / 1000,
+    ],
+    [
+      "stragglers from before the wrap do not undo it",
+      [
+        [600, 615],
+        [10, 40],
+        [990, 999],
+      ],
+      (400 + 41) / 1000,
+    ],
+    [
+      "a wrapped scan back at its start is complete",
+      [
+        [600, 615],
+        [984, 999],
+        [584, 599],
+      ],
+      1,
+    ],
+    [
+      "a scan from block 0 that wraps (begun just before the first seen) stays at 1",
+      [
+        [50, 65],
+        [984, 999],
+        [10, 25],
+      ],
+      1,
+    ],
   ] as [string, [number, number][], number][])("%s", (_name, spans, want) => {
     expect(spanProgress(walk(spans), 1000)).toBeCloseTo(want);
   });
 
   it("never falls as a synchronized scan wraps", () => {
-    const spans: [number, number][] = [[570, 600], [640, 660], [700, 720], [900, 999], [0, 20], [200, 230], [500, 560]];
+    const spans: [number, number][] = [
+      [570, 600],
+      [640, 660],
+      [700, 720],
+      [900, 999],
+      [0, 20],
+      [200, 230],
+      [500, 560],
+    ];
     const seen = spans.map((_, i) => spanProgress(walk(spans.slice(0, i + 1)), 1000));
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
   });

@@ -26,7 +26,11 @@ export function advanceSpan(span: ScanSpan | undefined, b: HandleBlocks): ScanSp
   // scan wraps. A sample straddling the wrap gives its lowest block only.
   if (b.first < span.start) {
     const below = b.last < span.start;
-    return { ...span, high: below ? span.high : Math.max(span.high, b.last), wrappedTo: Math.max(span.wrappedTo ?? 0, below ? b.last : b.first) };
+    return {
+      ...span,
+      high: below ? span.high : Math.max(span.high, b.last),
+      wrappedTo: Math.max(span.wrappedTo ?? 0, below ? b.last : b.first),
+    };
   }
   return { ...span, high: Math.max(span.high, b.last) };
 }

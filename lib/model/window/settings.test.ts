@@ -18,7 +18,15 @@ describe("formatSetting", () => {
   });
 });
 
-const row = (name: string, setting: string, unit: string | null = null) => ({ name, setting, unit, source: "default", pending_restart: false, enumvals: null, vartype: "string" });
+const row = (name: string, setting: string, unit: string | null = null) => ({
+  name,
+  setting,
+  unit,
+  source: "default",
+  pending_restart: false,
+  enumvals: null,
+  vartype: "string",
+});
 
 describe("diffSettings", () => {
   it("lists every changed setting in display units", () => {
@@ -49,11 +57,29 @@ describe("configuredWorkers", () => {
 });
 
 describe("reloadChanges", () => {
-  const row = (name: string, setting: string, source = "configuration file", pending = false) => ({ name, setting, unit: null, source, pending_restart: pending, enumvals: null, vartype: "string" });
+  const row = (name: string, setting: string, source = "configuration file", pending = false) => ({
+    name,
+    setting,
+    unit: null,
+    source,
+    pending_restart: pending,
+    enumvals: null,
+    vartype: "string",
+  });
 
   it("is what changed in force: not a setting left pending, not one set for the role or database", () => {
-    const before = toSettings([row("io_method", "worker"), row("io_workers", "3"), row("effective_io_concurrency", "16", "default"), row("maintenance_io_concurrency", "16", "default")]);
-    const after = toSettings([row("io_method", "worker", "configuration file", true), row("io_workers", "1"), row("effective_io_concurrency", "32", "user"), row("maintenance_io_concurrency", "32")]);
+    const before = toSettings([
+      row("io_method", "worker"),
+      row("io_workers", "3"),
+      row("effective_io_concurrency", "16", "default"),
+      row("maintenance_io_concurrency", "16", "default"),
+    ]);
+    const after = toSettings([
+      row("io_method", "worker", "configuration file", true),
+      row("io_workers", "1"),
+      row("effective_io_concurrency", "32", "user"),
+      row("maintenance_io_concurrency", "32"),
+    ]);
     expect(reloadChanges(before, after)).toEqual([
       { name: "io_workers", before: "3", after: "1" },
       { name: "maintenance_io_concurrency", before: "16", after: "32" },

@@ -34,7 +34,17 @@ export type IoSettingName = (typeof IO_SETTINGS)[number];
 export const NAMED_SETTINGS: readonly string[] = IO_SETTINGS.filter((name) => !name.startsWith("io_"));
 
 /** Those of them that are numbers (sizes in bytes on /metrics); a server has io_workers or the pool's, never both. */
-export const NUMERIC_SETTINGS = ["io_workers", "io_min_workers", "io_max_workers", "io_max_concurrency", "io_combine_limit", "io_max_combine_limit", "effective_io_concurrency", "maintenance_io_concurrency", "shared_buffers"] as const satisfies readonly IoSettingName[];
+export const NUMERIC_SETTINGS = [
+  "io_workers",
+  "io_min_workers",
+  "io_max_workers",
+  "io_max_concurrency",
+  "io_combine_limit",
+  "io_max_combine_limit",
+  "effective_io_concurrency",
+  "maintenance_io_concurrency",
+  "shared_buffers",
+] as const satisfies readonly IoSettingName[];
 
 /** The settings 18 and 19 both have: what /metrics emits for every target (io_workers is 18's, the pool's 19's). */
 const BY_MAJOR: readonly string[] = ["io_workers", ...POOL_SETTINGS];
@@ -111,7 +121,9 @@ const SESSION_SOURCES: ReadonlySet<string> = new Set(["client", "database", "use
  */
 export function reloadChanges(before: Settings, after: Settings): SettingChange[] {
   const perSession = (s: Settings[string] | undefined) => s !== undefined && SESSION_SOURCES.has(s.source);
-  return diffSettings(before, after).filter((c) => !after[c.name]?.pendingRestart && c.name !== "server_version" && !perSession(before[c.name]) && !perSession(after[c.name]));
+  return diffSettings(before, after).filter(
+    (c) => !after[c.name]?.pendingRestart && c.name !== "server_version" && !perSession(before[c.name]) && !perSession(after[c.name]),
+  );
 }
 
 /** io workers the server should run at least: io_workers (18) or io_min_workers (19) under io_method=worker, else 0. */

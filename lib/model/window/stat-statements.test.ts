@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { countersStatement, isOwn, OWN_MARKER, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote, versionAtLeast } from "./stat-statements";
+import {
+  countersStatement,
+  isOwn,
+  OWN_MARKER,
+  ownCallCosts,
+  ownSpent,
+  ownStatement,
+  statementDeltas,
+  statementsNote,
+  versionAtLeast,
+} from "./stat-statements";
 
 const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
   own: false,
@@ -56,7 +66,16 @@ describe("statementDeltas", () => {
 describe("statementsNote", () => {
   it("says how to turn timing on", () => {
     expect(statementsNote(false, [])).toMatch(/track_io_timing is off.*ALTER SYSTEM SET track_io_timing = on/);
-    const stat = { queryId: "1", query: "", calls: 1, totalExecTime: 1, readTime: null, sharedBlksRead: 1, sharedBlksHit: 0, readShare: null };
+    const stat = {
+      queryId: "1",
+      query: "",
+      calls: 1,
+      totalExecTime: 1,
+      readTime: null,
+      sharedBlksRead: 1,
+      sharedBlksHit: 0,
+      readShare: null,
+    };
     expect(statementsNote(true, [stat])).toMatch(/1 statement read blocks with track_io_timing off in their session/);
     expect(statementsNote(true, [{ ...stat, readTime: 1, readShare: 1 }])).toBeNull();
   });
@@ -76,7 +95,10 @@ describe("the collector's own statements", () => {
 
 describe("ownCallCosts", () => {
   const own = (queryid: string, calls: number, exec: number) => ({ ...row(queryid, calls, exec, 0, 0), own: true });
-  const names = new Map([["a", "aios"], ["b", "activity"]]);
+  const names = new Map([
+    ["a", "aios"],
+    ["b", "activity"],
+  ]);
   const nameOf = (id: string) => names.get(id) ?? null;
 
   it("learns nothing from an entry's first read: its mean spans the entry's whole life", () => {
@@ -85,9 +107,15 @@ describe("ownCallCosts", () => {
   });
 
   it("gives the server time per call between two reads, own entries only", () => {
-    const before = new Map([["a", own("a", 10_000, 60_000)], ["b", own("b", 100, 10)], ["c", row("c", 1, 1, 0, 0)]]);
+    const before = new Map([
+      ["a", own("a", 10_000, 60_000)],
+      ["b", own("b", 100, 10)],
+      ["c", row("c", 1, 1, 0, 0)],
+    ]);
     const now = [own("a", 10_050, 60_000 + 50 * 0.4), own("b", 100, 10), row("c", 5, 100, 0, 0)];
-    expect(ownCallCosts(before, now, nameOf)).toEqual([{ name: "aios", calls: 50, ms: expect.closeTo(20, 9), msPerCall: expect.closeTo(0.4, 9) }]);
+    expect(ownCallCosts(before, now, nameOf)).toEqual([
+      { name: "aios", calls: 50, ms: expect.closeTo(20, 9), msPerCall: expect.closeTo(0.4, 9) },
+    ]);
   });
 
   it("learns nothing across a reset (calls went down)", () => {

@@ -16,8 +16,20 @@ describe("timeLeft", () => {
   it.each([
     ["no position", [] as Position[]],
     ["one position", [{ t: 0, blocks: 10 }]],
-    ["positions under MIN_EVIDENCE_MS apart", [{ t: 0, blocks: 10 }, { t: MIN_EVIDENCE_MS - 1, blocks: 500 }]],
-    ["no movement", [{ t: 0, blocks: 10 }, { t: 2000, blocks: 10 }]],
+    [
+      "positions under MIN_EVIDENCE_MS apart",
+      [
+        { t: 0, blocks: 10 },
+        { t: MIN_EVIDENCE_MS - 1, blocks: 500 },
+      ],
+    ],
+    [
+      "no movement",
+      [
+        { t: 0, blocks: 10 },
+        { t: 2000, blocks: 10 },
+      ],
+    ],
   ])("is null with %s", (_, trail) => {
     expect(timeLeft(trail, 1000, 2000)).toBeNull();
   });

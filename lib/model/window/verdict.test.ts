@@ -23,10 +23,22 @@ describe("the minority, named", () => {
   const none = { aioWaitSamples: 0, readWaitSamples: 0, aioSamples: 0, aioReadSamples: 0 };
   it.each([
     // The minority in the read share's words and figures when it was waited on; as reads in flight when never waited on.
-    [{ samples: 41, asyncSamples: 1, syncSamples: 40, aioSamples: 1, aioReadSamples: 41 }, "synchronous; an async read in flight in 1 of 41 samples that read pg_aios"],
-    [{ samples: 41, asyncSamples: 3, syncSamples: 38, aioWaitSamples: 3, readWaitSamples: 30 }, "synchronous; waiting on async reads in 3 of 41 samples"],
-    [{ samples: 100, asyncSamples: 90, syncSamples: 1, readWaitSamples: 1 }, "asynchronous; waiting on synchronous reads in 1 of 100 samples"],
-    [{ samples: 100, asyncSamples: 90, syncSamples: 1, aioReadSamples: 50 }, "asynchronous; a synchronous read in flight in 1 of 50 samples that read pg_aios"],
+    [
+      { samples: 41, asyncSamples: 1, syncSamples: 40, aioSamples: 1, aioReadSamples: 41 },
+      "synchronous; an async read in flight in 1 of 41 samples that read pg_aios",
+    ],
+    [
+      { samples: 41, asyncSamples: 3, syncSamples: 38, aioWaitSamples: 3, readWaitSamples: 30 },
+      "synchronous; waiting on async reads in 3 of 41 samples",
+    ],
+    [
+      { samples: 100, asyncSamples: 90, syncSamples: 1, readWaitSamples: 1 },
+      "asynchronous; waiting on synchronous reads in 1 of 100 samples",
+    ],
+    [
+      { samples: 100, asyncSamples: 90, syncSamples: 1, aioReadSamples: 50 },
+      "asynchronous; a synchronous read in flight in 1 of 50 samples that read pg_aios",
+    ],
     [{ samples: 10, asyncSamples: 6, syncSamples: 0 }, "asynchronous"],
     [{ samples: 9, asyncSamples: 0, syncSamples: 0 }, "no read seen"],
   ] as const)("%o -> %s", (counts, want) => {
@@ -41,7 +53,21 @@ describe("the minority, named", () => {
 
 describe("RunStore's verdict", () => {
   const lookup = (dbOid: number, filenode: number) => ({ name: "public.t", dbOid, filenode, blocks: 1000 });
-  const lookupRow = (wait: string, handles: AioHandle[]): SampledBackend => ({ pid: 10, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: wait, query_id: "7", query_start_ms: 1000, state_change_ms: 1000, datname: "db", usename: "u", query: "select sum(x) from t where id = any($1)", handles });
+  const lookupRow = (wait: string, handles: AioHandle[]): SampledBackend => ({
+    pid: 10,
+    leader_pid: null,
+    backend_type: "client backend",
+    state: "active",
+    wait_event_type: "IO",
+    wait_event: wait,
+    query_id: "7",
+    query_start_ms: 1000,
+    state_change_ms: 1000,
+    datname: "db",
+    usename: "u",
+    query: "select sum(x) from t where id = any($1)",
+    handles,
+  });
   const syncPage: AioHandle = ["SUBMITTED", "readv", 8192, true, 'block 3 in file "base/5/200"'];
   const asyncPage: AioHandle = ["SUBMITTED", "readv", 8192, false, 'block 9 in file "base/5/100"'];
 

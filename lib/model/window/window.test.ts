@@ -4,7 +4,9 @@ import { target } from "../../../test/support/fixtures";
 import { toSettings } from "./settings";
 import { TargetWindow } from "./window";
 
-const settings = toSettings([{ name: "io_method", setting: "worker", unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "enum" }]);
+const settings = toSettings([
+  { name: "io_method", setting: "worker", unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "enum" },
+]);
 
 /** A scan waiting on `event` (IO), its handles unknown (pg_aios not read in this sample). */
 const scan = (event: string): SampledBackend => ({
@@ -16,7 +18,7 @@ const scan = (event: string): SampledBackend => ({
   wait_event: event,
   query_id: "7",
   query_start_ms: 1000,
-    state_change_ms: 1000,
+  state_change_ms: 1000,
   datname: "db",
   usename: "u",
   query: "SELECT count(*) FROM t",
@@ -38,11 +40,25 @@ describe("the async reads check follows what the runs saw", () => {
     w.setServerState(1000, settings, 500);
     w.addActivity(2000, [scan("DataFileRead")], "unknown");
     w.refreshChecks(2000, null);
-    expect(w.checks.find((c) => c.id === "async_observed")).toMatchObject({ status: "unknown", message: expect.stringMatching(/none of them async yet/) });
+    expect(w.checks.find((c) => c.id === "async_observed")).toMatchObject({
+      status: "unknown",
+      message: expect.stringMatching(/none of them async yet/),
+    });
   });
 });
 
-const settingsOf = (method: string) => toSettings([{ name: "io_method", setting: method, unit: null, source: "configuration file", pending_restart: false, enumvals: ["sync", "worker"], vartype: "enum" }]);
+const settingsOf = (method: string) =>
+  toSettings([
+    {
+      name: "io_method",
+      setting: method,
+      unit: null,
+      source: "configuration file",
+      pending_restart: false,
+      enumvals: ["sync", "worker"],
+      vartype: "enum",
+    },
+  ]);
 
 describe("TargetWindow findings", () => {
   // Issue 19: "Restart ... for 31 s" on a server started 13 s ago: the second restart kept the first one's since.
@@ -63,7 +79,19 @@ describe("TargetWindow findings", () => {
 });
 
 describe("the io workers across a restart", () => {
-  const worker = (pid: number): SampledBackend => ({ ...scan("IoWorkerMain"), pid, backend_type: "io worker", state: null, wait_event_type: "Activity", query_id: null, query_start_ms: null, state_change_ms: null, query: null, datname: null, usename: null });
+  const worker = (pid: number): SampledBackend => ({
+    ...scan("IoWorkerMain"),
+    pid,
+    backend_type: "io worker",
+    state: null,
+    wait_event_type: "Activity",
+    query_id: null,
+    query_start_ms: null,
+    state_change_ms: null,
+    query: null,
+    datname: null,
+    usename: null,
+  });
 
   it("marks no launch or exit when the server restarted: the new server's workers are not the pool growing", () => {
     const w = new TargetWindow(600_000);
@@ -78,8 +106,17 @@ describe("the io workers across a restart", () => {
 });
 
 describe("reloads", () => {
-  const row = (name: string, setting: string, pending = false) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals: null, vartype: "string" });
-  const of = (workers: string, method = "worker", pending = false) => toSettings([row("io_method", method, pending), row("io_workers", workers)]);
+  const row = (name: string, setting: string, pending = false) => ({
+    name,
+    setting,
+    unit: null,
+    source: "configuration file",
+    pending_restart: pending,
+    enumvals: null,
+    vartype: "string",
+  });
+  const of = (workers: string, method = "worker", pending = false) =>
+    toSettings([row("io_method", method, pending), row("io_workers", workers)]);
 
   it("records a new pg_conf_load_time() on the same server start with what it changed in force, a pending setting left out", () => {
     const w = new TargetWindow(600_000);
@@ -107,12 +144,22 @@ describe("reloads", () => {
     w.setServerState(1_000, of("3"), 500, null, 600);
     w.setServerState(5_000, of("1"), 500, null, 4_950);
     w.refreshFindings(5_000, target({ postmasterStart: 500 }));
-    expect(w.findings.findings.find((f) => f.rule === "reload_applied")?.text).toMatch(/^io_workers 3 -> 1 by a reload at \d\d:\d\d:\d\d\.$/);
+    expect(w.findings.findings.find((f) => f.rule === "reload_applied")?.text).toMatch(
+      /^io_workers 3 -> 1 by a reload at \d\d:\d\d:\d\d\.$/,
+    );
   });
 });
 
 describe("checks in the state of the findings", () => {
-  const row = (name: string, setting: string, pending = false) => ({ name, setting, unit: null, source: "configuration file", pending_restart: pending, enumvals: ["sync", "worker"], vartype: "string" });
+  const row = (name: string, setting: string, pending = false) => ({
+    name,
+    setting,
+    unit: null,
+    source: "configuration file",
+    pending_restart: pending,
+    enumvals: ["sync", "worker"],
+    vartype: "string",
+  });
   const of = (method: string, pending: boolean) => toSettings([row("io_method", method, pending), row("io_workers", "3")]);
   const pendingCheck = (w: TargetWindow) => w.checks.find((c) => c.id === "pending_restart");
 
@@ -121,7 +168,10 @@ describe("checks in the state of the findings", () => {
     w.setServerState(1_000, of("worker", true), 500);
     w.refreshFindings(1_000, target({ postmasterStart: 500 }));
     w.refreshChecks(1_000, null);
-    expect(pendingCheck(w)).toMatchObject({ status: "act", message: expect.stringMatching(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart/) });
+    expect(pendingCheck(w)).toMatchObject({
+      status: "act",
+      message: expect.stringMatching(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart/),
+    });
     // The restart: the pending finding of before it is not the new server's, until the findings are made again.
     w.setServerState(9_000, of("sync", false), 8_000);
     w.refreshChecks(9_000, null);
@@ -151,7 +201,8 @@ describe("the io_method advice weighs the statement's runs under each io_method,
     t = runScan(w, 43, t + 1000, 2500);
     // the second run under sync, still running
     const start = t + 1000;
-    for (let s = start; s <= start + 1500; s += 100) w.addActivity(s, [{ ...scan("DataFileRead"), pid: 44, query_start_ms: start, state_change_ms: start }], "unknown");
+    for (let s = start; s <= start + 1500; s += 100)
+      w.addActivity(s, [{ ...scan("DataFileRead"), pid: 44, query_start_ms: start, state_change_ms: start }], "unknown");
     w.refreshFindings(start + 1500, target({ postmasterStart: t - 100 }));
     const f = w.findings.findings.find((x) => x.pid === 44);
     expect(f?.rule).toBe("io_method_sync");

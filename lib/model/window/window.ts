@@ -27,7 +27,6 @@ import { configuredWorkers } from "./settings";
 import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
 
-
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
   private readonly ioRing: TimeRing<IoSample>;
@@ -202,7 +201,13 @@ export class TargetWindow {
   }
 
   /** Records settings and the postmaster start time (ServerSettings.record); a restart starts the counters and the io workers anew. */
-  setServerState(t: number, settings: Settings, postmasterStart: number, known: Restart | null = null, confLoad: number | null = null): Restart | null {
+  setServerState(
+    t: number,
+    settings: Settings,
+    postmasterStart: number,
+    known: Restart | null = null,
+    confLoad: number | null = null,
+  ): Restart | null {
     const restart = this.server.record(t, settings, postmasterStart, known, confLoad);
     if (restart) {
       // Counters restart from zero with the server; its io workers are new processes, not the pool growing.

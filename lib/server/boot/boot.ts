@@ -88,14 +88,18 @@ export function boot(): Runtime {
   const log = makeLog(config);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}`;
   if (config.demo) {
-    log(`no target configured: starting the embedded PostgreSQL ${config.demoPgBin ? `of ${config.demoPgBin}` : "18"} demo; dashboard on ${url}`);
+    log(
+      `no target configured: starting the embedded PostgreSQL ${config.demoPgBin ? `of ${config.demoPgBin}` : "18"} demo; dashboard on ${url}`,
+    );
     void startDemo(runtime, log);
   } else {
     for (const target of config.targets) runtime.collectors.get(target.id)!.start(target.url);
     log(`watching ${config.targets.map((t) => t.name).join(", ")}; dashboard on ${url}`);
   }
   if (config.servedHosts.length === 3 && !isLoopback(config.host)) {
-    log(`HOST ${config.host}: requests are answered only for Host 127.0.0.1, localhost or [::1]; list the names this server is reached by in INFLIGHT_ALLOWED_HOSTS`);
+    log(
+      `HOST ${config.host}: requests are answered only for Host 127.0.0.1, localhost or [::1]; list the names this server is reached by in INFLIGHT_ALLOWED_HOSTS`,
+    );
   }
   installShutdown(runtime, log);
   return runtime;
@@ -112,7 +116,9 @@ async function startDemo(runtime: Runtime, log: (line: string) => void): Promise
     collector.setStarting(config.demoPgBin ? `starting the demo PostgreSQL of ${config.demoPgBin}` : "starting the embedded PostgreSQL 18");
     // A shutdown during the first start (initdb, seeding) must still stop the server it started.
     // Another build's cluster gets a data directory of its own.
-    const dataDir = config.demoPgBin ? `${config.demoDir}/demo-pg-${config.demoPgBin.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}` : `${config.demoDir}/demo-pg`;
+    const dataDir = config.demoPgBin
+      ? `${config.demoDir}/demo-pg-${config.demoPgBin.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`
+      : `${config.demoDir}/demo-pg`;
     const starting = startEmbedded({ dataDir, binDir: config.demoPgBin ?? undefined, log });
     runtime.demoStarting = starting;
     const server = await starting;

@@ -38,7 +38,15 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     // ~90 MB: a cold scan reads from the OS for a good part of a second.
     await admin.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 300000) AS g`);
     await admin.query(`VACUUM ANALYZE ${TABLE}`);
-    collector = new Collector({ id: "big", name: "big", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, cadences: { statStatementsMs: 2000 } });
+    collector = new Collector({
+      id: "big",
+      name: "big",
+      demo: false,
+      watchedSampleMs: 100,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      cadences: { statStatementsMs: 2000 },
+    });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));
     await waitFor("up", () => collector.info().status === "up", 15_000);
@@ -66,7 +74,11 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
       }
     })();
     // Its own pg_stat_statements entries say what pg_aios costs here (read only while a backend is active).
-    await waitFor("pg_aios's cost read from pg_stat_statements", () => collector.info().cost.statements.find((s) => s.statement === "aios" && s.source === "pg_stat_statements"), 60_000);
+    await waitFor(
+      "pg_aios's cost read from pg_stat_statements",
+      () => collector.info().cost.statements.find((s) => s.statement === "aios" && s.source === "pg_stat_statements"),
+      60_000,
+    );
     const before = await ownCost(admin, role);
     const samplesBefore = collector.stats.samples;
     const missedBefore = collector.stats.missed;
@@ -115,7 +127,9 @@ describe("the cost budget on a 1000-connection server with io_max_concurrency 64
     if (activityMs <= (collector.pace.samplingShare(Date.now()) * DEFAULT_BUDGET_MS) / 10) expect(collector.intervalMs).toBe(100);
     else expect(cost.note).toMatch(/wait events every \d+ ms, not 100/);
     // Every slot of the schedule was sampled or counted as missed (the page shows both).
-    expect(samples + missed, `${samples} sampled and ${missed} missed of ${slots.toFixed(1)} slots`).toBeGreaterThanOrEqual(Math.floor(slots * 0.98) - 2);
+    expect(samples + missed, `${samples} sampled and ${missed} missed of ${slots.toFixed(1)} slots`).toBeGreaterThanOrEqual(
+      Math.floor(slots * 0.98) - 2,
+    );
     // The page says what watching costs, and why pg_aios is read less often: where its own
     // figures say reads were put off while backends ran and are well apart, the note names
     // their interval. (Whether the budget had to put them off depends on how much of the span a

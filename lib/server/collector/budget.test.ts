@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, AIOS_PROBE_MS, BUDGET_WINDOW_MS, Budget, OTHERS_SHARE_ASSUMED, SAMPLING_SHARE, budgetAffording, nextProbeMs } from "./budget";
+import {
+  AIOS_FLOOR_MS,
+  AIOS_PROBE_FIRST_MS,
+  AIOS_PROBE_MS,
+  BUDGET_WINDOW_MS,
+  Budget,
+  OTHERS_SHARE_ASSUMED,
+  SAMPLING_SHARE,
+  budgetAffording,
+  nextProbeMs,
+} from "./budget";
 
 describe("Budget", () => {
   it("affords reads while it holds their cost and refills at (a tenth under) its rate", () => {
@@ -150,7 +160,7 @@ describe("Budget", () => {
       let otherAt = -Infinity;
       let reads = 0;
       let samples = 0;
-      for (let t = 0; t < 300_000; ) {
+      for (let t = 0; t < 300_000;) {
         b.spend(sampleMs, t);
         charges.push({ t, ms: sampleMs });
         samples++;

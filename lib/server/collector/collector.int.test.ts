@@ -7,7 +7,15 @@ import { expectLookupVerdict, ownSession } from "../../../test/support/watch";
 const PG = testPg();
 
 function makeCollector(sampleMs = 20): Collector {
-  return new Collector({ id: "t", name: "t", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+  return new Collector({
+    id: "t",
+    name: "t",
+    demo: false,
+    watchedSampleMs: sampleMs,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+  });
 }
 
 /** Starts a collector with one viewer (so it samples at the fast cadence). */
@@ -82,9 +90,16 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
       expect(busyWorkers).toBeGreaterThan(0);
 
       // the scan is a run: verdict async, its relation named, progress seen
-      const run = await waitFor("the scan's run", () => w.collector.window.queries().find((q) => q.pid === scanPid && q.query.includes("LIKE '%zz%'") && q.aioSamples > 0));
+      const run = await waitFor("the scan's run", () =>
+        w.collector.window.queries().find((q) => q.pid === scanPid && q.query.includes("LIKE '%zz%'") && q.aioSamples > 0),
+      );
       expect(run.verdict).toBe("async");
-      await waitFor("relation resolved", () => w.collector.window.queries().find((q) => q.id === run.id)?.relations.some((r) => r.name === PG.table));
+      await waitFor("relation resolved", () =>
+        w.collector.window
+          .queries()
+          .find((q) => q.id === run.id)
+          ?.relations.some((r) => r.name === PG.table),
+      );
       const resolved = w.collector.window.queries().find((q) => q.id === run.id)!;
       expect(resolved.progress).not.toBeNull();
       expect(resolved.progress!).toBeGreaterThan(0);
@@ -99,7 +114,9 @@ describe("collector against PostgreSQL 18 (io_method = worker)", () => {
     try {
       const looker = await connect(PG.superuserUrl, "lookups-under-test");
       await looker.query("SET enable_seqscan = off; SET enable_bitmapscan = off; SET max_parallel_workers_per_gather = 0");
-      const { rows } = await looker.query<{ pid: number; max: string }>(`SELECT pg_backend_pid() AS pid, (SELECT max(id) FROM ${PG.table}) AS max`);
+      const { rows } = await looker.query<{ pid: number; max: string }>(
+        `SELECT pg_backend_pid() AS pid, (SELECT max(id) FROM ${PG.table}) AS max`,
+      );
       const { pid, max } = rows[0];
       for (let i = 0; i < 4; i++) {
         await evictFromPageCache(admin, PG.dataDir, PG.table);

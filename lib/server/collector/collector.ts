@@ -173,7 +173,18 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.pace.samplingShare(now), othersMsPerSecond: this.pace.othersMsPerSecond(now) }),
+      cost: watchCost({
+        now,
+        since: this.startedAt,
+        cost: this.cost,
+        budget: this.budget,
+        asked: this.askedMs,
+        interval: this.intervalMs,
+        aios: this.sampling.aiosCadence(now),
+        aiosRead: this.stats.statements.has("aios"),
+        samplingShare: this.pace.samplingShare(now),
+        othersMsPerSecond: this.pace.othersMsPerSecond(now),
+      }),
       ...(this.recording ? { history: this.recording.status() } : {}),
     };
   }
@@ -281,7 +292,10 @@ export class Collector implements PayloadSource {
   private async runStep(step: Step, session: Session, now: number): Promise<boolean> {
     try {
       const outcome = await step.run(session, now);
-      const changed = "unavailable" in outcome ? this.health.unavailable(step.aspect, outcome.unavailable, now) : this.health.ok(step.aspect, now, outcome.note ?? null);
+      const changed =
+        "unavailable" in outcome
+          ? this.health.unavailable(step.aspect, outcome.unavailable, now)
+          : this.health.ok(step.aspect, now, outcome.note ?? null);
       if (changed) this.publisher.target();
       return "ok" in outcome;
     } catch (err) {

@@ -50,7 +50,12 @@ describe("CostMeter", () => {
     c.observe("aios", 2, 1000);
     c.observe("aios", 2, 1100);
     c.observe("activity", 0.3, 1100);
-    expect(c.takeCharges()).toEqual(new Map([["aios", { ms: 4, calls: 2 }], ["activity", { ms: 0.3, calls: 1 }]]));
+    expect(c.takeCharges()).toEqual(
+      new Map([
+        ["aios", { ms: 4, calls: 2 }],
+        ["activity", { ms: 0.3, calls: 1 }],
+      ]),
+    );
     expect(c.takeCharges()).toEqual(new Map());
     c.calibrate("aios", 1.5, 1200);
     c.observe("aios", 9, 1200);
@@ -137,9 +142,15 @@ describe("watchCost: the cost line's note", () => {
   it("names the budget that would afford pg_aios where no read fits beside the wait events", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.36, 80, 20_000, budget);
-    const w = watchCost(facts(c, budget, 20_000, { interval: 240, aios: { intervalMs: null, skipped: 40, starved: true, retryMs: 60_000 } }));
-    expect(w.note).toContain("pg_aios not read for over 10 s while backends run: a read costs 80.00 ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=13 affords one every 10 s at least)");
-    expect(w.note).toContain("wait events every 240 ms, not 100: the sample costs 0.36 ms here, and pg_aios 80.00 ms a read, one every 10 s at least");
+    const w = watchCost(
+      facts(c, budget, 20_000, { interval: 240, aios: { intervalMs: null, skipped: 40, starved: true, retryMs: 60_000 } }),
+    );
+    expect(w.note).toContain(
+      "pg_aios not read for over 10 s while backends run: a read costs 80.00 ms here, more than the budget leaves beside the wait events (INFLIGHT_BUDGET=13 affords one every 10 s at least)",
+    );
+    expect(w.note).toContain(
+      "wait events every 240 ms, not 100: the sample costs 0.36 ms here, and pg_aios 80.00 ms a read, one every 10 s at least",
+    );
     expect(w.note).toContain("it is tried again 1 min after the last read (twice as long each time it still does not fit, up to 5 min)");
   });
 
@@ -159,7 +170,9 @@ describe("watchCost: the cost line's note", () => {
     const c = meter(0.3, 0.1, 20_000, budget);
     budget.spend(60, 19_000); // inflight's first reads of a server, charged at their round trips
     const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 4000, skipped: 30, starved: false, retryMs: 30_000 } }));
-    expect(w.note).toContain("pg_aios read every 4000 ms while backends run, not every sample: it costs 0.10 ms a read, but 90 of the last 20 s's 100 ms are spent");
+    expect(w.note).toContain(
+      "pg_aios read every 4000 ms while backends run, not every sample: it costs 0.10 ms a read, but 90 of the last 20 s's 100 ms are spent",
+    );
     expect(w.note).not.toContain("handle slots");
   });
 
@@ -167,6 +180,8 @@ describe("watchCost: the cost line's note", () => {
     const budget = new Budget(5, 0);
     const c = meter(0.18, 1.82, 20_000, budget); // the 1000 x 64 server, measured here
     const w = watchCost(facts(c, budget, 20_000, { aios: { intervalMs: 400, skipped: 60, starved: false, retryMs: 30_000 } }));
-    expect(w.note).toContain("pg_aios read every 400 ms while backends run, not every sample: it costs 1.82 ms a read on this server (about max_connections x io_max_concurrency handle slots)");
+    expect(w.note).toContain(
+      "pg_aios read every 400 ms while backends run, not every sample: it costs 1.82 ms a read on this server (about max_connections x io_max_concurrency handle slots)",
+    );
   });
 });

@@ -72,7 +72,16 @@ export class CostMeter {
   private entry(name: QueryName): Entry {
     let e = this.entries.get(name);
     if (!e) {
-      e = { calls: 0, serverMs: 0, roundTrips: [], firstRoundTrip: null, exact: null, sinceExact: { sum: 0, n: 0 }, serverShare: null, charged: { ms: 0, calls: 0 } };
+      e = {
+        calls: 0,
+        serverMs: 0,
+        roundTrips: [],
+        firstRoundTrip: null,
+        exact: null,
+        sinceExact: { sum: 0, n: 0 },
+        serverShare: null,
+        charged: { ms: 0, calls: 0 },
+      };
       this.entries.set(name, e);
     }
     return e;
@@ -116,7 +125,8 @@ export class CostMeter {
   latest(name: QueryName, now: number): number {
     const estimate = this.estimate(name, now);
     const e = this.entries.get(name);
-    if (!SWINGS.has(name) || !e || e.serverShare === null || this.exact(name, now) === null || e.roundTrips.length < LATEST_ROUND_TRIPS) return estimate;
+    if (!SWINGS.has(name) || !e || e.serverShare === null || this.exact(name, now) === null || e.roundTrips.length < LATEST_ROUND_TRIPS)
+      return estimate;
     return Math.max(estimate, e.serverShare * Math.min(...e.roundTrips.slice(-LATEST_ROUND_TRIPS)));
   }
 
@@ -138,7 +148,8 @@ export class CostMeter {
     const start = Math.max(from, now - RATE_SPAN_MS);
     if (start >= now) return this.charge(name, ms, 0, now);
     const parts = 10;
-    for (let i = 1; i <= parts; i++) this.recent.push({ t: start + (i * (now - start)) / parts, statement: name, ms: ms / parts, calls: 0 });
+    for (let i = 1; i <= parts; i++)
+      this.recent.push({ t: start + (i * (now - start)) / parts, statement: name, ms: ms / parts, calls: 0 });
   }
 
   /** The exact figure from inflight's own pg_stat_statements entry. */

@@ -63,7 +63,8 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
     // flight twice, which the budget may space out to its floor (one read every 10 s) on a
     // loaded machine; the cold scan is repeated until one is (bounded), and stopped once it is.
     const figure = (f: Finding, name: string) => (typeof f.evidence[name] === "number" ? (f.evidence[name] as number) : null);
-    const judged = (f: Finding) => f.pid === pid && f.rule !== "too_short" && (figure(f, "progress") ?? 0) > 0 && (figure(f, "readBytesPerSec") ?? 0) > 0;
+    const judged = (f: Finding) =>
+      f.pid === pid && f.rule !== "too_short" && (figure(f, "progress") ?? 0) > 0 && (figure(f, "readBytesPerSec") ?? 0) > 0;
     let found: Finding | undefined;
     const rules: string[] = [];
     const runs: string[] = [];
@@ -87,10 +88,21 @@ describe("at the shipped defaults (INFLIGHT_SAMPLE_MS 100, INFLIGHT_BUDGET 5)", 
       runs.push(`${await scan} after ${Date.now() - began} ms`);
     }
     console.log(`[defaults] scans: ${runs.join("; ")}; ${collector.info().cost.note ?? "no cost note"}`);
-    const costs = () => collector.info().cost.statements.map((s) => `${s.statement} ${s.msPerCall} ms x ${s.callsPerSecond}/s`).join(", ");
-    if (!found) throw new Error(`no finding with figures about the scan (pid ${pid}) in 90 s of cold scans at the defaults (${runs.join("; ")}); rules seen about it: ${rules.join(", ") || "none"}; costs: ${costs()}`);
+    const costs = () =>
+      collector
+        .info()
+        .cost.statements.map((s) => `${s.statement} ${s.msPerCall} ms x ${s.callsPerSecond}/s`)
+        .join(", ");
+    if (!found)
+      throw new Error(
+        `no finding with figures about the scan (pid ${pid}) in 90 s of cold scans at the defaults (${runs.join("; ")}); rules seen about it: ${rules.join(", ") || "none"}; costs: ${costs()}`,
+      );
     expect(["async_reads", "reads_not_bottleneck", "sync_reads", "small_reads", "readahead_depth", "workers_queue"]).toContain(found.rule);
-    expect(found.text).toMatch(new RegExp(`^(Longest left|Running): pid ${pid} \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}.* on ${PG.table.replace(".", "\\.")}, `));
+    expect(found.text).toMatch(
+      new RegExp(
+        `^(Longest left|Running): pid ${pid} \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}.* on ${PG.table.replace(".", "\\.")}, `,
+      ),
+    );
     expect(found.runId).toMatch(new RegExp(`^${pid}:`));
     const samples = figure(found, "samples");
     expect(samples).toBeGreaterThan(0);

@@ -24,7 +24,16 @@ interface Watched {
 /** A collector with one viewer, so it samples at the fast cadence. */
 function watch(url: string, sampleMs = 50): Watched {
   const lines: string[] = [];
-  const c = new Collector({ id: "f", name: "f", demo: false, watchedSampleMs: sampleMs, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+  const c = new Collector({
+    id: "f",
+    name: "f",
+    demo: false,
+    watchedSampleMs: sampleMs,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+    log: (l) => lines.push(l),
+  });
   const unsubscribe = c.feed.subscribe(() => undefined);
   c.start(url);
   return {
@@ -40,10 +49,11 @@ function watch(url: string, sampleMs = 50): Watched {
 const up = (w: Watched) => w.c.info().status === "up" && w.c.window.allTicks().length > 2;
 
 async function inflightBackends(admin: pg.Client): Promise<{ pid: number; state: string | null }[]> {
-  const { rows } = await admin.query<{ pid: number; state: string | null }>("SELECT pid, state FROM pg_stat_activity WHERE application_name = 'inflight'");
+  const { rows } = await admin.query<{ pid: number; state: string | null }>(
+    "SELECT pid, state FROM pg_stat_activity WHERE application_name = 'inflight'",
+  );
   return rows;
 }
-
 
 function heapAfterGc(): number {
   v8.setFlagsFromString("--expose-gc");
@@ -126,41 +136,44 @@ describe("a target that is down or goes away", () => {
     expect(Math.max(...RETRY_MS)).toBe(5000);
   });
 
-  it.each(["fast", "immediate"] as const)("pg_ctl stop -m %s and start: reconnects within 2 s, keeps the window, records the gap and the restart", async (mode) => {
-    const w = watch(own.server.monitorUrl("postgres"));
-    try {
-      await waitFor("up", () => up(w), 10_000);
-      const firstSeq = w.c.window.allTicks()[0].seq;
-      const restartsBefore = w.c.window.restarts.length;
-      const stoppedAt = Date.now();
-      await own.server.stop(mode);
-      await waitFor("down", () => w.c.info().status === "down", 5000, 10);
-      const lastBefore = w.c.window.lastTick()!;
-      // Long enough that a plain backoff would be at 2-3 s between attempts.
-      await new Promise((r) => setTimeout(r, 3500));
-      expect(w.c.info().status).toBe("down");
+  it.each(["fast", "immediate"] as const)(
+    "pg_ctl stop -m %s and start: reconnects within 2 s, keeps the window, records the gap and the restart",
+    async (mode) => {
+      const w = watch(own.server.monitorUrl("postgres"));
+      try {
+        await waitFor("up", () => up(w), 10_000);
+        const firstSeq = w.c.window.allTicks()[0].seq;
+        const restartsBefore = w.c.window.restarts.length;
+        const stoppedAt = Date.now();
+        await own.server.stop(mode);
+        await waitFor("down", () => w.c.info().status === "down", 5000, 10);
+        const lastBefore = w.c.window.lastTick()!;
+        // Long enough that a plain backoff would be at 2-3 s between attempts.
+        await new Promise((r) => setTimeout(r, 3500));
+        expect(w.c.info().status).toBe("down");
 
-      const starting = Date.now();
-      await own.server.start();
-      const accepting = Date.now();
-      await waitFor("up again", () => w.c.info().status === "up", 5000, 10);
-      expect(Date.now() - accepting).toBeLessThan(2000);
-      await waitFor("ticks after the restart", () => w.c.window.lastTick()!.seq > lastBefore.seq + 2);
+        const starting = Date.now();
+        await own.server.start();
+        const accepting = Date.now();
+        await waitFor("up again", () => w.c.info().status === "up", 5000, 10);
+        expect(Date.now() - accepting).toBeLessThan(2000);
+        await waitFor("ticks after the restart", () => w.c.window.lastTick()!.seq > lastBefore.seq + 2);
 
-      // The window is kept: the ticks from before the outage are still there.
-      expect(w.c.window.allTicks()[0].seq).toBe(firstSeq);
-      // The outage: a gap with both ends, no tick inside, ended after the start began (the collector may connect first).
-      const outage = w.c.window.outages.at(-1)!;
-      expect(outage.from).toBeGreaterThanOrEqual(stoppedAt);
-      expect(outage.to!).toBeGreaterThanOrEqual(starting);
-      expect(w.c.window.allTicks().filter((t) => t.t > outage.from && t.t < outage.to!)).toEqual([]);
-      // The restart is recorded: a new postmaster start time.
-      await waitFor("restart recorded", () => w.c.window.restarts.length === restartsBefore + 1);
-      expect(w.c.window.restarts.at(-1)!.at).toBeGreaterThan(stoppedAt);
-    } finally {
-      await w.stop();
-    }
-  });
+        // The window is kept: the ticks from before the outage are still there.
+        expect(w.c.window.allTicks()[0].seq).toBe(firstSeq);
+        // The outage: a gap with both ends, no tick inside, ended after the start began (the collector may connect first).
+        const outage = w.c.window.outages.at(-1)!;
+        expect(outage.from).toBeGreaterThanOrEqual(stoppedAt);
+        expect(outage.to!).toBeGreaterThanOrEqual(starting);
+        expect(w.c.window.allTicks().filter((t) => t.t > outage.from && t.t < outage.to!)).toEqual([]);
+        // The restart is recorded: a new postmaster start time.
+        await waitFor("restart recorded", () => w.c.window.restarts.length === restartsBefore + 1);
+        expect(w.c.window.restarts.at(-1)!.at).toBeGreaterThan(stoppedAt);
+      } finally {
+        await w.stop();
+      }
+    },
+  );
 
   it("its session killed (pg_terminate_backend): a new session within 1 s, the ticks in between counted as missed", async () => {
     const w = watch(own.server.monitorUrl("postgres"), 20);
@@ -229,7 +242,14 @@ describe("a slow target (answers held back by a proxy)", () => {
       const snapshot = async () => {
         const n = all("calls");
         await waitFor("a statement to end", () => all("calls") > n, 5000, 2);
-        return { samples: w.c.stats.samples, missed: w.c.stats.missed, all: all("calls"), ms: all("ms"), at: Date.now(), calls: await ownStatementCalls(db, "activity") };
+        return {
+          samples: w.c.stats.samples,
+          missed: w.c.stats.missed,
+          all: all("calls"),
+          ms: all("ms"),
+          at: Date.now(),
+          calls: await ownStatementCalls(db, "activity"),
+        };
       };
       const [s0, loop] = [await snapshot(), monitorEventLoopDelay({ resolution: 10 })];
       loop.enable();

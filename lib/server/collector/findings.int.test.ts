@@ -16,7 +16,15 @@ import { WORKERS_PARTIAL_SHARE } from "../../model/window/findings/thresholds";
 const PG = testPg();
 
 /** Runs `sql` on `client` (cold first) until the collector states a finding about its run that `match` accepts. */
-async function findingDuring(w: { collector: Collector }, client: pg.Client, dataDir: string, tables: string | string[], sql: string, match: (f: Finding) => boolean, tries = 3): Promise<Finding> {
+async function findingDuring(
+  w: { collector: Collector },
+  client: pg.Client,
+  dataDir: string,
+  tables: string | string[],
+  sql: string,
+  match: (f: Finding) => boolean,
+  tries = 3,
+): Promise<Finding> {
   const pid = await backendPid(client);
   const seen: string[] = [];
   for (let attempt = 0; attempt < tries; attempt++) {
@@ -55,7 +63,14 @@ describe("findings about running queries (the shared PostgreSQL 18, io_method wo
   it("a cold sequential scan heavy on CPU: async reads, and reads are not its bottleneck, with progress and the table named", async () => {
     // Thirty md5 a row: a few seconds on CPU (more than the one a run needs to be judged), its reads a small part of it.
     const sql = `SELECT count(*) FROM ${PG.table} WHERE ${"md5(".repeat(30)}payload${")".repeat(30)} LIKE '%zz%'`;
-    const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / scanned( \(|;)/.test(x.text));
+    const f = await findingDuring(
+      w,
+      client,
+      PG.dataDir,
+      PG.table,
+      sql,
+      (x) => byRule(["reads_not_bottleneck", "async_reads"])(x) && / scanned( \(|;)/.test(x.text),
+    );
     expect(f.text).toMatch(new RegExp(`^(Longest left|Running): pid \\d+ \`SELECT count\\(\\*\\) FROM ${PG.table.replace(".", "\\.")}`));
     expect(f.text).toMatch(new RegExp(`on ${PG.table.replace(".", "\\.")}, [\\d.]+ s, \\d+% scanned`));
     expect(f.runId).toMatch(/^\d+:\d+$/);
@@ -68,18 +83,26 @@ describe("findings about running queries (the shared PostgreSQL 18, io_method wo
     try {
       const f = await findingDuring(w, client, PG.dataDir, PG.table, sql, byRule(["sync_reads"]));
       // The run's one read share, then the verdict without a second one (issue 40).
-      expect(f.text).toMatch(/waiting on reads in \d+ of \d+ samples \((<1|\d+)%: async \d+, synchronous \d+\); its reads are synchronous \(8 kB a read[;)].*io_method and io_workers are not its levers/);
+      expect(f.text).toMatch(
+        /waiting on reads in \d+ of \d+ samples \((<1|\d+)%: async \d+, synchronous \d+\); its reads are synchronous \(8 kB a read[;)].*io_method and io_workers are not its levers/,
+      );
     } finally {
       await client.query("RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_hashjoin; RESET enable_mergejoin");
     }
   });
 
   it("a warm repeat: served from shared buffers, async I/O not in play", async () => {
-    await client.query("DROP TABLE IF EXISTS findings_warm; CREATE TABLE findings_warm AS SELECT g AS id, md5(g::text) AS p FROM generate_series(1, 20000) g");
+    await client.query(
+      "DROP TABLE IF EXISTS findings_warm; CREATE TABLE findings_warm AS SELECT g AS id, md5(g::text) AS p FROM generate_series(1, 20000) g",
+    );
     const sql = "SELECT count(*) FROM findings_warm WHERE md5(md5(md5(p))) LIKE '%zz%'";
     await client.query(sql);
     for (let i = 0; i < 8; i++) await client.query(sql);
-    const f = await waitFor("a cached finding", () => w.collector.window.findings.findings.find((x) => x.rule === "cached" && x.text.includes("findings_warm")), 15_000);
+    const f = await waitFor(
+      "a cached finding",
+      () => w.collector.window.findings.findings.find((x) => x.rule === "cached" && x.text.includes("findings_warm")),
+      15_000,
+    );
     expect(f.text).toMatch(/all from shared buffers \(0 blocks read, \d+ hit\): asynchronous I\/O is not in play/);
   });
 });
@@ -101,7 +124,15 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     // the restarts below. With 28 rows a page the sync scan below would rightly be "reads are not
     // its bottleneck".
     await createScanTables(superuser, [TABLE, `${TABLE}_2`, `${TABLE}_3`], 140_000);
-    collector = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({
+      id: "own",
+      name: "own",
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+    });
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(own.server.monitorUrl("postgres"));
     await waitFor("up", () => collector.info().status === "up" && find("settings_unchanged"), 15_000);
@@ -115,7 +146,9 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
   });
 
   it("says nothing changed while nothing did", () => {
-    expect(find("settings_unchanged")?.text).toMatch(/^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/);
+    expect(find("settings_unchanged")?.text).toMatch(
+      /^Server started \d\d:\d\d:\d\d, before inflight's history of this server begins: what that start changed is not known; none waits for a restart\. io_method worker, io_workers 3\.$/,
+    );
   });
 
   it("io_workers = 1 and six concurrent cold scans: the io workers are the queue, with the evidence and the lever, at the test cadence and at the defaults", async () => {
@@ -123,7 +156,14 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     await admin.query("SELECT pg_reload_conf()");
     await waitFor("one io worker", () => collector.window.lastTick()?.workers.alive === 1, 10_000);
     // What users run: 100 ms samples, the 5 ms/s budget (pg_aios spaced out), settings every 30 s.
-    const defaults = new Collector({ id: "defaults", name: "defaults", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000 });
+    const defaults = new Collector({
+      id: "defaults",
+      name: "defaults",
+      demo: false,
+      watchedSampleMs: 100,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+    });
     const unsubscribeDefaults = defaults.feed.subscribe(() => undefined);
     defaults.start(own.server.monitorUrl("postgres"));
     // Six backends scanning at once through one io worker: its queue never empties.
@@ -145,10 +185,16 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
       return c.window.findings.findings.find((x) => x.rule === "workers_queue" && !x.runId && x.evidence.ioWorkers === 1);
     };
     try {
-      const [fast, slow] = await Promise.all([collector, defaults].map((c) => waitFor(`workers_queue with one io worker (${c === collector ? "50 ms" : "defaults"})`, () => queueOf(c), 60_000, 100)));
+      const [fast, slow] = await Promise.all(
+        [collector, defaults].map((c) =>
+          waitFor(`workers_queue with one io worker (${c === collector ? "50 ms" : "defaults"})`, () => queueOf(c), 60_000, 100),
+        ),
+      );
       for (const f of [fast, slow]) {
         // The evidence: how often the one worker was full while backends waited, what showed it, and the lever.
-        expect(f.text, f.text).toMatch(/io workers are the queue( part of the time)?:? \(?full while backends waited on them in \d+% of the samples of the last 5 s \(1 of 1 io worker busy in \d+%; backends waiting on their reads \(IO:AioIoCompletion\) in \d+%/i);
+        expect(f.text, f.text).toMatch(
+          /io workers are the queue( part of the time)?:? \(?full while backends waited on them in \d+% of the samples of the last 5 s \(1 of 1 io worker busy in \d+%; backends waiting on their reads \(IO:AioIoCompletion\) in \d+%/i,
+        );
         expect(f.text, f.text).toMatch(/raise io_workers \(now 1; a reload applies it\) and measure again/i);
         expect(f.evidence.saturatedShare as number).toBeGreaterThanOrEqual(WORKERS_PARTIAL_SHARE);
         expect(f.severity).toBe(f.evidence.level === "queue" ? "act" : "warn");
@@ -180,8 +226,14 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     await own.server.restart();
     admin = await superuser();
     // Its io workers are counted once samples of the restarted server are in.
-    const applied = await waitFor("restart_applied with the io workers counted", () => (find("restart_applied")?.text.includes("io workers") ? find("restart_applied") : null), 15_000);
-    expect(applied.text, applied.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/);
+    const applied = await waitFor(
+      "restart_applied with the io workers counted",
+      () => (find("restart_applied")?.text.includes("io workers") ? find("restart_applied") : null),
+      15_000,
+    );
+    expect(applied.text, applied.text).toMatch(
+      /^Server started \d\d:\d\d:\d\d: that restart changed io_method worker -> sync, in force \(0 io workers; reads now synchronous\); none waits for a restart\.$/,
+    );
     expect(rules()).not.toContain("restart_pending");
     await admin.query("SET max_parallel_workers_per_gather = 0");
     // The three tables once, cold (~1.2 GB): long enough to be judged while it runs, and
@@ -197,7 +249,9 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     const f = await findingDuring({ collector }, admin, own.server.dataDir, all, sql, byRule(["io_method_sync"]));
     // This statement never ran here under worker: the advice says it is unmeasured, and offers the lab.
     expect(f.severity).toBe("warn");
-    expect(f.text, f.text).toMatch(/\d+% scanned.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight, unmeasured here: measure it on a copy with the lab/);
+    expect(f.text, f.text).toMatch(
+      /\d+% scanned.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight, unmeasured here: measure it on a copy with the lab/,
+    );
     expect(f.glance.lever).toBe("io_method = worker? unmeasured here: try the lab");
   });
 });

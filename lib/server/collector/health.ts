@@ -11,7 +11,8 @@ export class HealthBoard {
   private board = new Map<Aspect, AspectHealth>();
 
   constructor(now: number) {
-    for (const aspect of ASPECTS) this.board.set(aspect, { aspect, state: "waiting", since: now, lastError: null, note: null, lastOkAt: null });
+    for (const aspect of ASPECTS)
+      this.board.set(aspect, { aspect, state: "waiting", since: now, lastError: null, note: null, lastOkAt: null });
   }
 
   private set(aspect: Aspect, next: Omit<AspectHealth, "aspect" | "since" | "lastOkAt">, now: number, ok: boolean): boolean {

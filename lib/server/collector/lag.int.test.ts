@@ -35,7 +35,17 @@ function block(ms: number): void {
 describe("the statement guard under our own lag", () => {
   it("a loop held up for 1.6 and 2.5 s, statements in flight: the target stays up, same session", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "lag", name: "lag", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 60_000, ...TEST_COLLECTOR, loopLag, log: (l) => lines.push(l) });
+    const c = new Collector({
+      id: "lag",
+      name: "lag",
+      demo: false,
+      watchedSampleMs: 100,
+      idleSampleMs: 1000,
+      windowMs: 60_000,
+      ...TEST_COLLECTOR,
+      loopLag,
+      log: (l) => lines.push(l),
+    });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(viaPort(testPg().monitorUrl, proxy.port));
     try {

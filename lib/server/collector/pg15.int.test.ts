@@ -24,7 +24,16 @@ describe("PostgreSQL 15 (no asynchronous I/O)", () => {
 
   it("records activity and wait events, with capabilities aios and statIo false, and no error", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "pg15", name: "pg15", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+    const c = new Collector({
+      id: "pg15",
+      name: "pg15",
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 600_000,
+      ...TEST_COLLECTOR,
+      log: (l) => lines.push(l),
+    });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(server.superuserUrl());
     const worker = await connect(server.superuserUrl(), "pg15-worker");
@@ -33,7 +42,14 @@ describe("PostgreSQL 15 (no asynchronous I/O)", () => {
       const info = c.info();
       expect(info.serverVersionNum).toBeGreaterThanOrEqual(150000);
       expect(info.serverVersionNum).toBeLessThan(160000);
-      expect(info.capabilities).toEqual({ aios: false, aiosDenied: false, statIo: false, statStatements: "1.10", readAllStats: true, role: expect.any(String) });
+      expect(info.capabilities).toEqual({
+        aios: false,
+        aiosDenied: false,
+        statIo: false,
+        statStatements: "1.10",
+        readAllStats: true,
+        role: expect.any(String),
+      });
       expect(info.ioMethod).toBeNull();
 
       const pid = (await worker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
@@ -43,7 +59,9 @@ describe("PostgreSQL 15 (no asynchronous I/O)", () => {
       await new Promise((r) => setTimeout(r, 100));
 
       const runs = c.window.queries().filter((q) => q.pid === pid);
-      expect(runs.map((r) => r.query)).toEqual(expect.arrayContaining([expect.stringContaining("pg_sleep"), expect.stringContaining("generate_series")]));
+      expect(runs.map((r) => r.query)).toEqual(
+        expect.arrayContaining([expect.stringContaining("pg_sleep"), expect.stringContaining("generate_series")]),
+      );
       const ticks = c.window.allTicks().filter((t) => t.t >= from);
       expect(ticks.some((t) => t.waits["Timeout:PgSleep"] === 1)).toBe(true);
       expect(ticks.some((t) => t.runs.some((r) => r.state === "cpu"))).toBe(true);

@@ -5,10 +5,33 @@ import { TargetWindow } from "../../model/window/window";
 import { Feed } from "../payloads/feed";
 import { Publisher } from "./publisher";
 
-const scan = (pid = 10, start = 0): SampledBackend => ({ pid, leader_pid: null, backend_type: "client backend", state: "active", wait_event_type: "IO", wait_event: "AioIoCompletion", query_id: "7", query_start_ms: start, state_change_ms: start, datname: "db", usename: "u", query: "select count(*) from t", handles: null });
+const scan = (pid = 10, start = 0): SampledBackend => ({
+  pid,
+  leader_pid: null,
+  backend_type: "client backend",
+  state: "active",
+  wait_event_type: "IO",
+  wait_event: "AioIoCompletion",
+  query_id: "7",
+  query_start_ms: start,
+  state_change_ms: start,
+  datname: "db",
+  usename: "u",
+  query: "select count(*) from t",
+  handles: null,
+});
 
 /** The queries and findings events a viewer got, decoded. */
-function viewer(feed: Feed): { event: string; data: { asOf: number; queries?: { id: string; lastSeen: number }[]; runs?: { id: string; lastSeen: number }[]; order?: string[]; findings?: { evidence: Record<string, unknown> }[] } }[] {
+function viewer(feed: Feed): {
+  event: string;
+  data: {
+    asOf: number;
+    queries?: { id: string; lastSeen: number }[];
+    runs?: { id: string; lastSeen: number }[];
+    order?: string[];
+    findings?: { evidence: Record<string, unknown> }[];
+  };
+}[] {
   const got: ReturnType<typeof viewer> = [];
   const decoder = new TextDecoder();
   feed.subscribe((bytes) => {

@@ -10,7 +10,16 @@ import { snapshotPayload } from "../payloads/window";
 import { connect, evictFromPageCache, testPg, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
 import { Collector } from "./collector";
 
-import { backendPid, expectLookupVerdict, runsOf, sampledRun, watching, PARALLEL, SLOW_SCAN, type Watch } from "../../../test/support/watch";
+import {
+  backendPid,
+  expectLookupVerdict,
+  runsOf,
+  sampledRun,
+  watching,
+  PARALLEL,
+  SLOW_SCAN,
+  type Watch,
+} from "../../../test/support/watch";
 
 const PG = testPg();
 
@@ -85,7 +94,9 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
   it("a synchronized scan, which may begin mid-table and wrap: progress still rises from near 0", async () => {
     const scanner = await connect(PG.superuserUrl, "queries-syncscan");
     try {
-      await scanner.query("SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = on; SET enable_indexscan = off; SET enable_bitmapscan = off");
+      await scanner.query(
+        "SET max_parallel_workers_per_gather = 0; SET synchronize_seqscans = on; SET enable_indexscan = off; SET enable_bitmapscan = off",
+      );
       const pid = await backendPid(scanner);
       let seen = { progress: [] as number[], runs: [] as QueryRun[] };
       const seenEnough = (p: number[]) => p.length >= 5 && p[0] < 0.3 && p.at(-1)! > 0.5;
@@ -110,17 +121,27 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
     const looker = await connect(PG.superuserUrl, "queries-lookups");
     try {
       // A nested loop: one index probe per key, the way an OLTP join reads.
-      await looker.query("SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET enable_seqscan = off; SET max_parallel_workers_per_gather = 0");
+      await looker.query(
+        "SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET enable_seqscan = off; SET max_parallel_workers_per_gather = 0",
+      );
       const { rows } = await looker.query<{ max: string }>(`SELECT max(id) AS max FROM ${PG.table}`);
       const ids = Array.from({ length: 3000 }, () => 1 + Math.floor(Math.random() * Number(rows[0].max)));
       const sql = `SELECT sum(r.reading) FROM unnest('{${ids.join(",")}}'::bigint[]) AS k(id) JOIN ${PG.table} r ON r.id = k.id`;
-      const run = await sampledRun(w, looker, sql, (r) => r.syncSamples > 1, () => evictFromPageCache(admin, PG.dataDir, PG.table));
+      const run = await sampledRun(
+        w,
+        looker,
+        sql,
+        (r) => r.syncSamples > 1,
+        () => evictFromPageCache(admin, PG.dataDir, PG.table),
+      );
       // PostgreSQL 18 reads them synchronously: most samples say so; the verdict follows the shares.
       expect(run.syncSamples, JSON.stringify(run)).toBeGreaterThan(run.asyncSamples);
       expect(run.progress).toBeNull();
       expectLookupVerdict(run);
       expect(run.readWaitSamples).toBeGreaterThan(0);
-      await waitFor("the index named", () => w.collector.window.run(run.id)?.relations.some((r) => r.name === `${PG.table}_pkey` && r.read === "sync"));
+      await waitFor("the index named", () =>
+        w.collector.window.run(run.id)?.relations.some((r) => r.name === `${PG.table}_pkey` && r.read === "sync"),
+      );
     } finally {
       await looker.end();
     }
@@ -133,7 +154,13 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       const { rows } = await scanner.query<{ "QUERY PLAN": string }>(`EXPLAIN ${SLOW_SCAN}`);
       expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Workers Planned: 2/);
       const pid = await backendPid(scanner);
-      const run = await sampledRun(w, scanner, SLOW_SCAN, (r) => r.workerPids.length > 0 && r.aioSamples > 0, () => evictFromPageCache(admin, PG.dataDir, PG.table));
+      const run = await sampledRun(
+        w,
+        scanner,
+        SLOW_SCAN,
+        (r) => r.workerPids.length > 0 && r.aioSamples > 0,
+        () => evictFromPageCache(admin, PG.dataDir, PG.table),
+      );
       expect(run.verdict).toBe("async");
       expect(run.pid).toBe(pid);
       // No run of its own for any worker, and one run for the leader's statement.
@@ -153,9 +180,18 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       const sql = `SELECT count(*), avg(reading) FROM ${PG.table} WHERE id BETWEEN 1 AND 260000`;
       const { rows } = await scanner.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`);
       expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Heap Scan/);
-      const run = await sampledRun(w, scanner, sql, (r) => r.aioSamples > 0, () => evictFromPageCache(admin, PG.dataDir, PG.table), 6);
+      const run = await sampledRun(
+        w,
+        scanner,
+        sql,
+        (r) => r.aioSamples > 0,
+        () => evictFromPageCache(admin, PG.dataDir, PG.table),
+        6,
+      );
       expect(run.verdict).toBe("async");
-      await waitFor("the heap named", () => w.collector.window.run(run.id)?.relations.some((r) => r.name === PG.table && r.read !== "sync"));
+      await waitFor("the heap named", () =>
+        w.collector.window.run(run.id)?.relations.some((r) => r.name === PG.table && r.read !== "sync"),
+      );
     } finally {
       await scanner.end();
     }
@@ -192,10 +228,22 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       await client.query("SET max_parallel_workers_per_gather = 0");
       const secret = "s3cr3t-4a1f";
       const sql = `SELECT count(*) FROM ${PG.table} WHERE md5(payload) = '${secret}'`;
-      const run = await sampledRun(w, client, sql, (r) => r.queryId !== null, async () => undefined);
+      const run = await sampledRun(
+        w,
+        client,
+        sql,
+        (r) => r.queryId !== null,
+        async () => undefined,
+      );
       expect(run.query).toContain(secret);
-      await waitFor("the statement in pg_stat_statements", () => w.collector.window.statements.some((s) => s.queryId === run.queryId), 15_000);
-      const redacted = snapshotPayload({ info: () => w.collector.info(), window: w.collector.window, redact: true }).queries.find((q) => q.id === run.id)!;
+      await waitFor(
+        "the statement in pg_stat_statements",
+        () => w.collector.window.statements.some((s) => s.queryId === run.queryId),
+        15_000,
+      );
+      const redacted = snapshotPayload({ info: () => w.collector.info(), window: w.collector.window, redact: true }).queries.find(
+        (q) => q.id === run.id,
+      )!;
       expect(redacted.query).not.toContain(secret);
       expect(redacted.query).toBe(`SELECT count(*) FROM ${PG.table} WHERE md5(payload) = $1`);
       expect(snapshotPayload(w.collector).queries.find((q) => q.id === run.id)!.query).toContain(secret);
@@ -207,7 +255,15 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
   it("a run ends when its statement did (the backend's state_change), not at the next sample: exact at the idle cadence too", async () => {
     // No viewer: the idle cadence, one sample a second. A 1.2 s statement is seen at least once,
     // and the sample after it ends comes up to a second later.
-    const idle = new Collector({ id: "idle", name: "idle", demo: false, watchedSampleMs: 100, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    const idle = new Collector({
+      id: "idle",
+      name: "idle",
+      demo: false,
+      watchedSampleMs: 100,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+    });
     idle.start(PG.monitorUrl);
     const client = await connect(PG.superuserUrl, "runs-end");
     try {
@@ -220,7 +276,11 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
         "SELECT (extract(epoch FROM query_start) * 1000)::float8 AS start, (extract(epoch FROM state_change) * 1000)::float8 AS end FROM pg_stat_activity WHERE pid = $1",
         [pid],
       );
-      const run = await waitFor("the run ended", () => idle.window.queries().find((q) => q.pid === pid && q.startedAt >= from - 5 && q.endedAt !== null), 10_000);
+      const run = await waitFor(
+        "the run ended",
+        () => idle.window.queries().find((q) => q.pid === pid && q.startedAt >= from - 5 && q.endedAt !== null),
+        10_000,
+      );
       expect(run.samples).toBeGreaterThanOrEqual(1);
       expect(run.startedAt).toBeCloseTo(rows[0].start, 0);
       expect(run.endedAt).toBeCloseTo(rows[0].end, 0);
@@ -242,11 +302,17 @@ describe("query runs against PostgreSQL 18 (io_method = worker)", () => {
       await waitFor("both list the workload", () => listed(w) && listed(other), 25_000);
       for (const watch of [w, other]) {
         // Other test files' helpers read pg_settings on this shared server too, marked as such: not inflight's.
-        const own = watch.collector.window.statements.filter((s) => /pg_aios|pg_stat_io|pg_settings|pg_postmaster_start_time|pg_stat_statements\(/.test(s.query) && !s.query.includes("/* test support */"));
+        const own = watch.collector.window.statements.filter(
+          (s) =>
+            /pg_aios|pg_stat_io|pg_settings|pg_postmaster_start_time|pg_stat_statements\(/.test(s.query) &&
+            !s.query.includes("/* test support */"),
+        );
         expect(own.map((s) => s.query.slice(0, 200))).toEqual([]);
         // By its marker, or by how the statement begins (pg_stat_activity cuts a long text short).
         const ours = (Object.keys(QUERIES) as QueryName[]).map((name) => sqlText(name).slice(0, 40));
-        const sampling = watch.collector.window.queries().filter((q) => q.query.includes("/* inflight") || ours.some((start) => q.query.startsWith(start)));
+        const sampling = watch.collector.window
+          .queries()
+          .filter((q) => q.query.includes("/* inflight") || ours.some((start) => q.query.startsWith(start)));
         expect(sampling.map((q) => q.query.slice(0, 120))).toEqual([]);
       }
     } finally {

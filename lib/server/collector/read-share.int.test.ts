@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryRun } from "../../schemas/runs";
 import { connect, evictFromPageCache, testPg, waitFor } from "../../../test/support/pg";
 
-import { cannotPin, backendPid, parseExplain, pin, runsOf, unpin, watching, SCAN, type Explained, type Watch } from "../../../test/support/watch";
+import {
+  cannotPin,
+  backendPid,
+  parseExplain,
+  pin,
+  runsOf,
+  unpin,
+  watching,
+  SCAN,
+  type Explained,
+  type Watch,
+} from "../../../test/support/watch";
 
 const PG = testPg();
 
@@ -40,7 +51,12 @@ describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () =
   }
 
   const describeRuns = (m: Awaited<ReturnType<typeof measure>>) =>
-    m.out.map((x) => `${(x.explained.readMs / x.explained.execMs).toFixed(2)}/${(x.run.ioWaitSamples / Math.max(1, x.run.samples)).toFixed(2)}(${x.run.samples})`).join(" ");
+    m.out
+      .map(
+        (x) =>
+          `${(x.explained.readMs / x.explained.execMs).toFixed(2)}/${(x.run.ioWaitSamples / Math.max(1, x.run.samples)).toFixed(2)}(${x.run.samples})`,
+      )
+      .join(" ");
 
   /**
    * The query id of `sql`, as EXPLAIN (VERBOSE) shows it. With
@@ -81,12 +97,18 @@ describe("read wait: sampled share against EXPLAIN and pg_stat_statements", () =
       }
       console.log(
         `[read share] free: EXPLAIN ${free.explainShare.toFixed(2)} sampled ${free.sampledShare.toFixed(2)} (${free.samples} samples) runs ${describeRuns(free)}` +
-          (pinned ? `\n[read share] pinned: EXPLAIN ${pinned.explainShare.toFixed(2)} sampled ${pinned.sampledShare.toFixed(2)} (${pinned.samples} samples) runs ${describeRuns(pinned)}` : ""),
+          (pinned
+            ? `\n[read share] pinned: EXPLAIN ${pinned.explainShare.toFixed(2)} sampled ${pinned.sampledShare.toFixed(2)} (${pinned.samples} samples) runs ${describeRuns(pinned)}`
+            : ""),
       );
 
       // Exact: pg_stat_statements counts the same executions EXPLAIN measured.
       const all = [...free.out, ...(pinned?.out ?? [])];
-      const stat = await waitFor("the statement's figures", () => w.collector.window.statements.find((s) => s.queryId === queryId && s.calls >= all.length), 15_000);
+      const stat = await waitFor(
+        "the statement's figures",
+        () => w.collector.window.statements.find((s) => s.queryId === queryId && s.calls >= all.length),
+        15_000,
+      );
       const readMs = all.reduce((n, m) => n + m.explained.readMs, 0);
       const execMs = all.reduce((n, m) => n + m.explained.execMs, 0);
       expect(stat.calls).toBe(all.length);

@@ -23,10 +23,22 @@ describe("a reload after a restart (own PostgreSQL 18)", () => {
   beforeAll(async () => {
     own = await startOwnPg({ io_method: "sync" });
     admin = await connect(own.server.superuserUrl("postgres"), "reloads-admin");
-    c = new Collector({ id: "own", name: "own", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    c = new Collector({
+      id: "own",
+      name: "own",
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+    });
     unsubscribe = c.feed.subscribe(() => undefined);
     c.start(own.server.monitorUrl("postgres"));
-    await waitFor("collector up with settings", () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(), 15_000);
+    await waitFor(
+      "collector up with settings",
+      () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(),
+      15_000,
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -43,7 +55,11 @@ describe("a reload after a restart (own PostgreSQL 18)", () => {
     await own.server.restart();
     admin = await connect(own.server.superuserUrl("postgres"), "reloads-admin");
     await waitFor("the restart recorded", () => c.window.restarts.length === 1, 15_000);
-    const f = await waitFor("restart_applied with three io workers", () => finding("restart_applied")?.text.includes("3 io workers alive") && finding("restart_applied"), 10_000);
+    const f = await waitFor(
+      "restart_applied with three io workers",
+      () => finding("restart_applied")?.text.includes("3 io workers alive") && finding("restart_applied"),
+      10_000,
+    );
     expect(f.text).toMatch(/that restart changed io_method sync -> worker, in force \(3 io workers alive; reads handed to io workers\)/);
   });
 
@@ -61,9 +77,15 @@ describe("a reload after a restart (own PostgreSQL 18)", () => {
       const f = await waitFor("reload_applied", () => finding("reload_applied"), 5_000);
       expect(f.severity).toBe("info");
       expect(f.text).toMatch(new RegExp(`^io_workers 3 -> 1 by a reload at ${formatClock(reload.at)}`));
-      await waitFor("one io worker alive, said by the reload's finding", () => finding("reload_applied")?.text.endsWith("; 1 io worker alive since."), 5_000);
+      await waitFor(
+        "one io worker alive, said by the reload's finding",
+        () => finding("reload_applied")?.text.endsWith("; 1 io worker alive since."),
+        5_000,
+      );
       const restart = finding("restart_applied")!;
-      expect(restart.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed io_method sync -> worker, in force \(reads handed to io workers\); none waits for a restart; since then, a reload at \d\d:\d\d:\d\d changed io_workers\.$/);
+      expect(restart.text).toMatch(
+        /^Server started \d\d:\d\d:\d\d: that restart changed io_method sync -> worker, in force \(reads handed to io workers\); none waits for a restart; since then, a reload at \d\d:\d\d:\d\d changed io_workers\.$/,
+      );
       expect(restart.text).not.toMatch(/io workers alive|io_workers 3 -> 1/);
     } finally {
       await admin.query("ALTER SYSTEM RESET io_workers");

@@ -53,7 +53,15 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query(`CREATE TABLE ${TABLE} AS SELECT g AS id, repeat(md5(g::text), 6) AS payload FROM generate_series(1, 200000) AS g`);
       await c.query(`ANALYZE ${TABLE}`);
     });
-    collector = new Collector({ id: "own", name: "own", demo: true, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR });
+    collector = new Collector({
+      id: "own",
+      name: "own",
+      demo: true,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+    });
     // One viewer: the collector samples at the fast cadence.
     unsubscribe = collector.feed.subscribe(() => undefined);
     collector.start(server.monitorUrl("postgres"));
@@ -75,8 +83,14 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query("SELECT pg_reload_conf()");
     });
     // In the state of the restart_pending finding, which it cites.
-    const pending = await waitFor("pending_restart acts", () => check("pending_restart")?.status === "act" && check("pending_restart"), SETTINGS_ROUND_MS);
-    expect(pending.message).toMatch(/^A setting waits for a restart \(see the finding above\)\. Waiting for a restart: io_method worker in force; the next restart brings sync/);
+    const pending = await waitFor(
+      "pending_restart acts",
+      () => check("pending_restart")?.status === "act" && check("pending_restart"),
+      SETTINGS_ROUND_MS,
+    );
+    expect(pending.message).toMatch(
+      /^A setting waits for a restart \(see the finding above\)\. Waiting for a restart: io_method worker in force; the next restart brings sync/,
+    );
     // The value in force is still the old one, and nothing else has changed.
     expect(w().settings.io_method).toMatchObject({ setting: "worker", pendingRestart: true });
     expect(w().restarts).toHaveLength(0);
@@ -92,11 +106,24 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
     expect(w().outages.at(-1)).toMatchObject({ to: expect.any(Number) });
 
     // Every tick after the reconnect knows io_method = sync: no io workers.
-    await waitFor("ticks after the restart", () => w().allTicks().filter((t) => t.t >= restart.seenAt).length >= 5);
-    for (const t of w().allTicks().filter((t) => t.t >= restart.seenAt)) expect(t.workers).toMatchObject({ configured: 0, alive: 0 });
+    await waitFor(
+      "ticks after the restart",
+      () =>
+        w()
+          .allTicks()
+          .filter((t) => t.t >= restart.seenAt).length >= 5,
+    );
+    for (const t of w()
+      .allTicks()
+      .filter((t) => t.t >= restart.seenAt))
+      expect(t.workers).toMatchObject({ configured: 0, alive: 0 });
 
     // Checks re-run on the reconnect, not only at the next 5 s round.
-    await waitFor("checks pass after the restart", () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass", RIGHT_AFTER_MS);
+    await waitFor(
+      "checks pass after the restart",
+      () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass",
+      RIGHT_AFTER_MS,
+    );
     expect(check("io_workers")!.message).toMatch(/io_method = sync: no io worker processes/);
     expect(check("async_observed")).toMatchObject({ status: "pass", message: expect.stringMatching(/reads are synchronous/) });
   });
@@ -115,7 +142,14 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
     try {
       await scanner.query("SET max_parallel_workers_per_gather = 0");
       const from = Date.now();
-      for (let attempt = 0; attempt < 5 && !w().allTicks().some((t) => t.t >= from && (t.aio?.inFlight ?? 0) > 0); attempt++) {
+      for (
+        let attempt = 0;
+        attempt < 5 &&
+        !w()
+          .allTicks()
+          .some((t) => t.t >= from && (t.aio?.inFlight ?? 0) > 0);
+        attempt++
+      ) {
         await evictFromPageCache(scanner, server.dataDir, TABLE);
         await scanner.query(`SELECT count(*) FROM ${TABLE} WHERE payload LIKE '%zz%'`);
       }
@@ -132,7 +166,11 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query("SELECT pg_reload_conf()");
     });
     await waitFor("five io workers alive", () => w().lastTick()?.workers.alive === 5, 5_000);
-    await waitFor("io_workers = 5 read and its check passing", () => w().settings.io_workers?.setting === "5" && check("io_workers")?.status === "pass", SETTINGS_ROUND_MS);
+    await waitFor(
+      "io_workers = 5 read and its check passing",
+      () => w().settings.io_workers?.setting === "5" && check("io_workers")?.status === "pass",
+      SETTINGS_ROUND_MS,
+    );
     expect(check("io_workers")!.message).toMatch(/^5 io workers alive/);
     expect(w().settings.io_workers.pendingRestart).toBe(false);
     // Ticks count configured workers from the settings read before them.
@@ -146,7 +184,11 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await c.query("SELECT pg_reload_conf()");
     });
     // In the state of the combine_clamped finding.
-    const warn = await waitFor("io_combine_limit acts", () => check("io_combine_limit")?.status === "act" && check("io_combine_limit"), SETTINGS_ROUND_MS);
+    const warn = await waitFor(
+      "io_combine_limit acts",
+      () => check("io_combine_limit")?.status === "act" && check("io_combine_limit"),
+      SETTINGS_ROUND_MS,
+    );
     expect(warn.message).toContain("the effective value is 128 kB");
     expect(w().settings.io_combine_limit.display).toBe("256 kB");
     expect(w().settings.io_max_combine_limit.display).toBe("128 kB");
@@ -158,9 +200,22 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
       await server.restart();
     });
     expect(restart.changes).toContainEqual({ name: "io_method", before: "worker", after: "sync" });
-    await waitFor("checks pass after the demo restart", () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass", RIGHT_AFTER_MS);
-    await waitFor("ticks after the restart", () => w().allTicks().filter((t) => t.t >= restart.seenAt).length >= 3);
-    for (const t of w().allTicks().filter((t) => t.t >= restart.seenAt)) expect(t.workers).toMatchObject({ configured: 0, alive: 0 });
+    await waitFor(
+      "checks pass after the demo restart",
+      () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass",
+      RIGHT_AFTER_MS,
+    );
+    await waitFor(
+      "ticks after the restart",
+      () =>
+        w()
+          .allTicks()
+          .filter((t) => t.t >= restart.seenAt).length >= 3,
+    );
+    for (const t of w()
+      .allTicks()
+      .filter((t) => t.t >= restart.seenAt))
+      expect(t.workers).toMatchObject({ configured: 0, alive: 0 });
   });
 
   it("records a restart also when the server stayed down for a while before it came back", async () => {
@@ -173,6 +228,10 @@ describe("io settings across restarts (own PostgreSQL 18)", () => {
     const restart = await waitFor("the restart recorded", () => w().restarts[count], 15_000);
     expect(restart.changes).toEqual([]);
     expect(collector.info().status).toBe("up");
-    await waitFor("checks pass after coming back", () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass", RIGHT_AFTER_MS);
+    await waitFor(
+      "checks pass after coming back",
+      () => check("io_workers")?.status === "pass" && check("pending_restart")?.status === "pass",
+      RIGHT_AFTER_MS,
+    );
   });
 });

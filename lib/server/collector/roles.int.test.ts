@@ -35,14 +35,30 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
 
   it("says what is denied, still records its own activity, pg_stat_io and its own statements, and logs no error", async () => {
     const lines: string[] = [];
-    const c = new Collector({ id: "plain", name: "plain", demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 600_000, ...TEST_COLLECTOR, log: (l) => lines.push(l) });
+    const c = new Collector({
+      id: "plain",
+      name: "plain",
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 600_000,
+      ...TEST_COLLECTOR,
+      log: (l) => lines.push(l),
+    });
     const unsubscribe = c.feed.subscribe(() => undefined);
     c.start(plain);
     const mine = await connect(plain, "plain-sleeper");
     const theirs = await connect(su, "superuser-sleeper");
     try {
       await waitFor("up", () => c.info().status === "up" && c.window.allTicks().length > 2, 10_000);
-      expect(c.info().capabilities).toEqual({ aios: true, aiosDenied: true, statIo: true, statStatements: expect.any(String), readAllStats: false, role: expect.any(String) });
+      expect(c.info().capabilities).toEqual({
+        aios: true,
+        aiosDenied: true,
+        statIo: true,
+        statStatements: expect.any(String),
+        readAllStats: false,
+        role: expect.any(String),
+      });
       const session = ownSession(c).pid;
 
       const minePid = (await mine.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
@@ -63,7 +79,11 @@ describe("a role without pg_monitor on PostgreSQL 18", () => {
       // pg_stat_io is open to every role: deltas arrive.
       await waitFor("a pg_stat_io delta", () => c.window.allIo().length > 0, 5000);
       // pg_stat_statements shows its own statements only (others' have no queryid).
-      const sleep = await waitFor("its pg_sleep in the statements", () => c.window.statements.find((s) => s.query.includes("pg_sleep")), 15_000);
+      const sleep = await waitFor(
+        "its pg_sleep in the statements",
+        () => c.window.statements.find((s) => s.query.includes("pg_sleep")),
+        15_000,
+      );
       expect(sleep.calls).toBe(1);
       // Settings are readable.
       expect(c.window.settings.io_method?.setting).toBe("worker");

@@ -28,10 +28,24 @@ describe("settings fresh after a reload, pending values, the restart before infl
 
   /** A collector as the app runs one: one viewer, the shipped 30 s settings cadence, the history on disk. */
   async function watch(url: string, name = "own"): Promise<Collector> {
-    const c = new Collector({ id: name, name, demo: false, watchedSampleMs: 50, idleSampleMs: 1000, windowMs: 10 * 60_000, ...TEST_COLLECTOR, cadences: { ...TEST_COLLECTOR.cadences, settingsMs: 30_000 }, history: history.forTarget(name) });
+    const c = new Collector({
+      id: name,
+      name,
+      demo: false,
+      watchedSampleMs: 50,
+      idleSampleMs: 1000,
+      windowMs: 10 * 60_000,
+      ...TEST_COLLECTOR,
+      cadences: { ...TEST_COLLECTOR.cadences, settingsMs: 30_000 },
+      history: history.forTarget(name),
+    });
     collectors.push({ c, unsubscribe: c.feed.subscribe(() => undefined) });
     c.start(url);
-    await waitFor("collector up with settings", () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(), 15_000);
+    await waitFor(
+      "collector up with settings",
+      () => c.info().status === "up" && c.window.settings.io_method && c.window.lastTick(),
+      15_000,
+    );
     return c;
   }
 
@@ -47,7 +61,12 @@ describe("settings fresh after a reload, pending values, the restart before infl
     own = await startOwnPg();
     admin = await connect(own.server.superuserUrl("postgres"), "settings-fresh-admin");
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-settings-fresh-"));
-    history = HistoryStore.open({ file: path.join(dir, "history.db"), retentionMs: 24 * 3_600_000, maxBytes: 64 * 1024 * 1024, log: () => undefined });
+    history = HistoryStore.open({
+      file: path.join(dir, "history.db"),
+      retentionMs: 24 * 3_600_000,
+      maxBytes: 64 * 1024 * 1024,
+      log: () => undefined,
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -67,7 +86,12 @@ describe("settings fresh after a reload, pending values, the restart before infl
     await waitFor("three io workers alive", () => c.window.lastTick()?.workers.alive === 3, 5_000);
     const before = c.window.lastSeq;
     const at = await reload("ALTER SYSTEM SET io_workers = 1");
-    await waitFor("io_workers 1 read", () => c.window.settings.io_workers?.setting === "1" && c.window.lastTick()?.workers.configured === 1, RELOAD_SEEN_MS, 10);
+    await waitFor(
+      "io_workers 1 read",
+      () => c.window.settings.io_workers?.setting === "1" && c.window.lastTick()?.workers.configured === 1,
+      RELOAD_SEEN_MS,
+      10,
+    );
     expect(Date.now() - at).toBeLessThanOrEqual(RELOAD_SEEN_MS);
     // The panel's "(io_workers = N)" and its dashed line read the ticks' configured workers.
     expect(c.window.lastTick()!.workers.configured).toBe(1);
@@ -79,7 +103,11 @@ describe("settings fresh after a reload, pending values, the restart before infl
     const after = c.window.ticksSince(before).map((t) => t.workers);
     expect(after.filter((w) => w.alive < 3 && w.configured === 3)).toEqual([]);
     expect(after.slice(after.findIndex((w) => w.configured === 1)).filter((w) => w.configured !== 1)).toEqual([]);
-    await waitFor("the io_workers check on one worker", () => c.window.checks.find((x) => x.id === "io_workers")?.message.includes("io_workers = 1"), 5_000);
+    await waitFor(
+      "the io_workers check on one worker",
+      () => c.window.checks.find((x) => x.id === "io_workers")?.message.includes("io_workers = 1"),
+      5_000,
+    );
   });
 
   it("io_method = 'sync' and a reload: pending within a second, its value named (the only other one this build offers, pg_file_settings being denied)", async () => {
@@ -88,7 +116,9 @@ describe("settings fresh after a reload, pending values, the restart before infl
     await waitFor("io_method pending", () => c.window.settings.io_method?.pendingRestart, RELOAD_SEEN_MS, 10);
     expect(Date.now() - at).toBeLessThanOrEqual(RELOAD_SEEN_MS);
     const f = await waitFor("restart_pending", () => finding(c, "restart_pending"), 2_000);
-    expect(f.text, f.text).toMatch(/io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one; unless the change was undone since/);
+    expect(f.text, f.text).toMatch(
+      /io_method worker in force; the next restart brings sync \(the only other value this build offers \(sync, worker\)\): reads will be synchronous: a running scan's reads will wait one by one; unless the change was undone since/,
+    );
     expect(f.text).toMatch(/PostgreSQL keeps pending_restart set after a change is undone/);
     const check = c.window.checks.find((x) => x.id === "pending_restart");
     // The check in the finding's state, its message the finding's own sentence after a brief citation.
@@ -97,13 +127,25 @@ describe("settings fresh after a reload, pending values, the restart before infl
 
   it("a superuser's collector reads the value from pg_file_settings; an undone change (ALTER SYSTEM RESET) is never said to be coming", async () => {
     const su = await watch(own.server.superuserUrl("postgres"), "own-superuser");
-    const f = await waitFor("restart_pending from pg_file_settings", () => finding(su, "restart_pending")?.text.includes("(pg_file_settings)") && finding(su, "restart_pending"), 5_000);
+    const f = await waitFor(
+      "restart_pending from pg_file_settings",
+      () => finding(su, "restart_pending")?.text.includes("(pg_file_settings)") && finding(su, "restart_pending"),
+      5_000,
+    );
     expect(f.text).toMatch(/io_method worker in force; the next restart brings sync \(pg_file_settings\): reads will be synchronous/);
     await reload("ALTER SYSTEM RESET io_method");
     // Undone: PostgreSQL clears the flag (the files hold the value in force again) or keeps it;
     // either way, within a second nothing says the next restart brings sync.
-    const undone = await waitFor("the change undone", () => !finding(su, "restart_pending")?.text.includes("brings sync") && (finding(su, "restart_pending") ?? "cleared"), RELOAD_SEEN_MS, 10);
-    if (undone !== "cleared") expect(undone.text).toMatch(/io_method worker in force, and the next restart brings worker again \((pg_file_settings|the built-in default: no configuration file sets it now)\): the change was undone/);
+    const undone = await waitFor(
+      "the change undone",
+      () => !finding(su, "restart_pending")?.text.includes("brings sync") && (finding(su, "restart_pending") ?? "cleared"),
+      RELOAD_SEEN_MS,
+      10,
+    );
+    if (undone !== "cleared")
+      expect(undone.text).toMatch(
+        /io_method worker in force, and the next restart brings worker again \((pg_file_settings|the built-in default: no configuration file sets it now)\): the change was undone/,
+      );
     else expect(su.window.checks.find((x) => x.id === "pending_restart")?.status).toBe("pass");
     await reload("ALTER SYSTEM SET io_method = 'sync'");
     await waitFor("sync pending again", () => finding(su, "restart_pending")?.text.includes("brings sync"), RELOAD_SEEN_MS);
@@ -117,7 +159,8 @@ describe("settings fresh after a reload, pending values, the restart before infl
     await admin.end();
     await own.server.restart();
     admin = await connect(own.server.superuserUrl("postgres"), "settings-fresh-admin");
-    const start = (await admin.query<{ ms: number }>("SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000)::float8 AS ms")).rows[0].ms;
+    const start = (await admin.query<{ ms: number }>("SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000)::float8 AS ms"))
+      .rows[0].ms;
     const clock = formatClock(start);
     for (const round of ["first seen by the history", "already recorded"]) {
       const c = await watch(own.server.monitorUrl("postgres"));
@@ -137,6 +180,8 @@ describe("settings fresh after a reload, pending values, the restart before infl
     admin = await connect(own.server.superuserUrl("postgres"), "settings-fresh-admin");
     const c = await watch(own.server.monitorUrl("postgres"));
     const f = await waitFor("settings_unchanged", () => finding(c, "settings_unchanged"), 5_000);
-    expect(f.text).toMatch(/^Server started \d\d:\d\d:\d\d: that restart changed no I\/O setting; none waits for a restart\. io_method sync\.$/);
+    expect(f.text).toMatch(
+      /^Server started \d\d:\d\d:\d\d: that restart changed no I\/O setting; none waits for a restart\. io_method sync\.$/,
+    );
   });
 });

@@ -47,7 +47,11 @@ describe("a statement another session runs too", () => {
       }
       const ended = Date.now();
       // The collector's next read of pg_stat_statements has the other session's calls in its delta.
-      await waitFor("a read of pg_stat_statements after the other calls", () => (w.collector.health.get("statements").lastOkAt ?? 0) > ended, 20_000);
+      await waitFor(
+        "a read of pg_stat_statements after the other calls",
+        () => (w.collector.health.get("statements").lastOkAt ?? 0) > ended,
+        20_000,
+      );
       const charged = collectorMs(w) - before;
       // Its own calls over those seconds at 10/s cost a few ms; the other session's, OTHER_MS and more.
       expect(otherMs).toBeGreaterThanOrEqual(OTHER_MS);

@@ -34,7 +34,11 @@ describe("track_io_timing and pg_stat_statements versions (own PostgreSQL 18)", 
       await client.query("CREATE TABLE timing_probe AS SELECT g AS id, repeat('x', 500) AS pad FROM generate_series(1, 100000) AS g");
       await evictFromPageCache(client, server.dataDir, "timing_probe");
       await client.query("SELECT count(*) FROM timing_probe WHERE pad LIKE '%y%'");
-      const stat = await waitFor("the scan's figures", () => w.collector.window.statements.find((s) => s.query.includes("FROM timing_probe WHERE pad LIKE")), 15_000);
+      const stat = await waitFor(
+        "the scan's figures",
+        () => w.collector.window.statements.find((s) => s.query.includes("FROM timing_probe WHERE pad LIKE")),
+        15_000,
+      );
       expect(stat.sharedBlksRead).toBeGreaterThan(0);
       expect(stat.readTime).toBeNull();
       expect(w.collector.window.statements.every((s) => s.readTime === null)).toBe(true);
@@ -67,7 +71,11 @@ describe("track_io_timing and pg_stat_statements versions (own PostgreSQL 18)", 
         await waitFor("track_io_timing on again", () => w.collector.window.settings.track_io_timing?.setting === "on", 7_000);
         await evictFromPageCache(client, server.dataDir, "timing_probe");
         await client.query("SELECT count(*) FROM timing_probe WHERE pad LIKE '%z%'");
-        const stat = await waitFor("the scan's figures", () => w.collector.window.statements.find((s) => s.query.includes("FROM timing_probe WHERE pad LIKE")), 15_000);
+        const stat = await waitFor(
+          "the scan's figures",
+          () => w.collector.window.statements.find((s) => s.query.includes("FROM timing_probe WHERE pad LIKE")),
+          15_000,
+        );
         expect(stat.sharedBlksRead).toBeGreaterThan(0);
         expect(stat.readTime).toBeGreaterThan(0);
         expect(w.collector.window.statementsNote).toBeNull();
@@ -85,7 +93,11 @@ describe("track_io_timing and pg_stat_statements versions (own PostgreSQL 18)", 
       await reinstall(client, "1.12", false);
       const w = await watching(server.monitorUrl("postgres"), 50);
       try {
-        await waitFor("a note", () => w.collector.window.statementsNote?.startsWith("pg_stat_statements 1.12 cannot be read: permission denied for schema"), 15_000);
+        await waitFor(
+          "a note",
+          () => w.collector.window.statementsNote?.startsWith("pg_stat_statements 1.12 cannot be read: permission denied for schema"),
+          15_000,
+        );
         const samples = w.collector.stats.samples;
         await waitFor("more samples", () => w.collector.stats.samples > samples + 5);
         expect(w.collector.info().status).toBe("up");

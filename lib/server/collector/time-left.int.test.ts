@@ -34,7 +34,13 @@ describe("time left against real ends (cold scans of PostgreSQL 18)", () => {
   });
 
   it("holds the real end in its range, its middle near it, alone and four at once", async () => {
-    const rig = coldScanRig({ superuserUrl: PG.superuserUrl, dataDir: PG.dataDir, table: PG.table, sql: SQL, look: (pid, from) => runsOf(w, pid, from).find((r) => r.endedAt === null) });
+    const rig = coldScanRig({
+      superuserUrl: PG.superuserUrl,
+      dataDir: PG.dataDir,
+      table: PG.table,
+      sql: SQL,
+      look: (pid, from) => runsOf(w, pid, from).find((r) => r.endedAt === null),
+    });
     const figure = await measureTimeLeft(rig, PLAN);
     const said = `alone ${JSON.stringify(figure.alone)}; four at once ${JSON.stringify(figure.together)}`;
     console.log(`[time-left] ${said}`);

@@ -36,8 +36,12 @@ export function watchCost(f: CostFacts): WatchCost {
   const starting = f.now - f.since < BUDGET_WINDOW_MS;
   const notes: string[] = [];
   if (f.interval > f.asked) {
-    const others = f.othersMsPerSecond !== null && f.othersMsPerSecond >= 0.01 ? `, and the other reads ${fmt(f.othersMsPerSecond)} ms/s` : "";
-    const why = f.samplingShare < SAMPLING_SHARE ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}${others}` : `the sample alone costs ${fmt(sampleMs)} ms here`;
+    const others =
+      f.othersMsPerSecond !== null && f.othersMsPerSecond >= 0.01 ? `, and the other reads ${fmt(f.othersMsPerSecond)} ms/s` : "";
+    const why =
+      f.samplingShare < SAMPLING_SHARE
+        ? `the sample costs ${fmt(sampleMs)} ms here, and pg_aios ${fmt(aiosMs)} ms a read, ${floorEvery}${others}`
+        : `the sample alone costs ${fmt(sampleMs)} ms here`;
     notes.push(`wait events every ${f.interval} ms, not ${f.asked}: ${why}`);
   }
   if (f.aios.starved) {
@@ -58,12 +62,16 @@ export function watchCost(f: CostFacts): WatchCost {
       : spent + aiosMs > HEADROOM * f.budget.windowMs
         ? `it costs ${fmt(aiosMs)} ms a read, but ${Math.round(spent)} of the last ${BUDGET_WINDOW_MS / 1000} s's ${Math.round(f.budget.windowMs)} ms are spent`
         : `it costs ${fmt(aiosMs)} ms a read, but the last second's budget went to ${starting ? FIRST_READS : "other reads"}`;
-    notes.push(`pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`);
+    notes.push(
+      `pg_aios read ${f.aios.intervalMs !== null ? `every ${f.aios.intervalMs} ms` : "rarely"} while backends run, not every sample: ${why}`,
+    );
   }
   // The header says whether it is over the budget, and over what span; the note says why.
   if (msPerSecond > budget && !notes.length) {
     notes.push(
-      starting ? `${FIRST_READS}: they are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost` : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
+      starting
+        ? `${FIRST_READS}: they are charged at their round trips (parse, plan and the network) until pg_stat_statements gives their cost`
+        : "a read cost more than it was charged; what can wait is put off until the budget is repaid",
     );
   }
   return {

@@ -11,13 +11,17 @@ export function isLoopback(host: string): boolean {
 /** "0100007F" -> 127.0.0.1; 32 hex digits -> an IPv6 address (/proc/net/tcp6 order). */
 export function decodeProcAddress(hex: string): string {
   const word = (h: string) => h.match(/../g)!.reverse().join("");
-  if (hex.length === 8) return word(hex).match(/../g)!.map((b) => parseInt(b, 16)).join(".");
+  if (hex.length === 8)
+    return word(hex)
+      .match(/../g)!
+      .map((b) => parseInt(b, 16))
+      .join(".");
   const full = hex.toLowerCase().match(/.{8}/g)!.map(word).join("");
   if (full.startsWith("00000000000000000000ffff")) return `::ffff:${decodeProcAddress(word(full.slice(24)))}`;
   const groups = full.match(/.{4}/g)!.map((g) => parseInt(g, 16).toString(16));
   // The longest run of zero groups becomes "::".
   let best = { at: -1, len: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && groups[j] === "0") j++;
     if (j - i > best.len) best = { at: i, len: j - i };
@@ -62,4 +66,3 @@ export function ownListenAddresses(port: number): string[] | null {
 export function isLoopbackAddress(addr: string): boolean {
   return isLoopback(addr) || /^::ffff:127\./.test(addr);
 }
-

@@ -21,7 +21,10 @@ describe("parseConfig", () => {
   });
 
   it("reads targets from DATABASE_URL and INFLIGHT_TARGETS", () => {
-    const c = parse({ DATABASE_URL: "postgres://u:p@db1.example:5432/app", INFLIGHT_TARGETS: "east=postgres://u:p@h2/x, west=postgresql://h3/y" });
+    const c = parse({
+      DATABASE_URL: "postgres://u:p@db1.example:5432/app",
+      INFLIGHT_TARGETS: "east=postgres://u:p@h2/x, west=postgresql://h3/y",
+    });
     expect(c.targets.map((t) => [t.id, t.name])).toEqual([
       ["db1.example", "db1.example"],
       ["east", "east"],
@@ -80,7 +83,13 @@ describe("parseConfig", () => {
 
   it("INFLIGHT_ALLOWED_HOSTS and the stream caps", () => {
     const c = parse({ INFLIGHT_ALLOWED_HOSTS: "dash.example, 10.0.0.5:8443" });
-    expect(c.servedHosts.map((h) => `${h.name}:${h.port}`)).toEqual(["127.0.0.1:3000", "localhost:3000", "[::1]:3000", "dash.example:null", "10.0.0.5:8443"]);
+    expect(c.servedHosts.map((h) => `${h.name}:${h.port}`)).toEqual([
+      "127.0.0.1:3000",
+      "localhost:3000",
+      "[::1]:3000",
+      "dash.example:null",
+      "10.0.0.5:8443",
+    ]);
     expect(c).toMatchObject({ maxStreams: 200, maxStreamsPerClient: 20 });
     expect(parse({ INFLIGHT_MAX_STREAMS: "8" })).toMatchObject({ maxStreams: 8, maxStreamsPerClient: 8 });
   });
@@ -95,7 +104,9 @@ describe("the history settings", () => {
     expect(parse({}).history).toEqual({ file: "/proj/.inflight/history.db", retentionMs: 7 * 86_400_000, maxBytes: 256 * 1024 * 1024 });
   });
   it("takes a retention, a file and a cap, or off", () => {
-    expect(parse({ INFLIGHT_HISTORY: "48h", INFLIGHT_HISTORY_FILE: "/var/lib/inflight/h.db", INFLIGHT_HISTORY_MAX_MB: "10" }).history).toEqual({ file: "/var/lib/inflight/h.db", retentionMs: 48 * 3_600_000, maxBytes: 10 * 1024 * 1024 });
+    expect(
+      parse({ INFLIGHT_HISTORY: "48h", INFLIGHT_HISTORY_FILE: "/var/lib/inflight/h.db", INFLIGHT_HISTORY_MAX_MB: "10" }).history,
+    ).toEqual({ file: "/var/lib/inflight/h.db", retentionMs: 48 * 3_600_000, maxBytes: 10 * 1024 * 1024 });
     expect(parse({ INFLIGHT_HISTORY: "off" }).history).toBeNull();
   });
   it.each([
@@ -123,4 +134,3 @@ describe("parseDuration", () => {
     expect(parseDuration(text)).toBe(want);
   });
 });
-

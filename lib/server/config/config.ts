@@ -85,7 +85,8 @@ function historySetting(env: Record<string, string | undefined>, cwd: string): H
   let retentionMs = 7 * DAY;
   if (raw) {
     const parsed = parseDuration(raw);
-    if (parsed === null) throw new ConfigError("INFLIGHT_HISTORY", `must be how long to keep, such as 7d, 48h or off, got "${raw.slice(0, 40)}"`);
+    if (parsed === null)
+      throw new ConfigError("INFLIGHT_HISTORY", `must be how long to keep, such as 7d, 48h or off, got "${raw.slice(0, 40)}"`);
     if (parsed < 3_600_000 || parsed > 366 * DAY) throw new ConfigError("INFLIGHT_HISTORY", "must be between 1h and 366d (or off)");
     retentionMs = parsed;
   }
@@ -106,7 +107,11 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
 function budgetSetting(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === "") return 5;
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:ms)?\s*$/.exec(raw);
-  if (!m) throw new ConfigError("INFLIGHT_BUDGET", `must be milliseconds of server time per second, such as 5 or 2.5ms, got "${raw.slice(0, 40)}"`);
+  if (!m)
+    throw new ConfigError(
+      "INFLIGHT_BUDGET",
+      `must be milliseconds of server time per second, such as 5 or 2.5ms, got "${raw.slice(0, 40)}"`,
+    );
   const value = Number(m[1]);
   if (value < 0.5 || value > 1000) throw new ConfigError("INFLIGHT_BUDGET", `must be between 0.5 and 1000 ms per second, got ${value}`);
   return value;
@@ -120,11 +125,13 @@ function boolSetting(env: Record<string, string | undefined>, name: string, fall
   throw new ConfigError(name, `must be 1 or 0, got "${raw.slice(0, 20)}"`);
 }
 
-
 export function parseConfig(env: Record<string, string | undefined>, cwd: string): Config {
   for (const key of Object.keys(env)) {
     if (key.startsWith("INFLIGHT_") && !(KNOWN_SETTINGS as readonly string[]).includes(key)) {
-      throw new ConfigError(key, `is not a setting inflight knows (known: ${KNOWN_SETTINGS.filter((k) => k.startsWith("INFLIGHT_")).join(", ")})`);
+      throw new ConfigError(
+        key,
+        `is not a setting inflight knows (known: ${KNOWN_SETTINGS.filter((k) => k.startsWith("INFLIGHT_")).join(", ")})`,
+      );
     }
   }
   const watchedSampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", 100, 10, 60_000);
@@ -132,7 +139,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
   let windowMs = 15 * 60_000;
   if (env.INFLIGHT_WINDOW) {
     const parsed = parseDuration(env.INFLIGHT_WINDOW);
-    if (parsed === null) throw new ConfigError("INFLIGHT_WINDOW", `must be a duration such as 15m, 90s or 1h, got "${env.INFLIGHT_WINDOW.slice(0, 40)}"`);
+    if (parsed === null)
+      throw new ConfigError("INFLIGHT_WINDOW", `must be a duration such as 15m, 90s or 1h, got "${env.INFLIGHT_WINDOW.slice(0, 40)}"`);
     if (parsed < 10_000 || parsed > 24 * 3_600_000) throw new ConfigError("INFLIGHT_WINDOW", "must be between 10s and 24h");
     windowMs = parsed;
   }
@@ -147,7 +155,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
 
   const allowed = parseHostList(env.INFLIGHT_ALLOWED_HOSTS);
   if ("bad" in allowed) {
-    throw new ConfigError("INFLIGHT_ALLOWED_HOSTS", `"${allowed.bad.slice(0, 60)}" is not host[:port]; expected names such as dash.example,10.0.0.5:3000 separated by commas`);
+    throw new ConfigError(
+      "INFLIGHT_ALLOWED_HOSTS",
+      `"${allowed.bad.slice(0, 60)}" is not host[:port]; expected names such as dash.example,10.0.0.5:3000 separated by commas`,
+    );
   }
   const maxStreams = intSetting(env, "INFLIGHT_MAX_STREAMS", 200, 1, 100_000);
   const maxStreamsPerClient = intSetting(env, "INFLIGHT_MAX_STREAMS_PER_CLIENT", Math.min(20, maxStreams), 1, maxStreams);
@@ -205,7 +216,6 @@ function checkBound(config: Config, production: boolean): void {
   if (production) throw new ConfigError("HOST", problem);
   console.warn(`inflight: warning: HOST: ${problem}`);
 }
-
 
 /**
  * The setting as the user gave it: the `inflight` command (bin/inflight.mjs)

@@ -18,14 +18,22 @@ describe("parseHostPort", () => {
   });
 
   it("reads a comma list, naming the first bad entry", () => {
-    expect(parseHostList("a.example, b.example:8443,")).toEqual({ hosts: [{ name: "a.example", port: null }, { name: "b.example", port: 8443 }] });
+    expect(parseHostList("a.example, b.example:8443,")).toEqual({
+      hosts: [
+        { name: "a.example", port: null },
+        { name: "b.example", port: 8443 },
+      ],
+    });
     expect(parseHostList("a.example,http://b.example")).toEqual({ bad: "http://b.example" });
     expect(parseHostList(undefined)).toEqual({ hosts: [] });
   });
 });
 
 describe("hostServed", () => {
-  const served = servedHosts("127.0.0.1", 3000, [{ name: "dash.example", port: null }, { name: "10.0.0.5", port: 8443 }]);
+  const served = servedHosts("127.0.0.1", 3000, [
+    { name: "dash.example", port: null },
+    { name: "10.0.0.5", port: 8443 },
+  ]);
   it.each([
     ["127.0.0.1:3000", true],
     ["localhost:3000", true],

@@ -28,7 +28,10 @@ export function parseHostPort(text: string): HostName | null {
 /** INFLIGHT_ALLOWED_HOSTS: "a.example,b.example:8443"; the first entry that is not host[:port] when one is bad. */
 export function parseHostList(raw: string | undefined): { hosts: HostName[] } | { bad: string } {
   const hosts: HostName[] = [];
-  for (const part of (raw ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (raw ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const host = parseHostPort(part);
     if (!host) return { bad: part };
     hosts.push(host);

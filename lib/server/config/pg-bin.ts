@@ -13,7 +13,10 @@ export const DEMO_MAJORS = [18, 19] as const;
 export function pgBinMajor(dir: string): { major: number; text: string } | { problem: string } {
   const out = spawnSync(path.join(/*turbopackIgnore: true*/ dir, "postgres"), ["--version"], { encoding: "utf8", timeout: 10_000 });
   const version = /\(PostgreSQL\)\s+(\d+)(\S*)/.exec(out.stdout ?? "");
-  if (out.status !== 0 || !version) return { problem: `${path.join(dir, "postgres")} --version did not say which PostgreSQL it is${out.stderr ? ` (${out.stderr.trim().split("\n")[0]})` : ""}` };
+  if (out.status !== 0 || !version)
+    return {
+      problem: `${path.join(dir, "postgres")} --version did not say which PostgreSQL it is${out.stderr ? ` (${out.stderr.trim().split("\n")[0]})` : ""}`,
+    };
   return { major: Number(version[1]), text: `${version[1]}${version[2]}` };
 }
 
@@ -24,9 +27,11 @@ export function pgBinMajor(dir: string): { major: number; text: string } | { pro
  */
 export function pgBinProblem(dir: string): string | null {
   const missing = PROGRAMS.filter((p) => !existsSync(path.join(/*turbopackIgnore: true*/ dir, p)));
-  if (missing.length) return `${dir} has no ${missing.join(", ")}: give the bin directory of a PostgreSQL 18 or 19 (e.g. /usr/lib/postgresql/19/bin)`;
+  if (missing.length)
+    return `${dir} has no ${missing.join(", ")}: give the bin directory of a PostgreSQL 18 or 19 (e.g. /usr/lib/postgresql/19/bin)`;
   const found = pgBinMajor(dir);
   if ("problem" in found) return found.problem;
-  if (!(DEMO_MAJORS as readonly number[]).includes(found.major)) return `${dir} holds PostgreSQL ${found.text}, not 18 or 19: the demo needs PostgreSQL 18 or 19`;
+  if (!(DEMO_MAJORS as readonly number[]).includes(found.major))
+    return `${dir} holds PostgreSQL ${found.text}, not 18 or 19: the demo needs PostgreSQL 18 or 19`;
   return null;
 }

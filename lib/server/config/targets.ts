@@ -54,19 +54,23 @@ function addTarget(out: TargetConfig[], setting: string, place: number, name: st
 }
 
 const FileConfig = z.strictObject({
-  targets: z
-    .array(z.strictObject({ name: z.string(), url: z.string() }))
-    .min(1, "needs at least one target"),
+  targets: z.array(z.strictObject({ name: z.string(), url: z.string() })).min(1, "needs at least one target"),
 });
 
 export function parseTargets(env: Record<string, string | undefined>): TargetConfig[] {
   const targets: TargetConfig[] = [];
   if (env.DATABASE_URL) addTarget(targets, "DATABASE_URL", 1, hostName(env.DATABASE_URL), env.DATABASE_URL);
   if (env.INFLIGHT_TARGETS) {
-    const parts = env.INFLIGHT_TARGETS.split(",").map((p) => p.trim()).filter(Boolean);
+    const parts = env.INFLIGHT_TARGETS.split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     parts.forEach((part, i) => {
       const eq = part.indexOf("=");
-      if (eq <= 0) throw new ConfigError("INFLIGHT_TARGETS", `target ${i + 1}: expected name=url pairs separated by commas (a "," in a password is written %2C)`);
+      if (eq <= 0)
+        throw new ConfigError(
+          "INFLIGHT_TARGETS",
+          `target ${i + 1}: expected name=url pairs separated by commas (a "," in a password is written %2C)`,
+        );
       addTarget(targets, "INFLIGHT_TARGETS", i + 1, part.slice(0, eq).trim(), part.slice(eq + 1).trim());
     });
   }

@@ -4,7 +4,6 @@ import { IO_METHODS, IO_WORKERS_RANGE } from "../../schemas/enums";
 import type { DemoRestartBody } from "../../schemas/params";
 import type { EmbeddedServer } from "./embedded";
 
-
 /** The worker counts the demo sets: io_workers on 18, the pool's bounds on 19. */
 const WORKER_COUNTS = ["io_workers", "io_min_workers", "io_max_workers"] as const;
 
@@ -14,7 +13,8 @@ export async function alterSystem(server: EmbeddedServer, settings: DemoRestartB
   await client.connect();
   try {
     if (settings.io_method !== undefined) {
-      if (!(IO_METHODS as readonly string[]).includes(settings.io_method)) throw new Error(`io_method must be one of ${IO_METHODS.join(", ")}`);
+      if (!(IO_METHODS as readonly string[]).includes(settings.io_method))
+        throw new Error(`io_method must be one of ${IO_METHODS.join(", ")}`);
       await client.query(`ALTER SYSTEM SET io_method = ${client.escapeLiteral(settings.io_method)}`);
     }
     for (const name of WORKER_COUNTS) {

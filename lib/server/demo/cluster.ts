@@ -148,7 +148,6 @@ export async function makeDirs(dir: string): Promise<void> {
   }
 }
 
-
 export async function chownTo(p: string, runAs: RunAs): Promise<void> {
   if (runAs) await fs.chown(p, runAs.uid, runAs.gid);
 }
@@ -208,4 +207,3 @@ export async function writeConfig(ctx: Context, settings: Record<string, string>
   await fs.writeFile(file, renderConf(settings), { mode: 0o600 });
   await chownTo(file, ctx.runAs);
 }
-

@@ -132,8 +132,12 @@ describe("embedded PostgreSQL 18", () => {
   test("a change the server will not start with is put back: it runs on its previous settings, and the error says why", async () => {
     const server = started.at(-1)!;
     // ALTER SYSTEM accepts it; the postmaster cannot map that much shared memory.
-    const change = () => withClient(server.superuserUrl(), (c) => c.query("ALTER SYSTEM SET shared_buffers = '400GB'")).then(() => undefined);
-    const error = await server.restartWithChange(change).then(() => null, (e: Error) => e.message);
+    const change = () =>
+      withClient(server.superuserUrl(), (c) => c.query("ALTER SYSTEM SET shared_buffers = '400GB'")).then(() => undefined);
+    const error = await server.restartWithChange(change).then(
+      () => null,
+      (e: Error) => e.message,
+    );
     expect(error).toMatch(/^it would not start with that, so it runs on its previous settings again: .*(FATAL|could not)/);
     expect(await one(server.superuserUrl(), "SELECT current_setting('shared_buffers') AS sb")).toEqual({ sb: "32MB" });
     expect(readFileSync(path.join(server.dataDir, "postgresql.auto.conf"), "utf8")).not.toContain("400GB");
@@ -279,14 +283,16 @@ async function waitForStatements(url: string, database: string, timeoutMs: numbe
   const kinds = ["ANY(", "BETWEEN", "LIKE", "UPDATE", "VACUUM"];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await withClient(url, async (c) =>
-      (
-        await c.query<{ query: string }>(
-          `SELECT s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+    const rows = await withClient(
+      url,
+      async (c) =>
+        (
+          await c.query<{ query: string }>(
+            `SELECT s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
            WHERE d.datname = $1 AND s.calls > 0 AND s.query LIKE '%"public"."readings"%'`,
-          [database],
-        )
-      ).rows,
+            [database],
+          )
+        ).rows,
     );
     const seen = kinds.filter((k) => rows.some((r) => r.query.includes(k)));
     if (seen.length === kinds.length || Date.now() > deadline) return seen;

@@ -71,7 +71,6 @@ const BASE_SETTINGS: Readonly<Record<string, string>> = {
   logging_collector: "off",
 };
 
-
 /**
  * The io workers by major: 18 runs io_workers = 3; 19 has no io_workers (a
  * postgresql.conf naming it would not start) and its pool keeps its own
@@ -259,5 +258,10 @@ async function prepareRoles(server: EmbeddedServer, monitorPassword: string): Pr
 /** An error's first meaningful line (pg_ctl's own, or the server log's FATAL). */
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split("\n").find((l) => /FATAL|could not/.test(l))?.trim() ?? text.split("\n")[0];
+  return (
+    text
+      .split("\n")
+      .find((l) => /FATAL|could not/.test(l))
+      ?.trim() ?? text.split("\n")[0]
+  );
 }

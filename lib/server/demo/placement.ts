@@ -26,11 +26,7 @@ type Access = "x" | "rx";
  * else group, else other). libuv drops supplementary groups when it switches
  * uid, so only the primary gid counts. ACLs are not considered.
  */
-export function modeAllows(
-  st: { mode: number; uid: number; gid: number },
-  who: Ids,
-  access: Access,
-): boolean {
+export function modeAllows(st: { mode: number; uid: number; gid: number }, who: Ids, access: Access): boolean {
   const need = access === "x" ? 1 : 5;
   const shift = st.uid === who.uid ? 6 : st.gid === who.gid ? 3 : 0;
   return ((st.mode >> shift) & need) === need;
@@ -183,9 +179,7 @@ export async function placeForPostgres(opts: {
   await ensureOwnedDir(base);
   const dataDir = dataBlock ? path.join(base, path.basename(preferred)) : preferred;
   const nativeDir = binBlock ? await copyNative(realNative, base) : opts.nativeDir;
-  const moved = [dataBlock ? `data in ${dataDir}` : "", binBlock ? `binaries copied to ${nativeDir}` : ""]
-    .filter(Boolean)
-    .join(", ");
+  const moved = [dataBlock ? `data in ${dataDir}` : "", binBlock ? `binaries copied to ${nativeDir}` : ""].filter(Boolean).join(", ");
   opts.log(`OS user "postgres" cannot enter ${dataBlock ?? binBlock}; using ${moved}`);
   return { dataDir, nativeDir };
 }

@@ -132,4 +132,3 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
     await sleep(25);
   }
 }
-

@@ -81,11 +81,7 @@ export function cleanEnv(): NodeJS.ProcessEnv {
  * Runs a program to completion and collects its output. `cwd` must be a folder
  * the target user can enter: PostgreSQL tools fail on an unreadable cwd.
  */
-export function run(
-  command: string,
-  args: string[],
-  opts: { runAs: RunAs; cwd: string; timeoutMs?: number },
-): Promise<RunResult> {
+export function run(command: string, args: string[], opts: { runAs: RunAs; cwd: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: opts.cwd,

@@ -112,10 +112,7 @@ async function createDatabase(server: Pick<EmbeddedServer, "superuserUrl">, data
 }
 
 async function currentMarker(client: pg.Client): Promise<string | null> {
-  const res = await client.query<{ comment: string | null }>(
-    "SELECT obj_description(to_regclass($1), 'pg_class') AS comment",
-    [TABLE],
-  );
+  const res = await client.query<{ comment: string | null }>("SELECT obj_description(to_regclass($1), 'pg_class') AS comment", [TABLE]);
   return res.rows[0]?.comment ?? null;
 }
 

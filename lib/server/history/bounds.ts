@@ -13,14 +13,16 @@ const CAP_STEP = 0.1;
 const MAX_CAP_PASSES = 40;
 
 function histories(db: Database.Database): string[] {
-  return (db.prepare("SELECT DISTINCT history FROM settings UNION SELECT DISTINCT history FROM statement_texts").pluck().all() as string[]);
+  return db.prepare("SELECT DISTINCT history FROM settings UNION SELECT DISTINCT history FROM statement_texts").pluck().all() as string[];
 }
 
 /** Everything older than `cutoff` goes, but the settings in force at the cutoff stay. */
 export function pruneBefore(db: Database.Database, cutoff: number): void {
   const minutes = db.prepare("DELETE FROM statement_minutes WHERE history = ? AND minute < ?");
   const texts = db.prepare("DELETE FROM statement_texts WHERE history = ? AND last_minute < ?");
-  const settings = db.prepare("DELETE FROM settings WHERE history = @history AND t < (SELECT max(t) FROM settings WHERE history = @history AND t <= @cutoff)");
+  const settings = db.prepare(
+    "DELETE FROM settings WHERE history = @history AND t < (SELECT max(t) FROM settings WHERE history = @history AND t <= @cutoff)",
+  );
   db.transaction(() => {
     for (const history of histories(db)) {
       minutes.run(history, cutoff);

@@ -70,7 +70,11 @@ function momentSides(at: number, q: CompareRequest): Sides {
 }
 
 /** A side's span as minute buckets: the minute it starts in, through the minute it ends in. */
-const buckets = (s: SideQuery, epochs: boolean): SideQuery => ({ ...s, from: floorMinute(s.from), to: epochs ? floorMinute(s.to) + MINUTE : floorMinute(s.to) });
+const buckets = (s: SideQuery, epochs: boolean): SideQuery => ({
+  ...s,
+  from: floorMinute(s.from),
+  to: epochs ? floorMinute(s.to) + MINUTE : floorMinute(s.to),
+});
 
 const NOTES = {
   now: "The after side is still filling: it runs up to now.",
@@ -87,14 +91,29 @@ function legacyNote(store: HistoryReader, q: CompareRequest): string {
 export function comparePayload(store: HistoryReader, q: CompareRequest): CompareResponse {
   const server = q.history === null ? null : store.server(q.history);
   const history = q.history !== null && server ? { id: q.history, identifiedBy: server.identified_by } : null;
-  const empty = { target: q.target, history, rows: [], counts: { slower: 0, faster: 0, same: 0, too_few: 0 }, onlyBefore: 0, onlyAfter: 0, retentionMs: store.retentionMs };
+  const empty = {
+    target: q.target,
+    history,
+    rows: [],
+    counts: { slower: 0, faster: 0, same: 0, too_few: 0 },
+    onlyBefore: 0,
+    onlyAfter: 0,
+    retentionMs: store.retentionMs,
+  };
   const none = { ...empty, at: null, restart: null, changes: [], before: null, after: null };
-  if (q.history === null) return { ...none, note: `inflight has not connected to this target yet: its history is its server's, found once it has.${legacyNote(store, q)}` };
+  if (q.history === null)
+    return {
+      ...none,
+      note: `inflight has not connected to this target yet: its history is its server's, found once it has.${legacyNote(store, q)}`,
+    };
   const key = q.history;
   const restarts = store.restarts(key);
   const restart = pickRestart(restarts, q.at);
   if (!restart && q.at === undefined) {
-    return { ...none, note: `No restart of this server is in the history yet: nothing to compare around (or pass at= for another moment).${legacyNote(store, q)}` };
+    return {
+      ...none,
+      note: `No restart of this server is in the history yet: nothing to compare around (or pass at= for another moment).${legacyNote(store, q)}`,
+    };
   }
   const i = restart ? restarts.indexOf(restart) : -1;
   const sides = restart ? restartSides(restart, restarts[i - 1], restarts[i + 1], q) : momentSides(q.at!, q);
@@ -102,7 +121,10 @@ export function comparePayload(store: HistoryReader, q: CompareRequest): Compare
   const before = store.sideSums(key, buckets(sides.before, restart !== null));
   const after = store.sideSums(key, buckets(sides.after, restart !== null));
   const ids = [...new Set([...before.keys(), ...after.keys()])];
-  const texts = store.texts(key, ids.filter((id) => before.has(id) && after.has(id)));
+  const texts = store.texts(
+    key,
+    ids.filter((id) => before.has(id) && after.has(id)),
+  );
   const rows = compareSides(before, after, (id) => {
     const text = texts.get(id) ?? "";
     return q.redact ? redactLiterals(text) : text;
@@ -128,7 +150,12 @@ export function comparePayload(store: HistoryReader, q: CompareRequest): Compare
 const SUMMARY_TTL_MS = 30_000;
 
 /** The fleet row's restart line: the default comparison, or the window's last restart without history. */
-export function restartSummary(store: HistoryReader, target: string, now: number, windowRestart: Restart | undefined): RestartSummary | null {
+export function restartSummary(
+  store: HistoryReader,
+  target: string,
+  now: number,
+  windowRestart: Restart | undefined,
+): RestartSummary | null {
   const history = store.historyOf(target);
   if (store.status.on && history !== null) {
     const summary = store.memo(`summary:${history}`, now, SUMMARY_TTL_MS, () => {
@@ -150,5 +177,7 @@ export function measuresOf(store: HistoryReader, history: string, now: number): 
     .filter((r) => !r.lab && r.changes.some((c) => c.name === "io_method"))
     .at(-1);
   if (!restart) return new Map();
-  return methodMeasures(comparePayload(store, { target: history, history, at: restart.at, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false }));
+  return methodMeasures(
+    comparePayload(store, { target: history, history, at: restart.at, beforeMs: 60 * MINUTE, afterMs: 60 * MINUTE, now, redact: false }),
+  );
 }

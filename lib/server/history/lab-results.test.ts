@@ -29,7 +29,13 @@ const result = (at: number, lever: LabResult["lever"] = "io_workers"): LabResult
 
 describe("lab results in the history", () => {
   let dir: string;
-  const opts = (extra: Partial<HistoryOptions> = {}): HistoryOptions => ({ file: path.join(dir, "history.db"), retentionMs: 7 * DAY, maxBytes: 64 * 1024 * 1024, log: () => undefined, ...extra });
+  const opts = (extra: Partial<HistoryOptions> = {}): HistoryOptions => ({
+    file: path.join(dir, "history.db"),
+    retentionMs: 7 * DAY,
+    maxBytes: 64 * 1024 * 1024,
+    log: () => undefined,
+    ...extra,
+  });
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-lab-results-"));

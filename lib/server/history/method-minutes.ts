@@ -22,17 +22,23 @@ const MINUTE = 60_000;
 /** The minutes that overlap [from, to): pg_stat_statements is kept a minute at a time. */
 export function methodMinutes(store: HistoryStore, history: string, rangeFrom: number, to: number): MethodMinutes {
   const from = Math.floor(rangeFrom / MINUTE) * MINUTE;
-  const epochs = store.guard("reading", [] as { epoch: number; settings: string | null }[], (db) =>
-    db
-      .prepare("SELECT DISTINCT m.epoch, (SELECT s.settings FROM settings s WHERE s.history = m.history AND s.epoch = m.epoch ORDER BY s.t DESC LIMIT 1) AS settings FROM statement_minutes m WHERE m.history = ? AND m.minute >= ? AND m.minute < ?")
-      .all(history, from, to) as { epoch: number; settings: string | null }[],
+  const epochs = store.guard(
+    "reading",
+    [] as { epoch: number; settings: string | null }[],
+    (db) =>
+      db
+        .prepare(
+          "SELECT DISTINCT m.epoch, (SELECT s.settings FROM settings s WHERE s.history = m.history AND s.epoch = m.epoch ORDER BY s.t DESC LIMIT 1) AS settings FROM statement_minutes m WHERE m.history = ? AND m.minute >= ? AND m.minute < ?",
+        )
+        .all(history, from, to) as { epoch: number; settings: string | null }[],
   );
   const byMethod = new Map<string, Map<string, SideSums>>();
   for (const e of epochs) {
     const method = e.settings ? (JSON.parse(e.settings) as Record<string, { setting: string } | undefined>).io_method?.setting : undefined;
     if (!method) continue;
     const sums = byMethod.get(method) ?? new Map<string, SideSums>();
-    for (const [id, s] of store.sideSums(history, { from, to, epochFrom: e.epoch, epochTo: e.epoch + 1 })) sums.set(id, sums.has(id) ? add(sums.get(id)!, s) : s);
+    for (const [id, s] of store.sideSums(history, { from, to, epochFrom: e.epoch, epochTo: e.epoch + 1 }))
+      sums.set(id, sums.has(id) ? add(sums.get(id)!, s) : s);
     byMethod.set(method, sums);
   }
   const ids = [...new Set([...byMethod.values()].flatMap((m) => [...m.keys()]))];

@@ -15,10 +15,16 @@ export interface HistoryRequest {
 /** What the reader of a range should know of what the file no longer (or not yet) holds. */
 function noteOf(q: HistoryRequest, keptFrom: number | null, retentionMs: number, empty: boolean): string | null {
   const limit = q.now - retentionMs;
-  if (q.to <= limit) return `This range is older than the history keeps (${formatDuration(retentionMs)}, INFLIGHT_HISTORY): nothing of it is left.`;
-  if (q.from < limit) return `The history keeps ${formatDuration(retentionMs)} (INFLIGHT_HISTORY): what is before ${formatClock(limit)} is gone.`;
-  if (keptFrom !== null && q.from < keptFrom && keptFrom < q.to) return `The file holds nothing before ${formatClock(keptFrom)} (its size cap, INFLIGHT_HISTORY_MAX_MB, or inflight was not running).`;
-  if (empty) return q.from > q.now ? "This range is ahead of now." : "No second of this range is on disk: inflight was not running, or not watching this target.";
+  if (q.to <= limit)
+    return `This range is older than the history keeps (${formatDuration(retentionMs)}, INFLIGHT_HISTORY): nothing of it is left.`;
+  if (q.from < limit)
+    return `The history keeps ${formatDuration(retentionMs)} (INFLIGHT_HISTORY): what is before ${formatClock(limit)} is gone.`;
+  if (keptFrom !== null && q.from < keptFrom && keptFrom < q.to)
+    return `The file holds nothing before ${formatClock(keptFrom)} (its size cap, INFLIGHT_HISTORY_MAX_MB, or inflight was not running).`;
+  if (empty)
+    return q.from > q.now
+      ? "This range is ahead of now."
+      : "No second of this range is on disk: inflight was not running, or not watching this target.";
   return null;
 }
 
@@ -50,5 +56,7 @@ const HOUR_FINDING_TTL_MS = 30_000;
 /** The fleet row's worst finding of the last hour, from disk (null when none held, or none is kept). */
 export function hourFinding(history: HistoryStore, samples: SampleStore, target: string, now: number): HistoryFinding | null {
   if (!samples.on) return null;
-  return history.memo(`hour-finding:${target}`, now, HOUR_FINDING_TTL_MS, () => worstFinding(samples.findings(history.keyFor(target), now - HOUR, now)));
+  return history.memo(`hour-finding:${target}`, now, HOUR_FINDING_TTL_MS, () =>
+    worstFinding(samples.findings(history.keyFor(target), now - HOUR, now)),
+  );
 }

@@ -37,11 +37,18 @@ export class Recording {
 
   private view() {
     const w = this.window;
-    return { ticksSince: (seq: number) => w.ticksSince(seq), ioSince: (seq: number) => w.ioSince(seq), queries: () => w.queries(), findings: w.findings, blockSize: blockSizeOf(w.settings) };
+    return {
+      ticksSince: (seq: number) => w.ticksSince(seq),
+      ioSince: (seq: number) => w.ioSince(seq),
+      queries: () => w.queries(),
+      findings: w.findings,
+      blockSize: blockSizeOf(w.settings),
+    };
   }
 
   private write(rows: SampleRows): void {
-    if (this.redact && rows.findings.length) rows.findings = redactFindings(rows.findings, [...rows.runs, ...this.window.queries()], this.window.statements);
+    if (this.redact && rows.findings.length)
+      rows.findings = redactFindings(rows.findings, [...rows.runs, ...this.window.queries()], this.window.statements);
     if (this.redact && rows.runs.length) rows.runs = redactRuns(rows.runs, this.window.statements);
     this.sink.write(rows);
   }

@@ -70,7 +70,8 @@ export function openSamples(file, timeoutMs) {
   const db = openSqlite(file, timeoutMs);
   try {
     const version = db.pragma("user_version", { simple: true });
-    if (version > SAMPLES_SCHEMA_VERSION) throw new Error(`${file} was written by a newer inflight (samples schema ${version}; this one knows ${SAMPLES_SCHEMA_VERSION})`);
+    if (version > SAMPLES_SCHEMA_VERSION)
+      throw new Error(`${file} was written by a newer inflight (samples schema ${version}; this one knows ${SAMPLES_SCHEMA_VERSION})`);
     db.exec(DDL);
     if (version < SAMPLES_SCHEMA_VERSION) db.pragma(`user_version = ${SAMPLES_SCHEMA_VERSION}`);
     return db;
@@ -103,8 +104,15 @@ export function writeSamples(db, batch) {
   const finding = db.prepare("INSERT OR REPLACE INTO sample_findings (target, id, since, seen, data) VALUES (?, ?, ?, ?, ?)");
   db.transaction(() => {
     for (const [key, rows] of byKey) {
-      if (rows.ticks.length) ticks.run(key, Math.floor(lowest(rows.ticks.map((t) => t.t))), Math.ceil(highest(rows.ticks.map((t) => t.t))), pack(rows.ticks));
-      if (rows.runs.length) runs.run(key, Math.floor(lowest(rows.runs.map((r) => r.startedAt))), Math.ceil(highest(rows.runs.map((r) => r.endedAt ?? r.lastSeen))), pack(rows.runs));
+      if (rows.ticks.length)
+        ticks.run(key, Math.floor(lowest(rows.ticks.map((t) => t.t))), Math.ceil(highest(rows.ticks.map((t) => t.t))), pack(rows.ticks));
+      if (rows.runs.length)
+        runs.run(
+          key,
+          Math.floor(lowest(rows.runs.map((r) => r.startedAt))),
+          Math.ceil(highest(rows.runs.map((r) => r.endedAt ?? r.lastSeen))),
+          pack(rows.runs),
+        );
       for (const f of rows.findings) finding.run(key, f.id, Math.round(f.from), Math.round(f.to ?? f.seen), JSON.stringify(f));
     }
   })();

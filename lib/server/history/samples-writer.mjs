@@ -17,7 +17,10 @@ let db = null;
 let prunedAt = Number.NEGATIVE_INFINITY;
 
 /** @param {unknown} err */
-const described = (err) => ({ code: /** @type {{ code?: string }} */ (err)?.code, message: err instanceof Error ? err.message : String(err) });
+const described = (err) => ({
+  code: /** @type {{ code?: string }} */ (err)?.code,
+  message: err instanceof Error ? err.message : String(err),
+});
 
 function closeDb() {
   try {
@@ -37,20 +40,23 @@ function bound(/** @type {import("better-sqlite3").Database} */ open, /** @type 
   return capSamples(open, config.maxBytes, now);
 }
 
-parentPort?.on("message", (/** @type {{ type: "write", id: number, now: number, batch: import("./samples-db.mjs").KeyedRows[] } | { type: "close" }} */ m) => {
-  if (m.type === "close") {
-    closeDb();
-    parentPort?.close();
-    return;
-  }
-  let written = false;
-  try {
-    db ??= openSamples(config.file, config.lockWaitMs);
-    writeSamples(db, m.batch);
-    written = true;
-    parentPort?.postMessage({ id: m.id, written, capped: bound(db, m.now), error: null });
-  } catch (err) {
-    closeDb();
-    parentPort?.postMessage({ id: m.id, written, capped: null, error: described(err) });
-  }
-});
+parentPort?.on(
+  "message",
+  (/** @type {{ type: "write", id: number, now: number, batch: import("./samples-db.mjs").KeyedRows[] } | { type: "close" }} */ m) => {
+    if (m.type === "close") {
+      closeDb();
+      parentPort?.close();
+      return;
+    }
+    let written = false;
+    try {
+      db ??= openSamples(config.file, config.lockWaitMs);
+      writeSamples(db, m.batch);
+      written = true;
+      parentPort?.postMessage({ id: m.id, written, capped: bound(db, m.now), error: null });
+    } catch (err) {
+      closeDb();
+      parentPort?.postMessage({ id: m.id, written, capped: null, error: described(err) });
+    }
+  },
+);

@@ -18,7 +18,15 @@ const DAY = 86_400_000;
 
 const tick = (t: number, inFlight: number): HistoryTick => ({
   t,
-  aio: { inFlight, bytes: inFlight * 131072, byState: { SUBMITTED: inFlight }, byOperation: { readv: inFlight }, byStateOperation: { "SUBMITTED/readv": inFlight }, sync: 0, syncBytes: 0 },
+  aio: {
+    inFlight,
+    bytes: inFlight * 131072,
+    byState: { SUBMITTED: inFlight },
+    byOperation: { readv: inFlight },
+    byStateOperation: { "SUBMITTED/readv": inFlight },
+    sync: 0,
+    syncBytes: 0,
+  },
   workers: { configured: 1, alive: 1, busy: 1 },
   waits: { "IO:AioIoCompletion": 1 },
   active: 1,
@@ -29,13 +37,30 @@ const tick = (t: number, inFlight: number): HistoryTick => ({
 const rows = (from: number, n: number): SampleRows => ({
   ticks: Array.from({ length: n }, (_, i) => tick(from + i * 1000, 3)),
   runs: [],
-  findings: [{ id: "workers_queue", rule: "workers_queue", severity: "act", text: "io workers are the queue", evidence: {}, from, to: from + n * 1000, seen: from + n * 1000 }],
+  findings: [
+    {
+      id: "workers_queue",
+      rule: "workers_queue",
+      severity: "act",
+      text: "io workers are the queue",
+      evidence: {},
+      from,
+      to: from + n * 1000,
+      seen: from + n * 1000,
+    },
+  ],
 });
 
 describe("the sample store", () => {
   let dir: string;
   let lines: string[];
-  const opts = (extra: Partial<SampleOptions> = {}): SampleOptions => ({ file: samplesFile(path.join(dir, "history.db")), retentionMs: 7 * DAY, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l), ...extra });
+  const opts = (extra: Partial<SampleOptions> = {}): SampleOptions => ({
+    file: samplesFile(path.join(dir, "history.db")),
+    retentionMs: 7 * DAY,
+    maxBytes: 64 * 1024 * 1024,
+    log: (l) => lines.push(l),
+    ...extra,
+  });
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-samples-"));
@@ -92,7 +117,11 @@ describe("the sample store", () => {
     other.pragma("user_version = 99");
     sink.write(rows(T0, 10));
     await store.flush(T0 + 1000);
-    expect(sink.status()).toEqual({ on: false, reason: expect.stringContaining("was written by a newer inflight (samples schema 99"), dropped: 11 });
+    expect(sink.status()).toEqual({
+      on: false,
+      reason: expect.stringContaining("was written by a newer inflight (samples schema 99"),
+      dropped: 11,
+    });
     other.pragma("user_version = 1");
     other.close();
     sink.write(rows(T0 + 20_000, 10));

@@ -67,9 +67,18 @@ export class SampleStore {
   private failedAt = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
 
-  private constructor(readonly options: SampleOptions, off: string | null) {
+  private constructor(
+    readonly options: SampleOptions,
+    off: string | null,
+  ) {
     this.reason = off;
-    this.writer = new SampleWriter({ file: options.file, retentionMs: options.retentionMs, maxBytes: options.maxBytes, lockWaitMs: LOCK_WAIT_MS, pruneEveryMs: PRUNE_EVERY_MS });
+    this.writer = new SampleWriter({
+      file: options.file,
+      retentionMs: options.retentionMs,
+      maxBytes: options.maxBytes,
+      lockWaitMs: LOCK_WAIT_MS,
+      pruneEveryMs: PRUNE_EVERY_MS,
+    });
   }
 
   /** Opens (or makes) the file for reading at once, so a file that cannot be used is said at the start. */
@@ -130,29 +139,46 @@ export class SampleStore {
     this.queue = [];
     this.queued = 0;
     this.posted += n;
-    return this.writer.write(batch.map(({ key, rows }) => ({ key, rows })), now).then((ack) => this.answered(batch, n, ack, now));
+    return this.writer
+      .write(
+        batch.map(({ key, rows }) => ({ key, rows })),
+        now,
+      )
+      .then((ack) => this.answered(batch, n, ack, now));
   }
 
   /** The rows of [from, to) for the target keyed `key`; none when the file cannot be read (status says why). */
   read(key: string, from: number, to: number): HistoryRows {
     return this.reading({ ticks: [], runs: [], findings: [], keptFrom: null }, (db) => {
       const batches = <T>(sql: string) => (db.prepare(sql).pluck().all(key, from, to) as Buffer[]).flatMap((b) => unpack<T>(b));
-      const ticks = batches<HistoryTick>("SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from").filter((t) => t.t >= from && t.t < to);
+      const ticks = batches<HistoryTick>(
+        "SELECT data FROM sample_ticks WHERE target = ? AND t_to >= ? AND t_from < ? ORDER BY t_from",
+      ).filter((t) => t.t >= from && t.t < to);
       // A running run is written again every 10 s: its newest copy (the ended one, once it ended) is the one kept.
       const runs = new Map<string, QueryRun>();
-      for (const r of batches<QueryRun>("SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max")) {
+      for (const r of batches<QueryRun>(
+        "SELECT data FROM sample_runs WHERE target = ? AND seen_max >= ? AND started_min < ? ORDER BY seen_max",
+      )) {
         if ((r.endedAt ?? r.lastSeen) < from || r.startedAt >= to) continue;
         const kept = runs.get(r.id);
         if (!kept || (kept.endedAt === null && (r.endedAt !== null || r.lastSeen >= kept.lastSeen))) runs.set(r.id, r);
       }
-      return { ticks, runs: [...runs.values()].sort((a, b) => a.startedAt - b.startedAt), findings: this.findings(key, from, to), keptFrom: oldestSample(db, key) };
+      return {
+        ticks,
+        runs: [...runs.values()].sort((a, b) => a.startedAt - b.startedAt),
+        findings: this.findings(key, from, to),
+        keptFrom: oldestSample(db, key),
+      };
     });
   }
 
   /** The findings that held in [from, to), alone (the fleet row's). */
   findings(key: string, from: number, to: number): HistoryFinding[] {
     return this.reading([], (db) => {
-      const rows = db.prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since").pluck().all(key, from, to) as string[];
+      const rows = db
+        .prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since")
+        .pluck()
+        .all(key, from, to) as string[];
       return rows.map((d) => JSON.parse(d) as HistoryFinding);
     });
   }
@@ -164,7 +190,8 @@ export class SampleStore {
     const last = this.flush(Date.now());
     const finished = await this.writer.close(CLOSE_WAIT_MS);
     await last;
-    if (!finished) this.options.log(`samples: the writer did not finish within ${CLOSE_WAIT_MS / 1000} s of the stop; what it had is not kept`);
+    if (!finished)
+      this.options.log(`samples: the writer did not finish within ${CLOSE_WAIT_MS / 1000} s of the stop; what it had is not kept`);
     this.reader?.close();
     this.reader = null;
   }
@@ -178,7 +205,10 @@ export class SampleStore {
     if (this.reason !== null) this.options.log(`samples: ${this.options.file} is written again`);
     this.reason = null;
     if (!this.reader) this.openReader(now);
-    if (ack.capped !== null) this.options.log(`samples: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: seconds before ${new Date(ack.capped).toISOString()} dropped`);
+    if (ack.capped !== null)
+      this.options.log(
+        `samples: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: seconds before ${new Date(ack.capped).toISOString()} dropped`,
+      );
   }
 
   /** A read that fails is the file failing (one line, status says why), never an error at the page. */

@@ -91,8 +91,13 @@ function migrateFrom1(db: Database.Database): void {
     for (const table of KEYED) db.exec(`ALTER TABLE ${table} RENAME COLUMN target TO history`);
     db.exec("ALTER TABLE settings ADD COLUMN server_version TEXT");
     db.exec(DDL);
-    const names = db.prepare(KEYED.map((t) => `SELECT DISTINCT history FROM ${t}`).join(" UNION ")).pluck().all() as string[];
-    const insert = db.prepare("INSERT INTO servers (id, address, system_id, identified_by, legacy_name, last_seen) VALUES (?, NULL, NULL, 'name', ?, ?)");
+    const names = db
+      .prepare(KEYED.map((t) => `SELECT DISTINCT history FROM ${t}`).join(" UNION "))
+      .pluck()
+      .all() as string[];
+    const insert = db.prepare(
+      "INSERT INTO servers (id, address, system_id, identified_by, legacy_name, last_seen) VALUES (?, NULL, NULL, 'name', ?, ?)",
+    );
     const lastSeen = db.prepare("SELECT max(t) FROM settings WHERE history = ?").pluck();
     for (const name of names) insert.run(LEGACY_PREFIX + name, name, (lastSeen.get(name) as number | null) ?? 0);
     for (const table of KEYED) db.prepare(`UPDATE ${table} SET history = ? || history`).run(LEGACY_PREFIX);
@@ -107,7 +112,8 @@ export function openDatabase(file: string): Database.Database {
   const db = openSqlite(file, 2000);
   try {
     const version = db.pragma("user_version", { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new NewerSchemaError(`it was written by a newer inflight (history schema ${version}; this one knows ${SCHEMA_VERSION})`);
+    if (version > SCHEMA_VERSION)
+      throw new NewerSchemaError(`it was written by a newer inflight (history schema ${version}; this one knows ${SCHEMA_VERSION})`);
     if (version === 1) migrateFrom1(db);
     else db.exec(DDL);
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);

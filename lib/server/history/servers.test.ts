@@ -16,7 +16,14 @@ const MIN = 60_000;
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
 
 function settings(ioMethod: string): Settings {
-  const s = (setting: string) => ({ setting, unit: null, source: "configuration file", pendingRestart: false, display: setting, enumvals: null });
+  const s = (setting: string) => ({
+    setting,
+    unit: null,
+    source: "configuration file",
+    pendingRestart: false,
+    display: setting,
+    enumvals: null,
+  });
   return { io_method: s(ioMethod), io_workers: s("3") };
 }
 
@@ -31,8 +38,21 @@ const who = (address: string, systemId: string | null, postmasterStart: number, 
 describe("histories kept by server", () => {
   let dir: string;
   let lines: string[];
-  const opts = (): HistoryOptions => ({ file: path.join(dir, "history.db"), retentionMs: 7 * 24 * 60 * MIN, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
-  const compare = (store: HistoryStore, target: string) => comparePayload(store, { target, history: store.historyOf(target), beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 120 * MIN, redact: false });
+  const opts = (): HistoryOptions => ({
+    file: path.join(dir, "history.db"),
+    retentionMs: 7 * 24 * 60 * MIN,
+    maxBytes: 64 * 1024 * 1024,
+    log: (l) => lines.push(l),
+  });
+  const compare = (store: HistoryStore, target: string) =>
+    comparePayload(store, {
+      target,
+      history: store.historyOf(target),
+      beforeMs: 60 * MIN,
+      afterMs: 60 * MIN,
+      now: T0 + 120 * MIN,
+      redact: false,
+    });
 
   /** Connects `target` to the server `id`, then a restart of it into `method` at `at`. */
   function watch(store: HistoryStore, target: string, id: ServerIdentity, method: string, restartAt: number) {
@@ -84,14 +104,20 @@ describe("histories kept by server", () => {
     sink.server(who("db1:5432/app", "8", T0 + 20 * MIN, "19.0"));
     sink.serverState(T0 + 20 * MIN + 1000, settings("worker"), T0 + 20 * MIN, "19.0");
     expect(store.historyOf("db")).toBe("db1:5432/app#7");
-    expect(store.restarts("db1:5432/app#7").at(-1)).toMatchObject({ at: T0 + 20 * MIN, changes: [{ name: "server_version", before: "18.4", after: "19.0" }] });
+    expect(store.restarts("db1:5432/app#7").at(-1)).toMatchObject({
+      at: T0 + 20 * MIN,
+      changes: [{ name: "server_version", before: "18.4", after: "19.0" }],
+    });
     expect(store.server("db1:5432/app#7")).toMatchObject({ system_id: "8", server_version: "19.0" });
     store.close();
   });
 
   it("names server_version once when the settings read carry it too (pg_settings has it)", () => {
     const store = HistoryStore.open(opts());
-    const withVersion = (version: string): Settings => ({ ...settings("worker"), server_version: { setting: version, unit: null, source: "default", pendingRestart: false, display: version, enumvals: null } });
+    const withVersion = (version: string): Settings => ({
+      ...settings("worker"),
+      server_version: { setting: version, unit: null, source: "default", pendingRestart: false, display: version, enumvals: null },
+    });
     const sink = store.forTarget("db");
     sink.server(who("db1:5432/app", "7", T0));
     sink.serverState(T0 + MIN, withVersion("18.4"), T0, "18.4");
@@ -115,7 +141,9 @@ describe("histories kept by server", () => {
     watch(store, "db", who("db1:5432/app", null, T0), "sync", T0 + 10 * MIN);
     expect(store.historyOf("db")).toBe("db1:5432/app");
     expect(compare(store, "db").history).toEqual({ id: "db1:5432/app", identifiedBy: "address" });
-    expect(lines).toEqual(["history: the server at db1:5432/app is told apart by its address only (this role may not run pg_control_system())"]);
+    expect(lines).toEqual([
+      "history: the server at db1:5432/app is told apart by its address only (this role may not run pg_control_system())",
+    ]);
     store.close();
   });
 
@@ -131,9 +159,15 @@ describe("histories kept by server", () => {
       PRAGMA user_version = 1;`);
     const put = (target: string, epoch: number, restart: number) => {
       old.prepare("INSERT INTO settings VALUES (?, ?, ?, ?)").run(target, epoch + 1000, epoch, JSON.stringify(settings("sync")));
-      old.prepare("INSERT INTO restarts VALUES (?, ?, ?, ?)").run(target, restart, restart + 1000, JSON.stringify([{ name: "io_method", before: "worker", after: "sync" }]));
-      old.prepare("INSERT INTO statement_minutes VALUES (?, ?, ?, 'q', 6, 600, 60000, 1, 1, 1)").run(target, Math.floor(restart / MIN) * MIN + MIN, restart);
-      old.prepare("INSERT INTO statement_minutes VALUES (?, ?, ?, 'q', 6, 900, 140000, 1, 1, 1)").run(target, Math.floor(restart / MIN) * MIN - MIN, restart - 30 * MIN);
+      old
+        .prepare("INSERT INTO restarts VALUES (?, ?, ?, ?)")
+        .run(target, restart, restart + 1000, JSON.stringify([{ name: "io_method", before: "worker", after: "sync" }]));
+      old
+        .prepare("INSERT INTO statement_minutes VALUES (?, ?, ?, 'q', 6, 600, 60000, 1, 1, 1)")
+        .run(target, Math.floor(restart / MIN) * MIN + MIN, restart);
+      old
+        .prepare("INSERT INTO statement_minutes VALUES (?, ?, ?, 'q', 6, 900, 140000, 1, 1, 1)")
+        .run(target, Math.floor(restart / MIN) * MIN - MIN, restart - 30 * MIN);
       old.prepare("INSERT INTO statement_texts VALUES (?, 'q', 'SELECT q', ?)").run(target, Math.floor(restart / MIN) * MIN + MIN);
     };
     put("east", T0 + 10 * MIN, T0 + 10 * MIN);
@@ -152,8 +186,19 @@ describe("histories kept by server", () => {
     const west = compare(store, "west");
     expect(west.restart).toBeNull();
     expect(west.note).toMatch(/\?history=name%3Awest/);
-    const kept = comparePayload(store, { target: "west", history: "name:west", beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 120 * MIN, redact: false });
-    expect(kept).toMatchObject({ history: { id: "name:west", identifiedBy: "name" }, restart: { at: T0 + 20 * MIN }, rows: [{ query: "SELECT q", before: { calls: 6 }, after: { calls: 6 } }] });
+    const kept = comparePayload(store, {
+      target: "west",
+      history: "name:west",
+      beforeMs: 60 * MIN,
+      afterMs: 60 * MIN,
+      now: T0 + 120 * MIN,
+      redact: false,
+    });
+    expect(kept).toMatchObject({
+      history: { id: "name:west", identifiedBy: "name" },
+      restart: { at: T0 + 20 * MIN },
+      rows: [{ query: "SELECT q", before: { calls: 6 }, after: { calls: 6 } }],
+    });
     store.close();
   });
 

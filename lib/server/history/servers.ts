@@ -60,7 +60,15 @@ export function resolveHistory(db: Database.Database, who: ServerIdentity, now: 
   const identifiedBy = who.systemId === null ? "address" : "system_identifier";
   const row: ServerRow = found
     ? { ...found, address: who.address, system_id: who.systemId ?? found.system_id, identified_by: identifiedBy, last_seen: now }
-    : { id: who.systemId === null ? who.address : `${who.address}#${who.systemId}`, address: who.address, system_id: who.systemId, identified_by: identifiedBy, server_version: null, legacy_name: null, last_seen: now };
+    : {
+        id: who.systemId === null ? who.address : `${who.address}#${who.systemId}`,
+        address: who.address,
+        system_id: who.systemId,
+        identified_by: identifiedBy,
+        server_version: null,
+        legacy_name: null,
+        last_seen: now,
+      };
   // server_version is the one the restart diff is made against: settings rows carry it, this row only for pick().
   row.server_version = who.serverVersion;
   db.prepare(

@@ -8,6 +8,17 @@ import type { HistoryStore } from "./store";
 
 export function settingsTimeline(store: HistoryStore, history: string, from: number, to: number): { t: number; settings: Settings }[] {
   const first = store.settingsAt(history, from);
-  const later = store.guard("reading", [], (db) => db.prepare("SELECT t, settings FROM settings WHERE history = ? AND t > ? AND t <= ? ORDER BY t").all(history, from, to) as { t: number; settings: string }[]);
-  return [...(first ? [{ t: from, settings: first }] : []), ...later.map((r) => ({ t: r.t, settings: JSON.parse(r.settings) as Settings }))];
+  const later = store.guard(
+    "reading",
+    [],
+    (db) =>
+      db.prepare("SELECT t, settings FROM settings WHERE history = ? AND t > ? AND t <= ? ORDER BY t").all(history, from, to) as {
+        t: number;
+        settings: string;
+      }[],
+  );
+  return [
+    ...(first ? [{ t: from, settings: first }] : []),
+    ...later.map((r) => ({ t: r.t, settings: JSON.parse(r.settings) as Settings })),
+  ];
 }

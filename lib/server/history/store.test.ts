@@ -16,16 +16,37 @@ const MIN = 60_000;
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
 
 function settings(ioMethod: string): Settings {
-  const s = (setting: string) => ({ setting, unit: null, source: "configuration file", pendingRestart: false, display: setting, enumvals: null });
+  const s = (setting: string) => ({
+    setting,
+    unit: null,
+    source: "configuration file",
+    pendingRestart: false,
+    display: setting,
+    enumvals: null,
+  });
   return { io_method: s(ioMethod), io_workers: s("3") };
 }
 
-const delta = (queryid: string, calls: number, meanMs: number): StatementDelta => ({ queryid, calls, execMs: calls * meanMs, execSq: calls * meanMs * meanMs * 1.01, readMs: calls * meanMs * 0.4, blksRead: calls * 100, blksHit: calls });
+const delta = (queryid: string, calls: number, meanMs: number): StatementDelta => ({
+  queryid,
+  calls,
+  execMs: calls * meanMs,
+  execSq: calls * meanMs * meanMs * 1.01,
+  readMs: calls * meanMs * 0.4,
+  blksRead: calls * 100,
+  blksHit: calls,
+});
 
 describe("the history store", () => {
   let dir: string;
   let lines: string[];
-  const opts = (extra: Partial<HistoryOptions> = {}): HistoryOptions => ({ file: path.join(dir, "history.db"), retentionMs: 7 * 24 * 60 * MIN, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l), ...extra });
+  const opts = (extra: Partial<HistoryOptions> = {}): HistoryOptions => ({
+    file: path.join(dir, "history.db"),
+    retentionMs: 7 * 24 * 60 * MIN,
+    maxBytes: 64 * 1024 * 1024,
+    log: (l) => lines.push(l),
+    ...extra,
+  });
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), "inflight-history-"));
@@ -37,7 +58,13 @@ describe("the history store", () => {
     const first = HistoryStore.open(opts());
     expect(first.status).toEqual({ on: true });
     const sink = first.forTarget("east");
-    sink.server({ address: "db1:5432/app", systemId: "7001", serverVersion: "18.4", serverVersionNum: 180004, postmasterStart: T0 - 3_600_000 });
+    sink.server({
+      address: "db1:5432/app",
+      systemId: "7001",
+      serverVersion: "18.4",
+      serverVersionNum: 180004,
+      postmasterStart: T0 - 3_600_000,
+    });
     sink.serverState(T0, settings("worker"), T0 - 3_600_000, "18.4");
     const east = first.historyOf("east")!;
     expect(east).toBe("db1:5432/app#7001");
@@ -46,9 +73,19 @@ describe("the history store", () => {
 
     const second = HistoryStore.open(opts());
     // The server restarted with io_method = sync while no inflight ran.
-    expect(second.recordServerState(east, T0 + 20 * MIN, settings("sync"), T0 + 15 * MIN)).toMatchObject({ at: T0 + 15 * MIN, changes: [{ name: "io_method", before: "worker", after: "sync" }] });
+    expect(second.recordServerState(east, T0 + 20 * MIN, settings("sync"), T0 + 15 * MIN)).toMatchObject({
+      at: T0 + 15 * MIN,
+      changes: [{ name: "io_method", before: "worker", after: "sync" }],
+    });
     for (let m = 21; m < 31; m++) second.recordStatements(east, T0 + m * MIN, T0 + 15 * MIN, [delta("q1", 6, 150)], () => "SELECT 1");
-    const c = comparePayload(second, { target: "east", history: east, beforeMs: 60 * MIN, afterMs: 60 * MIN, now: T0 + 31 * MIN, redact: false });
+    const c = comparePayload(second, {
+      target: "east",
+      history: east,
+      beforeMs: 60 * MIN,
+      afterMs: 60 * MIN,
+      now: T0 + 31 * MIN,
+      redact: false,
+    });
     expect(c.changes).toEqual([{ name: "io_method", before: "worker", after: "sync" }]);
     expect(c.rows).toHaveLength(1);
     expect(c.rows[0]).toMatchObject({ query: "SELECT 1", before: { calls: 60 }, after: { calls: 60 }, verdict: { kind: "slower" } });
@@ -67,7 +104,12 @@ describe("the history store", () => {
     store.recordStatements("east", T0 + 90 * MIN, T0 + 29 * MIN, [delta("new", 6, 1)], () => "SELECT new");
     store.prune(T0 + 100 * MIN);
     expect([...store.sideSums("east", { from: 0, to: T0 + 200 * MIN }).keys()]).toEqual(["new"]);
-    expect(store.texts("east", ["old", "new"])).toEqual(new Map([["old", ""], ["new", "SELECT new"]]));
+    expect(store.texts("east", ["old", "new"])).toEqual(
+      new Map([
+        ["old", ""],
+        ["new", "SELECT new"],
+      ]),
+    );
     expect(store.restarts("east")).toEqual([]);
     expect(store.settingsAt("east", T0 + 100 * MIN)?.io_method.setting).toBe("sync");
     store.close();
@@ -77,7 +119,14 @@ describe("the history store", () => {
     const maxBytes = 1024 * 1024;
     const store = HistoryStore.open(opts({ maxBytes }));
     const ids = Array.from({ length: 200 }, (_, i) => `q${i}`);
-    for (let m = 0; m < 120; m++) store.recordStatements("east", T0 + m * MIN, T0, ids.map((id) => delta(id, 1, 1)), (id) => `SELECT ${id}`);
+    for (let m = 0; m < 120; m++)
+      store.recordStatements(
+        "east",
+        T0 + m * MIN,
+        T0,
+        ids.map((id) => delta(id, 1, 1)),
+        (id) => `SELECT ${id}`,
+      );
     store.close();
     const db = new Database(opts().file, { readonly: true });
     try {
@@ -94,7 +143,10 @@ describe("the history store", () => {
   it("turns itself off with one line for a file that is not a database", () => {
     writeFileSync(opts().file, "not a database ".repeat(400));
     const store = HistoryStore.open(opts());
-    expect(store.status).toMatchObject({ on: false, reason: expect.stringMatching(/is not a history inflight can read \(file is not a database\)/) });
+    expect(store.status).toMatchObject({
+      on: false,
+      reason: expect.stringMatching(/is not a history inflight can read \(file is not a database\)/),
+    });
     store.forTarget("east").statements(T0, T0, [delta("q", 1, 1)], () => "x");
     expect(store.restarts("east")).toEqual([]);
     expect(lines).toHaveLength(1);

@@ -126,7 +126,11 @@ export class HistoryStore implements HistoryReader {
 
   /** A history's server: its address, and how it is told apart (identified_by: its system identifier, its address only, or a name of schema 1). */
   server(history: string): ServerRow | null {
-    return this.guard("reading", null, (db) => (db.prepare("SELECT * FROM servers WHERE id = ?").get(history) as ServerRow | undefined) ?? null);
+    return this.guard(
+      "reading",
+      null,
+      (db) => (db.prepare("SELECT * FROM servers WHERE id = ?").get(history) as ServerRow | undefined) ?? null,
+    );
   }
 
   private expectAt(target: string, address: string): void {
@@ -142,13 +146,21 @@ export class HistoryStore implements HistoryReader {
     this.targets.set(target, { history: row.id, identified: true });
     if (was?.history !== row.id) this.memos.clear();
     if (row.identified_by === "address" && !(was?.identified && was.history === row.id)) {
-      this.options.log(`history: the server at ${who.address} is told apart by its address only (this role may not run pg_control_system())`);
+      this.options.log(
+        `history: the server at ${who.address} is told apart by its address only (this role may not run pg_control_system())`,
+      );
     }
   }
 
   // ---- writes --------------------------------------------------------------
 
-  recordStatements(history: string, t: number, epoch: number, deltas: readonly StatementDelta[], textOf: (queryid: string) => string | undefined): void {
+  recordStatements(
+    history: string,
+    t: number,
+    epoch: number,
+    deltas: readonly StatementDelta[],
+    textOf: (queryid: string) => string | undefined,
+  ): void {
     if (deltas.length === 0) return;
     this.guard("writing", undefined, (db) => {
       const minute = Math.floor(t / MINUTE) * MINUTE;
@@ -156,7 +168,18 @@ export class HistoryStore implements HistoryReader {
       const text = db.prepare(UPSERT_TEXT);
       db.transaction(() => {
         for (const d of deltas) {
-          upsert.run({ history, minute, epoch, queryid: d.queryid, calls: d.calls, execMs: d.execMs, execSq: d.execSq, readMs: d.readMs, blksRead: d.blksRead, blksHit: d.blksHit });
+          upsert.run({
+            history,
+            minute,
+            epoch,
+            queryid: d.queryid,
+            calls: d.calls,
+            execMs: d.execMs,
+            execSq: d.execSq,
+            readMs: d.readMs,
+            blksRead: d.blksRead,
+            blksHit: d.blksHit,
+          });
           const key = `${history}\u0000${d.queryid}`;
           const query = textOf(d.queryid);
           if (this.textMinute.get(key) === minute || !query) continue;
@@ -174,7 +197,13 @@ export class HistoryStore implements HistoryReader {
    * (also one inflight was not running for), with server_version among its
    * changes when it moved (an upgrade keeps the history).
    */
-  recordServerState(history: string, t: number, settings: Settings, postmasterStart: number, version: string | null = null): Restart | null {
+  recordServerState(
+    history: string,
+    t: number,
+    settings: Settings,
+    postmasterStart: number,
+    version: string | null = null,
+  ): Restart | null {
     return this.guard("writing", null, (db) => {
       const last = this.lastState.get(history) ?? this.loadState(db, history);
       const json = JSON.stringify(settings);
@@ -183,12 +212,27 @@ export class HistoryStore implements HistoryReader {
         const upgraded = version !== null && last.version !== null && last.version !== version;
         // First, and once: the settings read carries server_version too (pg_settings has it).
         const diff = diffSettings(last.settings, settings).filter((c) => !upgraded || c.name !== "server_version");
-        restart = { at: postmasterStart, seenAt: t, changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diff] };
-        db.prepare("INSERT OR IGNORE INTO restarts (history, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(history, restart.at, t, JSON.stringify(restart.changes));
+        restart = {
+          at: postmasterStart,
+          seenAt: t,
+          changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diff],
+        };
+        db.prepare("INSERT OR IGNORE INTO restarts (history, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(
+          history,
+          restart.at,
+          t,
+          JSON.stringify(restart.changes),
+        );
         this.memos.clear();
       }
       if (!last || last.json !== json || last.epoch !== postmasterStart || (version !== null && last.version !== version)) {
-        db.prepare("INSERT OR REPLACE INTO settings (history, t, epoch, settings, server_version) VALUES (?, ?, ?, ?, ?)").run(history, t, postmasterStart, json, version);
+        db.prepare("INSERT OR REPLACE INTO settings (history, t, epoch, settings, server_version) VALUES (?, ?, ?, ?, ?)").run(
+          history,
+          t,
+          postmasterStart,
+          json,
+          version,
+        );
       }
       this.lastState.set(history, { epoch: postmasterStart, json, settings, version: version ?? last?.version ?? null });
       return restart;
@@ -197,7 +241,9 @@ export class HistoryStore implements HistoryReader {
 
   /** A restart the lab made (its server start): not one to compare around. */
   noteLabRestart(history: string, epoch: number): void {
-    this.guard("writing", undefined, (db) => db.prepare("INSERT OR IGNORE INTO lab_restarts (history, epoch) VALUES (?, ?)").run(history, epoch));
+    this.guard("writing", undefined, (db) =>
+      db.prepare("INSERT OR IGNORE INTO lab_restarts (history, epoch) VALUES (?, ?)").run(history, epoch),
+    );
   }
 
   // ---- reads ---------------------------------------------------------------
@@ -211,7 +257,11 @@ export class HistoryStore implements HistoryReader {
 
   sideSums(history: string, q: SideQuery): Map<string, SideSums> {
     return this.guard("reading", new Map(), (db) => {
-      const rows = db.prepare(SIDE_SUMS).all({ history, from: q.from, to: q.to, epochFrom: q.epochFrom ?? -FAR, epochTo: q.epochTo ?? FAR }) as (SideSums & { queryid: string })[];
+      const rows = db
+        .prepare(SIDE_SUMS)
+        .all({ history, from: q.from, to: q.to, epochFrom: q.epochFrom ?? -FAR, epochTo: q.epochTo ?? FAR }) as (SideSums & {
+        queryid: string;
+      })[];
       return new Map(rows.map(({ queryid, ...sums }) => [queryid, sums]));
     });
   }
@@ -226,7 +276,10 @@ export class HistoryStore implements HistoryReader {
   /** The settings in force at `t` (the newest recorded at or before it). */
   settingsAt(history: string, t: number): Settings | null {
     return this.guard("reading", null, (db) => {
-      const json = db.prepare("SELECT settings FROM settings WHERE history = ? AND t <= ? ORDER BY t DESC LIMIT 1").pluck().get(history, t) as string | undefined;
+      const json = db
+        .prepare("SELECT settings FROM settings WHERE history = ? AND t <= ? ORDER BY t DESC LIMIT 1")
+        .pluck()
+        .get(history, t) as string | undefined;
       return json ? (JSON.parse(json) as Settings) : null;
     });
   }
@@ -262,11 +315,16 @@ export class HistoryStore implements HistoryReader {
       pruneBefore(db, now - this.options.retentionMs);
     }
     const cutoff = enforceCap(db, this.options.maxBytes, now);
-    if (cutoff !== null) this.options.log(`history: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: minutes before ${new Date(cutoff).toISOString()} dropped`);
+    if (cutoff !== null)
+      this.options.log(
+        `history: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: minutes before ${new Date(cutoff).toISOString()} dropped`,
+      );
   }
 
   private loadState(db: Database.Database, history: string) {
-    const row = db.prepare("SELECT epoch, settings, server_version AS version FROM settings WHERE history = ? ORDER BY t DESC LIMIT 1").get(history) as { epoch: number; settings: string; version: string | null } | undefined;
+    const row = db
+      .prepare("SELECT epoch, settings, server_version AS version FROM settings WHERE history = ? ORDER BY t DESC LIMIT 1")
+      .get(history) as { epoch: number; settings: string; version: string | null } | undefined;
     return row ? { epoch: row.epoch, json: row.settings, settings: JSON.parse(row.settings) as Settings, version: row.version } : undefined;
   }
 

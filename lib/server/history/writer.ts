@@ -63,7 +63,10 @@ export class SampleWriter {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "server", "history", "samples-writer.mjs"), { workerData: this.config, execArgv: ["--conditions=react-server"] });
+    const worker = new Worker(path.join(/* turbopackIgnore: true */ process.cwd(), "lib", "server", "history", "samples-writer.mjs"), {
+      workerData: this.config,
+      execArgv: ["--conditions=react-server"],
+    });
     // Never what keeps the process up: a stop closes it (close()).
     worker.unref();
     worker.on("message", ({ id, ...ack }: WriteAck & { id: number }) => {

@@ -34,9 +34,18 @@ export async function checkAccess(runtime: Pick<Runtime, "config" | "tokenChecks
   if (refusal) return refusal;
   const token = config.authToken;
   if (!token || isOpenPath(pathname)) return null;
-  const outcome = await checkCredentials({ authorization: headers.get("authorization"), cookie: asked.cookie }, token, runtime.tokenChecks, clientOf(headers));
+  const outcome = await checkCredentials(
+    { authorization: headers.get("authorization"), cookie: asked.cookie },
+    token,
+    runtime.tokenChecks,
+    clientOf(headers),
+  );
   if ("busy" in outcome) {
-    return { code: "too_many_requests", message: "too many wrong tokens from this address; wait and try again", headers: { "Retry-After": String(outcome.retryAfterS) } };
+    return {
+      code: "too_many_requests",
+      message: "too many wrong tokens from this address; wait and try again",
+      headers: { "Retry-After": String(outcome.retryAfterS) },
+    };
   }
   if (outcome.ok) return null;
   return isApiPath(pathname) ? UNAUTHORIZED : "sign-in";

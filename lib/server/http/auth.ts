@@ -44,7 +44,12 @@ export function isAuthorized(headers: Credentials, token: string): boolean {
  * for earlier wrong ones (a request presenting none is not a guess: it
  * waits for nothing). `{ ok: false }` for none or a wrong one.
  */
-export async function checkCredentials(headers: Credentials, token: string, throttle: FailureThrottle, client: string): Promise<CheckResult> {
+export async function checkCredentials(
+  headers: Credentials,
+  token: string,
+  throttle: FailureThrottle,
+  client: string,
+): Promise<CheckResult> {
   if (headers.authorization === null && headers.cookie === undefined) return { ok: false };
   return throttle.check(client, () => isAuthorized(headers, token));
 }
@@ -61,7 +66,14 @@ export function safeNext(next: string | null): string {
 
 /** Paths reachable without the token. */
 export function isOpenPath(pathname: string): boolean {
-  return pathname === "/api/health" || pathname === "/signin" || pathname === "/api/auth/signin" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico" || pathname === "/icon.svg";
+  return (
+    pathname === "/api/health" ||
+    pathname === "/signin" ||
+    pathname === "/api/auth/signin" ||
+    pathname.startsWith("/_next/static/") ||
+    pathname === "/favicon.ico" ||
+    pathname === "/icon.svg"
+  );
 }
 
 /**

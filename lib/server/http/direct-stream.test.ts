@@ -139,7 +139,10 @@ describe("serveStream", () => {
   it("holds the caps: per client address (429), then in all (503), each with Retry-After", async () => {
     const { runtime, server } = setUp(0, {}, { all: 3, perClient: 2 });
     const port = await listen(server);
-    const held = [await ask(port, "/api/targets/demo/stream", { "x-test-client": "a" }), await ask(port, "/api/targets/demo/stream", { "x-test-client": "a" })];
+    const held = [
+      await ask(port, "/api/targets/demo/stream", { "x-test-client": "a" }),
+      await ask(port, "/api/targets/demo/stream", { "x-test-client": "a" }),
+    ];
     const perClient = await ask(port, "/api/targets/demo/stream", { "x-test-client": "a" });
     expect(perClient.status).toBe(429);
     expect(perClient.headers["retry-after"]).toMatch(/^\d+$/);
@@ -173,10 +176,20 @@ describe("serveStream", () => {
   it("leaves every other request to Next: another path, another method, a trailing slash", async () => {
     const { server, served } = setUp(0);
     const port = await listen(server);
-    for (const [path, method] of [["/api/targets/demo/window", "GET"], ["/api/targets/demo/stream", "POST"], ["/api/targets/demo/stream/", "GET"], ["/api/targets/demo/streamx", "GET"]]) {
+    for (const [path, method] of [
+      ["/api/targets/demo/window", "GET"],
+      ["/api/targets/demo/stream", "POST"],
+      ["/api/targets/demo/stream/", "GET"],
+      ["/api/targets/demo/streamx", "GET"],
+    ]) {
       expect((await ask(port, path, {}, method)).status).toBe(204);
     }
-    expect(served).toEqual(["GET /api/targets/demo/window", "POST /api/targets/demo/stream", "GET /api/targets/demo/stream/", "GET /api/targets/demo/streamx"]);
+    expect(served).toEqual([
+      "GET /api/targets/demo/window",
+      "POST /api/targets/demo/stream",
+      "GET /api/targets/demo/stream/",
+      "GET /api/targets/demo/streamx",
+    ]);
   });
 });
 

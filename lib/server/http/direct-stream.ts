@@ -31,14 +31,28 @@ export async function serveStream(runtime: StreamRuntime, req: IncomingMessage, 
   const match = req.method === "GET" ? STREAM_PATH.exec(pathname) : null;
   if (!match) return false;
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   headers.set(CLIENT_HEADER, client);
   const base = { ...SITE_HEADERS, "Content-Security-Policy": contentSecurityPolicy(null, runtime.config.dev) };
   try {
-    const access = await checkAccess(runtime, { method: "GET", pathname, headers, cookie: cookieNamed(headers.get("cookie"), AUTH_COOKIE) });
+    const access = await checkAccess(runtime, {
+      method: "GET",
+      pathname,
+      headers,
+      cookie: cookieNamed(headers.get("cookie"), AUTH_COOKIE),
+    });
     // An API path is never sent to sign in: without the token it is a 401 (access.ts).
-    if (access) throw access === "sign-in" ? new HttpError("unauthorized", "sign in") : new HttpError(access.code, access.message, access.field, access.headers);
-    const ask = { params: { id: decodeURIComponent(match[1]) }, query: Object.fromEntries(new URLSearchParams(search)), lastEventId: headers.get("last-event-id"), client };
+    if (access)
+      throw access === "sign-in"
+        ? new HttpError("unauthorized", "sign in")
+        : new HttpError(access.code, access.message, access.field, access.headers);
+    const ask = {
+      params: { id: decodeURIComponent(match[1]) },
+      query: Object.fromEntries(new URLSearchParams(search)),
+      lastEventId: headers.get("last-event-id"),
+      client,
+    };
     const { collector, since, release } = admitStream(runtime, ask);
     // Gone while its token was checked: its place is freed at once.
     if (res.destroyed) return (release(), true);
@@ -47,7 +61,9 @@ export async function serveStream(runtime: StreamRuntime, req: IncomingMessage, 
   } catch (err) {
     if (!(err instanceof HttpError)) console.error("[inflight] stream failed:", (err as Error)?.stack ?? err);
     const e = err instanceof HttpError ? err : new HttpError("internal", "internal error");
-    res.writeHead(ERROR_STATUS[e.code], { ...base, "Content-Type": "application/json", "Cache-Control": "no-store", ...e.headers }).end(JSON.stringify(errorBody(e.code, e.message, e.field)));
+    res
+      .writeHead(ERROR_STATUS[e.code], { ...base, "Content-Type": "application/json", "Cache-Control": "no-store", ...e.headers })
+      .end(JSON.stringify(errorBody(e.code, e.message, e.field)));
   }
   return true;
 }

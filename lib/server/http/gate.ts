@@ -36,7 +36,10 @@ export function clientOf(headers: Headers): string {
 /** A rebinding page's requests carry its own name in Host: only the names served get an answer. */
 export function checkHost(headers: Headers, config: Pick<Config, "servedHosts" | "port">): Refusal | null {
   if (hostServed(headers.get("host"), config.servedHosts, config.port)) return null;
-  return { code: "wrong_host", message: "this server does not answer to that Host name; list the names it is reached by in INFLIGHT_ALLOWED_HOSTS" };
+  return {
+    code: "wrong_host",
+    message: "this server does not answer to that Host name; list the names it is reached by in INFLIGHT_ALLOWED_HOSTS",
+  };
 }
 
 /** Next decodes route parameters after the proxy, and a malformed one would be its plain-text 500. */
@@ -70,7 +73,10 @@ export function isSameOrigin(headers: Headers): boolean {
 export function checkWrite(method: string, pathname: string, headers: Headers): Refusal | null {
   if (SAFE_METHODS.has(method.toUpperCase())) return null;
   if (!isSameOrigin(headers)) {
-    return { code: "cross_origin", message: "a request that changes state must come from this dashboard's own page (a same-origin Origin or Sec-Fetch-Site)" };
+    return {
+      code: "cross_origin",
+      message: "a request that changes state must come from this dashboard's own page (a same-origin Origin or Sec-Fetch-Site)",
+    };
   }
   const length = headers.get("content-length");
   if (length === null && headers.get("transfer-encoding") !== null) {

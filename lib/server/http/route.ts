@@ -27,8 +27,16 @@ export function errorBody(code: ErrorCode, message: string, field?: string): Err
   return { error: { code, message, ...(field ? { field } : {}) } };
 }
 
-export function errorResponse(code: ErrorCode, message: string, field?: string, headers: Record<string, string> = {}): NextResponse<ErrorBody> {
-  return NextResponse.json(errorBody(code, message, field), { status: ERROR_STATUS[code], headers: { "Cache-Control": "no-store", ...headers } });
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  field?: string,
+  headers: Record<string, string> = {},
+): NextResponse<ErrorBody> {
+  return NextResponse.json(errorBody(code, message, field), {
+    status: ERROR_STATUS[code],
+    headers: { "Cache-Control": "no-store", ...headers },
+  });
 }
 
 /** Parses input with zod; a failure is a 400 naming the field. */

@@ -37,7 +37,8 @@ export interface AdmittedStream {
 export function admitStream(runtime: Pick<Runtime, "collectors" | "streams">, ask: StreamAsk): AdmittedStream {
   const { id } = parseOr400(TargetParams, ask.params, "id");
   const query = parseOr400(StreamQuery, ask.query, "query");
-  const lastEventId = ask.lastEventId === null || ask.lastEventId === "" ? undefined : parseOr400(LastEventId, ask.lastEventId, "Last-Event-ID");
+  const lastEventId =
+    ask.lastEventId === null || ask.lastEventId === "" ? undefined : parseOr400(LastEventId, ask.lastEventId, "Last-Event-ID");
   const collector = collectorOr404(runtime, id);
   const admission = runtime.streams.admit(ask.client);
   if ("refused" in admission) {

@@ -113,12 +113,14 @@ export interface Args {
 
 function whole(name: string, raw: string | undefined, min: number, max: number): number | null {
   if (raw === undefined) return null;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name}: must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`--${name}: must be a whole number from ${min} to ${max}`);
   return Number(raw);
 }
 
 function leverAndValues(v: { lever?: string; values?: string; methods?: string }): { lever: LabLever; values: string[] | null } {
-  if (v.lever !== undefined && !(LAB_LEVERS as readonly string[]).includes(v.lever)) throw new UsageError(`--lever: must be one of ${LAB_LEVERS.join(", ")}`);
+  if (v.lever !== undefined && !(LAB_LEVERS as readonly string[]).includes(v.lever))
+    throw new UsageError(`--lever: must be one of ${LAB_LEVERS.join(", ")}`);
   const lever = (v.lever ?? "io_method") as LabLever;
   if (v.methods !== undefined && lever !== "io_method") throw new UsageError("--methods: only for --lever io_method (give --values)");
   if (v.methods !== undefined && v.values !== undefined) throw new UsageError("--values: give either --methods or --values");
@@ -128,7 +130,10 @@ function leverAndValues(v: { lever?: string; values?: string; methods?: string }
     if (lever !== "io_method") throw new UsageError(`--values: needed with --lever ${lever}, e.g. --values 1,3`);
     return { lever, values: null };
   }
-  const values = raw.split(",").map((x) => x.trim()).filter(Boolean);
+  const values = raw
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
   const problem = leverValuesProblem(lever, values);
   if (problem) throw new UsageError(`--${flag}: ${problem}`);
   return { lever, values };
@@ -145,11 +150,13 @@ export function parse(argv: string[]): Args | "help" {
   if (!v.url) throw new UsageError("--url: a superuser's postgres:// URL is needed (the lab runs only against a cluster named here)");
   if (!/^postgres(ql)?:\/\//.test(v.url)) throw new UsageError("--url: must be a postgres:// URL");
   const { lever, values } = leverAndValues(v);
-  if (!v.restart && lever === "io_method") throw new UsageError("--restart: the command that restarts the server is needed (io_method changes only with a restart)");
+  if (!v.restart && lever === "io_method")
+    throw new UsageError("--restart: the command that restarts the server is needed (io_method changes only with a restart)");
   if (v.sql !== undefined && v.query !== undefined) throw new UsageError("--sql: give either --query or --sql");
   if (v.runs !== undefined && v.rounds !== undefined) throw new UsageError("--rounds: give either --rounds or --runs");
   const query = (v.sql !== undefined ? "custom" : (v.query ?? "seq")) as LabQuery;
-  if (!LAB_QUERIES.includes(query) || (query === "custom" && v.sql === undefined)) throw new UsageError("--query: must be seq or bitmap (or give --sql)");
+  if (!LAB_QUERIES.includes(query) || (query === "custom" && v.sql === undefined))
+    throw new UsageError("--query: must be seq or bitmap (or give --sql)");
   return {
     url: v.url,
     lever,

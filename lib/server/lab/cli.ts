@@ -74,7 +74,10 @@ async function prepare(args: Args, cluster: ReturnType<typeof commandCluster>): 
   }
   const { statement, offered } = await withClient(args.url, async (client) => {
     const origin = await methodOrigin(client);
-    const s: LabStatement = args.query === "custom" ? { sql: args.sql!, settings: [], readRole: null, custom: true } : await presetStatement(client, args.query, args.table, null);
+    const s: LabStatement =
+      args.query === "custom"
+        ? { sql: args.sql!, settings: [], readRole: null, custom: true }
+        : await presetStatement(client, args.query, args.table, null);
     return { statement: s, offered: origin.offered };
   });
   const values = args.values ?? IO_METHODS.filter((m) => offered.includes(m));
@@ -83,7 +86,9 @@ async function prepare(args: Args, cluster: ReturnType<typeof commandCluster>): 
 
 function coldText(args: Args, prepared: PreparedLab, cluster: ReturnType<typeof commandCluster>): string {
   if (args.lever === "io_method") return cluster.cold;
-  const buffers = prepared.evictIn ? "PostgreSQL's buffers emptied with pg_buffercache_evict_all()" : "PostgreSQL's buffers NOT emptied (no pg_buffercache extension in --url's database)";
+  const buffers = prepared.evictIn
+    ? "PostgreSQL's buffers emptied with pg_buffercache_evict_all()"
+    : "PostgreSQL's buffers NOT emptied (no pg_buffercache extension in --url's database)";
   const page = cluster.dropCache ? `the page cache dropped with: ${args.dropCache}` : "the OS page cache NOT dropped (no --drop-cache)";
   return `set by ALTER SYSTEM and a reload before every run (no restart), ${buffers}, ${page}`;
 }
@@ -91,12 +96,19 @@ function coldText(args: Args, prepared: PreparedLab, cluster: ReturnType<typeof 
 const ranLine = (args: Args, r: LabRun) =>
   `  ${valueLabel(args.lever, r.value ?? r.method)}: ${formatDuration(r.executionMs)}${r.sessionsMs ? ` (median of ${r.sessionsMs.map((ms) => formatDuration(ms)).join(", ")})` : ""}, read wait ${r.readWaitMs === null ? "unknown" : formatDuration(r.readWaitMs)}, ${formatNumber(r.sharedRead)} blocks read${r.workers && args.lever !== "effective_io_concurrency" ? `, io workers seen ${r.workers.min === r.workers.max ? r.workers.min : `${r.workers.min}-${r.workers.max}`}` : ""}`;
 
-async function labOnce(args: Args, history: HistoryConfig | null, cluster: ReturnType<typeof commandCluster>, signal: AbortSignal): Promise<number> {
+async function labOnce(
+  args: Args,
+  history: HistoryConfig | null,
+  cluster: ReturnType<typeof commandCluster>,
+  signal: AbortSignal,
+): Promise<number> {
   const { prepared, values } = await prepare(args, cluster);
   const cold = coldText(args, prepared, cluster);
   if (!cluster.dropCache) say("no --drop-cache: the OS page cache is not dropped, so only PostgreSQL's buffers are cold");
   const sessions = args.concurrency > 1 ? `, ${args.concurrency} sessions at once` : "";
-  say(`PostgreSQL ${prepared.serverVersion}, io_method ${prepared.origin.method}; ${args.lever} ${values.join(" / ")}, ${args.runs} cold runs each${sessions}; ${prepared.files.length} files dropped before each run`);
+  say(
+    `PostgreSQL ${prepared.serverVersion}, io_method ${prepared.origin.method}; ${args.lever} ${values.join(" / ")}, ${args.runs} cold runs each${sessions}; ${prepared.files.length} files dropped before each run`,
+  );
   const outcome = await runLab(cluster, prepared, {
     lever: args.lever,
     values,
@@ -109,14 +121,25 @@ async function labOnce(args: Args, history: HistoryConfig | null, cluster: Retur
     ran: (r) => say(ranLine(args, r)),
   });
   const summary = summarize(outcome.runs, values, args.lever);
-  process.stdout.write(`${prepared.statement.custom ? "SQL" : `the demo's ${args.query === "seq" ? "sequential" : "bitmap heap"} scan`}: ${prepared.statement.sql}\n`);
+  process.stdout.write(
+    `${prepared.statement.custom ? "SQL" : `the demo's ${args.query === "seq" ? "sequential" : "bitmap heap"} scan`}: ${prepared.statement.sql}\n`,
+  );
   const each = args.concurrency > 1 ? `\nsessions: ${args.concurrency} at once; a run's time is the median of theirs\n` : "";
   process.stdout.write(`cold: ${cold}\n${each}\n${summary.length ? summaryTable(summary, args.lever) : "(no run finished)"}\n`);
   const limits = readAheadLimits(summary);
   if (limits.length || !prepared.explainIo) process.stdout.write(`\n${prepared.explainIo ? limits.join("\n") : NO_EXPLAIN_IO}\n`);
   const report: LabExport = {
     state: outcome.error ? "failed" : "done",
-    request: { query: args.query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods: args.lever === "io_method" ? (values as IoMethod[]) : [prepared.origin.method], runs: args.runs, lever: args.lever, values, concurrency: args.concurrency },
+    request: {
+      query: args.query,
+      sql: prepared.statement.sql,
+      settings: prepared.statement.settings.map(([n, v]) => [n, v]),
+      methods: args.lever === "io_method" ? (values as IoMethod[]) : [prepared.origin.method],
+      runs: args.runs,
+      lever: args.lever,
+      values,
+      concurrency: args.concurrency,
+    },
     startedAt: outcome.runs[0]?.at ?? null,
     finishedAt: Date.now(),
     progress: { done: outcome.runs.length, total: values.length * args.runs, phase: outcome.error ? "stopped" : "done" },
@@ -138,8 +161,24 @@ async function labOnce(args: Args, history: HistoryConfig | null, cluster: Retur
 }
 
 /** The result into inflight's history, when every value was measured; a failure to keep it is said, not fatal. */
-async function keep(args: Args, history: HistoryConfig | null, prepared: PreparedLab, summary: ReturnType<typeof summarize>, values: string[]): Promise<void> {
-  const result = labResult(summary, { at: Date.now(), lever: args.lever, values, concurrency: args.concurrency, rounds: args.runs, query: args.query, sql: prepared.statement.sql, ioMethod: prepared.origin.method, serverVersion: prepared.serverVersion });
+async function keep(
+  args: Args,
+  history: HistoryConfig | null,
+  prepared: PreparedLab,
+  summary: ReturnType<typeof summarize>,
+  values: string[],
+): Promise<void> {
+  const result = labResult(summary, {
+    at: Date.now(),
+    lever: args.lever,
+    values,
+    concurrency: args.concurrency,
+    rounds: args.runs,
+    query: args.query,
+    sql: prepared.statement.sql,
+    ioMethod: prepared.origin.method,
+    serverVersion: prepared.serverVersion,
+  });
   if (!result) return void say("the result is not kept in the history: not every value was measured");
   if (!history) return void say(args.history ? "the result is not kept: INFLIGHT_HISTORY is off" : "the result is not kept (--no-history)");
   try {

@@ -80,7 +80,12 @@ export async function methodOrigin(client: pg.Client): Promise<MethodOrigin & { 
   );
   const row = rows[0];
   if (!row) throw new Error("this server has no io_method (PostgreSQL 18 or later is needed)");
-  return { method: row.setting, inAutoConf: row.in_auto, offered: row.enumvals, pending: row.file_value !== null && row.file_value !== row.setting };
+  return {
+    method: row.setting,
+    inAutoConf: row.in_auto,
+    offered: row.enumvals,
+    pending: row.file_value !== null && row.file_value !== row.setting,
+  };
 }
 
 /** The io_method and start time of the server as it runs now. */
@@ -97,7 +102,9 @@ export async function setMethod(client: pg.Client, method: IoMethod): Promise<vo
 
 /** The configuration as it was: io_method back in postgresql.auto.conf, or out of it. */
 export async function putBackConfig(client: pg.Client, origin: MethodOrigin): Promise<void> {
-  await client.query(origin.inAutoConf ? `ALTER SYSTEM SET io_method = ${client.escapeLiteral(origin.method)}` : "ALTER SYSTEM RESET io_method");
+  await client.query(
+    origin.inAutoConf ? `ALTER SYSTEM SET io_method = ${client.escapeLiteral(origin.method)}` : "ALTER SYSTEM RESET io_method",
+  );
 }
 
 /** pg_settings names the file io_method now comes from (the value is the same: no restart needed). */

@@ -50,7 +50,18 @@ const DROPPED = "the tables' and their indexes' files dropped from the OS page c
 const COLD = `restarted into the io_method before every run (PostgreSQL's buffers empty), ${DROPPED}`;
 const COLD_RELOAD = `set by ALTER SYSTEM and a reload before every run (no restart), PostgreSQL's buffers emptied with pg_buffercache_evict_all(), ${DROPPED}`;
 
-const IDLE: LabState = { state: "idle", request: null, startedAt: null, finishedAt: null, progress: { done: 0, total: 0, phase: "" }, runs: [], summary: [], error: null, restoredTo: null, cold: null };
+const IDLE: LabState = {
+  state: "idle",
+  request: null,
+  startedAt: null,
+  finishedAt: null,
+  progress: { done: 0, total: 0, phase: "" },
+  runs: [],
+  summary: [],
+  error: null,
+  restoredTo: null,
+  cold: null,
+};
 
 /** The labs' A/B as a button, on the demo's embedded server: one lab at a time. */
 export class DemoLab {
@@ -72,13 +83,28 @@ export class DemoLab {
 
   private get cluster(): LabCluster {
     const { server, database } = this.deps;
-    return { url: server.superuserUrl(database), dataDir: server.dataDir, restart: () => server.restart(), dropCache: dropFromPageCache, cold: COLD };
+    return {
+      url: server.superuserUrl(database),
+      dataDir: server.dataDir,
+      restart: () => server.restart(),
+      dropCache: dropFromPageCache,
+      cold: COLD,
+    };
   }
 
   private request(body: LabStartBody, prepared: PreparedLab): LabRequest {
     const { query, runs, lever, values, concurrency } = body;
     const methods = lever === "io_method" ? (values as IoMethod[]) : [prepared.origin.method];
-    return { query, sql: prepared.statement.sql, settings: prepared.statement.settings.map(([n, v]) => [n, v]), methods, runs, lever, values, concurrency };
+    return {
+      query,
+      sql: prepared.statement.sql,
+      settings: prepared.statement.settings.map(([n, v]) => [n, v]),
+      methods,
+      runs,
+      lever,
+      values,
+      concurrency,
+    };
   }
 
   /** Checks the request (LabInputError names the field), then runs it in the background. */
@@ -88,7 +114,9 @@ export class DemoLab {
     const cluster = this.cluster;
     const statement = await withClient(cluster.url, async (client): Promise<LabStatement> => {
       await client.query(ENSURE_ROLE);
-      return body.query === "custom" ? { sql: body.sql!, settings: [], readRole: LAB_ROLE, custom: true } : presetStatement(client, body.query, this.deps.table, LAB_ROLE);
+      return body.query === "custom"
+        ? { sql: body.sql!, settings: [], readRole: LAB_ROLE, custom: true }
+        : presetStatement(client, body.query, this.deps.table, LAB_ROLE);
     });
     const prepared = await prepareLab(cluster, statement, body.lever, body.values);
     if (this.running) throw new LabBusyError("a lab is already running");
@@ -101,7 +129,15 @@ export class DemoLab {
       request: this.request(body, prepared),
       startedAt: Date.now(),
       progress: { done: 0, total, phase: "pausing the demo workload" },
-      cold: body.lever === "io_method" ? COLD : prepared.evictIn ? COLD_RELOAD : COLD_RELOAD.replace(/PostgreSQL's buffers emptied with pg_buffercache_evict_all\(\)/, "PostgreSQL's buffers NOT emptied (no pg_buffercache)"),
+      cold:
+        body.lever === "io_method"
+          ? COLD
+          : prepared.evictIn
+            ? COLD_RELOAD
+            : COLD_RELOAD.replace(
+                /PostgreSQL's buffers emptied with pg_buffercache_evict_all\(\)/,
+                "PostgreSQL's buffers NOT emptied (no pg_buffercache)",
+              ),
       explainIo: prepared.explainIo,
     };
     const controller = new AbortController();
@@ -135,7 +171,11 @@ export class DemoLab {
       });
       this.finish(outcome, body, prepared);
     } catch (err) {
-      this.finish({ runs: this.current.runs, explains: [], error: (err as Error).message ?? String(err), restoredTo: null }, body, prepared);
+      this.finish(
+        { runs: this.current.runs, explains: [], error: (err as Error).message ?? String(err), restoredTo: null },
+        body,
+        prepared,
+      );
     } finally {
       resume?.();
     }
@@ -156,7 +196,17 @@ export class DemoLab {
     };
     this.deps.log(outcome.error ? `lab: ${outcome.error}` : `lab: done, ${body.lever} back to ${outcome.restoredTo}`);
     const { query, lever, values, concurrency, runs } = body;
-    const result = labResult(summary, { at: Date.now(), lever, values, concurrency, rounds: runs, query, sql: prepared.statement.sql, ioMethod: prepared.origin.method, serverVersion: prepared.serverVersion });
+    const result = labResult(summary, {
+      at: Date.now(),
+      lever,
+      values,
+      concurrency,
+      rounds: runs,
+      query,
+      sql: prepared.statement.sql,
+      ioMethod: prepared.origin.method,
+      serverVersion: prepared.serverVersion,
+    });
     if (result) this.deps.record(result);
   }
 

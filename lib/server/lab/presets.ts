@@ -9,7 +9,12 @@ import type { LabStatement } from "./statement";
  * its bitmap heap scan over a fixed tenth of the ids (the middle of the
  * table), so every run reads the same blocks.
  */
-export async function presetStatement(client: pg.Client, query: Exclude<LabQuery, "custom">, table: string, readRole: string | null): Promise<LabStatement> {
+export async function presetStatement(
+  client: pg.Client,
+  query: Exclude<LabQuery, "custom">,
+  table: string,
+  readRole: string | null,
+): Promise<LabStatement> {
   const sql = demoStatements(table, (part) => client.escapeIdentifier(part));
   if (query === "seq") return { sql: sql.seqScan, settings: [], readRole, custom: false };
   const maxId = Number((await client.query<{ max_id: string }>(sql.maxId)).rows[0]?.max_id ?? 0);

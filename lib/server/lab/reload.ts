@@ -36,16 +36,31 @@ FROM pg_catalog.pg_settings s WHERE s.name = $1`;
  * a change in the files not yet reloaded, io workers under another
  * io_method: each a LabInputError naming the field.
  */
-export async function leverOrigin(client: pg.Client, lever: ReloadLever, values: readonly string[], major: number, ioMethod: string): Promise<LeverOrigin> {
+export async function leverOrigin(
+  client: pg.Client,
+  lever: ReloadLever,
+  values: readonly string[],
+  major: number,
+  ioMethod: string,
+): Promise<LeverOrigin> {
   const missing = leverMissing(lever, major);
   if (missing) throw new LabInputError("lever", missing);
-  const row = (await client.query<{ setting: string; min_val: string; max_val: string; in_auto: boolean; file_value: string | null }>(ORIGIN, [lever])).rows[0];
+  const row = (
+    await client.query<{ setting: string; min_val: string; max_val: string; in_auto: boolean; file_value: string | null }>(ORIGIN, [lever])
+  ).rows[0];
   if (!row) throw new LabInputError("lever", `${lever} does not exist on this server (PostgreSQL ${major})`);
   const outside = valuesOutside(lever, values, { min: Number(row.min_val), max: Number(row.max_val) });
   if (outside) throw new LabInputError("values", `${outside} (this server's pg_settings bounds)`);
-  if (lever !== "effective_io_concurrency" && ioMethod !== "worker") throw new LabInputError("lever", `${lever} sizes the io workers, which run only under io_method = worker; this server runs ${ioMethod}`);
+  if (lever !== "effective_io_concurrency" && ioMethod !== "worker")
+    throw new LabInputError(
+      "lever",
+      `${lever} sizes the io workers, which run only under io_method = worker; this server runs ${ioMethod}`,
+    );
   if (row.file_value !== null && row.file_value !== row.setting) {
-    throw new LabInputError("lever", `${lever} in the configuration files (${row.file_value}) is not the one in force (${row.setting}): a change waiting for a reload; reload first, so that the lab knows what to put back`);
+    throw new LabInputError(
+      "lever",
+      `${lever} in the configuration files (${row.file_value}) is not the one in force (${row.setting}): a change waiting for a reload; reload first, so that the lab knows what to put back`,
+    );
   }
   return { lever, value: row.setting, inAutoConf: row.in_auto };
 }
@@ -97,7 +112,11 @@ async function untilInForce(url: string, lever: ReloadLever, value: string): Pro
     const now = await seen(url, lever);
     if (now.value === value && workersMatch(lever, value, now)) return;
     if (Date.now() > until) {
-      throw new Error(now.value === value ? `${lever} = ${value} is in force, but ${now.workers} io workers run ${IN_FORCE_MS / 1000} s after the reload` : `after the reload a new session has ${lever} = ${now.value}, not ${value} (is it set on the command line, or for the database or the role?)`);
+      throw new Error(
+        now.value === value
+          ? `${lever} = ${value} is in force, but ${now.workers} io workers run ${IN_FORCE_MS / 1000} s after the reload`
+          : `after the reload a new session has ${lever} = ${now.value}, not ${value} (is it set on the command line, or for the database or the role?)`,
+      );
     }
     await sleep(100);
   }
@@ -117,7 +136,9 @@ export async function putBackLever(url: string, dataDir: string, origin: LeverOr
     return origin.value;
   }
   try {
-    await client.query(origin.inAutoConf ? `ALTER SYSTEM SET ${origin.lever} = ${client.escapeLiteral(origin.value)}` : `ALTER SYSTEM RESET ${origin.lever}`);
+    await client.query(
+      origin.inAutoConf ? `ALTER SYSTEM SET ${origin.lever} = ${client.escapeLiteral(origin.value)}` : `ALTER SYSTEM RESET ${origin.lever}`,
+    );
     await reloadConfig(client);
   } finally {
     await client.end().catch(() => undefined);

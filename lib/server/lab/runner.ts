@@ -4,7 +4,17 @@ import { valueLabel } from "../../schemas/levers";
 import { labOrder } from "../../model/lab/summary";
 import type { IoMethod, LabLever } from "../../schemas/enums";
 import type { LabRun } from "../../schemas/lab";
-import { connect, connectWhenUp, putBackConfig, putBackConfigFile, reloadConfig, runningMethod, setMethod, withClient, type LabCluster } from "./cluster";
+import {
+  connect,
+  connectWhenUp,
+  putBackConfig,
+  putBackConfigFile,
+  reloadConfig,
+  runningMethod,
+  setMethod,
+  withClient,
+  type LabCluster,
+} from "./cluster";
 import { applyLever, evictBuffers, putBackLever } from "./reload";
 import { explainOptions, runRound } from "./sessions";
 import type { PreparedLab } from "./statement";
@@ -77,7 +87,9 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
         if (figures.shown !== value) throw new Error(`the sessions ran with ${lever} = ${figures.shown}, not ${value}`);
         const run: LabRun = { round, method, ...tag, ...figures, at: Date.now() };
         out.runs.push(run);
-        explains.forEach((explain, s) => out.explains.push({ round, method, ...tag, ...(explains.length > 1 ? { session: s + 1 } : {}), explain }));
+        explains.forEach((explain, s) =>
+          out.explains.push({ round, method, ...tag, ...(explains.length > 1 ? { session: s + 1 } : {}), explain }),
+        );
         options.ran?.(run);
       } catch (err) {
         if (err instanceof Stopped || options.signal.aborted) throw new Stopped();
@@ -91,7 +103,9 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
     const origin = prepared.lever?.value ?? prepared.origin.method;
     say(out.runs.length, `putting ${lever} back to ${origin}`);
     try {
-      out.restoredTo = prepared.lever ? await putBackLever(cluster.url, prepared.dataDir, prepared.lever) : await restore(cluster, prepared, options);
+      out.restoredTo = prepared.lever
+        ? await putBackLever(cluster.url, prepared.dataDir, prepared.lever)
+        : await restore(cluster, prepared, options);
     } catch (err) {
       const why = `${lever} could not be put back to ${origin}: ${oneLine(err)}`;
       out.error = out.error ? `${out.error}; and ${why}` : why;
@@ -101,7 +115,13 @@ export async function runLab(cluster: LabCluster, prepared: PreparedLab, options
 }
 
 /** The value in force and the round cold: a restart into an io_method, or a reload (then PostgreSQL's buffers emptied where the server can); the OS page cache dropped. */
-async function applyValue(cluster: LabCluster, prepared: PreparedLab, options: LabOptions, value: string, say: (phase: string) => void): Promise<void> {
+async function applyValue(
+  cluster: LabCluster,
+  prepared: PreparedLab,
+  options: LabOptions,
+  value: string,
+  say: (phase: string) => void,
+): Promise<void> {
   if (options.lever === "io_method") {
     say(`restarting into io_method = ${value}`);
     await switchTo(cluster, value as IoMethod, options);
@@ -127,7 +147,10 @@ async function switchTo(cluster: LabCluster, method: IoMethod, options: LabOptio
     throw new Error(`io_method = ${method} did not start: ${oneLine(err)}`, { cause: err });
   }
   const now = await withUp(cluster.url, runningMethod);
-  if (now.method !== method) throw new Error(`after the restart io_method is ${now.method}, not ${method} (is it set on the command line or in a file that overrides postgresql.auto.conf?)`);
+  if (now.method !== method)
+    throw new Error(
+      `after the restart io_method is ${now.method}, not ${method} (is it set on the command line or in a file that overrides postgresql.auto.conf?)`,
+    );
   options.restarted?.(now.startedAt);
 }
 
@@ -156,7 +179,9 @@ async function restore(cluster: LabCluster, { origin, dataDir }: PreparedLab, op
   } else {
     // Down: the io_method it was restarted into would not start. Put the file right, then start it as it was.
     await putBackConfigFile(dataDir, origin).catch((err: unknown) => {
-      throw new Error(`the server is down and ${dataDir}/postgresql.auto.conf could not be put right (${oneLine(err)}); give --data-dir where this machine sees it`);
+      throw new Error(
+        `the server is down and ${dataDir}/postgresql.auto.conf could not be put right (${oneLine(err)}); give --data-dir where this machine sees it`,
+      );
     });
   }
   await cluster.restart(origin.method);

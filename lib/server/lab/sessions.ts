@@ -28,22 +28,36 @@ export function explainOptions(prepared: PreparedLab): string {
 }
 
 /** The sessions of one round; a stop cancels their statements from another connection. */
-export async function runRound(url: string, prepared: PreparedLab, lever: LabLever, concurrency: number, signal: AbortSignal): Promise<RoundOutcome> {
+export async function runRound(
+  url: string,
+  prepared: PreparedLab,
+  lever: LabLever,
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<RoundOutcome> {
   const clients: pg.Client[] = [];
   try {
     for (let i = 0; i < concurrency; i++) clients.push(await connectWhenUp(url));
-    const pids = await Promise.all(clients.map(async (c) => (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid));
-    const cancel = () => void withClient(url, (c) => c.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [pids])).catch(() => undefined);
+    const pids = await Promise.all(
+      clients.map(async (c) => (await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid),
+    );
+    const cancel = () =>
+      void withClient(url, (c) => c.query("SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid", [pids])).catch(() => undefined);
     signal.addEventListener("abort", cancel, { once: true });
     const watch = watchWorkers(url);
     try {
       // Several scans of one table at once each read it all: no synchronized seq scans riding on another's reads.
-      const statement = concurrency > 1 ? { ...prepared.statement, settings: [...prepared.statement.settings, ["synchronize_seqscans", "off"] as const] } : prepared.statement;
+      const statement =
+        concurrency > 1
+          ? { ...prepared.statement, settings: [...prepared.statement.settings, ["synchronize_seqscans", "off"] as const] }
+          : prepared.statement;
       const sessions = await Promise.all(
         clients.map((client) =>
           inReadOnly(client, statement, async () => {
             const shown = (await client.query<{ v: string }>("SELECT current_setting($1) AS v", [lever])).rows[0].v;
-            const res = await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (${explainOptions(prepared)}, FORMAT JSON) ${prepared.statement.sql}`);
+            const res = await client.query<{ "QUERY PLAN": unknown }>(
+              `EXPLAIN (${explainOptions(prepared)}, FORMAT JSON) ${prepared.statement.sql}`,
+            );
             return { shown, explain: res.rows[0]["QUERY PLAN"] };
           }),
         ),
@@ -61,7 +75,11 @@ export async function runRound(url: string, prepared: PreparedLab, lever: LabLev
 const medianOrNull = (xs: (number | null)[]) => (xs.every((x) => x !== null) ? median(xs as number[]) : null);
 
 /** The medians of the sessions' figures; one session's are its own. */
-function roundFigures(sessions: { shown: string; explain: unknown }[], explainIo: boolean, workers: LabWorkersSeen | null): RoundOutcome["figures"] {
+function roundFigures(
+  sessions: { shown: string; explain: unknown }[],
+  explainIo: boolean,
+  workers: LabWorkersSeen | null,
+): RoundOutcome["figures"] {
   const each = sessions.map((s) => explainFigures(s.explain));
   const shares = each.map((f) => (f.readWaitMs !== null && f.executionMs > 0 ? f.readWaitMs / f.executionMs : null));
   const times = each.map((f) => f.executionMs);
@@ -92,7 +110,9 @@ function watchWorkers(url: string): { stop(): Promise<LabWorkersSeen | null> } {
     if (!client) return;
     try {
       while (!stopped) {
-        const n = (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_catalog.pg_stat_activity WHERE backend_type = 'io worker'")).rows[0].n;
+        const n = (
+          await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_catalog.pg_stat_activity WHERE backend_type = 'io worker'")
+        ).rows[0].n;
         counts.push(n);
         await new Promise((r) => setTimeout(r, WORKERS_EVERY_MS));
       }

@@ -43,10 +43,12 @@ export function commandCluster(o: CommandClusterOptions): LabCluster {
   return {
     url: o.url,
     dataDir: o.dataDir,
-    restart: (method: IoMethod) => (o.restart === null ? Promise.reject(new Error("no --restart command was given")) : runShell(o.restart.replaceAll("{method}", method))),
+    restart: (method: IoMethod) =>
+      o.restart === null ? Promise.reject(new Error("no --restart command was given")) : runShell(o.restart.replaceAll("{method}", method)),
     dropCache: o.dropCache === null ? null : (files) => runShell(o.dropCache!.replaceAll("{files}", files.map(shellQuote).join(" "))),
-    cold: o.dropCache === null
-      ? "restarted into the io_method before every run (PostgreSQL's buffers empty); the OS page cache was NOT dropped (no --drop-cache)"
-      : `restarted into the io_method before every run (PostgreSQL's buffers empty), then the page cache dropped with: ${o.dropCache}`,
+    cold:
+      o.dropCache === null
+        ? "restarted into the io_method before every run (PostgreSQL's buffers empty); the OS page cache was NOT dropped (no --drop-cache)"
+        : `restarted into the io_method before every run (PostgreSQL's buffers empty), then the page cache dropped with: ${o.dropCache}`,
   };
 }

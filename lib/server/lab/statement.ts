@@ -42,7 +42,12 @@ export interface PreparedLab {
 export const RUN_TIMEOUT_MS = 10 * 60_000;
 
 /** BEGIN READ ONLY, the settings, the role: every statement of a lab runs inside this. */
-export async function inReadOnly<T>(client: pg.Client, statement: LabStatement, body: () => Promise<T>, timeoutMs = RUN_TIMEOUT_MS): Promise<T> {
+export async function inReadOnly<T>(
+  client: pg.Client,
+  statement: LabStatement,
+  body: () => Promise<T>,
+  timeoutMs = RUN_TIMEOUT_MS,
+): Promise<T> {
   await client.query("BEGIN TRANSACTION READ ONLY");
   try {
     // A superuser setting, so before SET ROLE: I/O Timings need it.
@@ -80,14 +85,21 @@ async function relationFiles(client: pg.Client, dataDir: string, json: unknown):
 function checkMethods(origin: MethodOrigin & { pending: boolean }, values: readonly string[]): null {
   const missing = values.filter((m) => !(origin.offered as string[]).includes(m));
   if (missing.length) throw new LabInputError("methods", `this build offers ${origin.offered.join(", ")}, not ${missing.join(", ")}`);
-  if (origin.pending) throw new LabInputError("methods", "io_method in the configuration files is not the one running (a change waiting for a restart): restart the server first, so that the lab knows which io_method to put back");
+  if (origin.pending)
+    throw new LabInputError(
+      "methods",
+      "io_method in the configuration files is not the one running (a change waiting for a restart): restart the server first, so that the lab knows which io_method to put back",
+    );
   return null;
 }
 
 /** PostgreSQL's complaint about the user's SQL, as the field's message. */
 function sqlError(err: unknown): LabInputError {
   const e = err as { message?: string; position?: string };
-  return new LabInputError("sql", `PostgreSQL refused it: ${(e.message ?? String(err)).split("\n")[0]}${e.position ? ` (at character ${e.position})` : ""}`);
+  return new LabInputError(
+    "sql",
+    `PostgreSQL refused it: ${(e.message ?? String(err)).split("\n")[0]}${e.position ? ` (at character ${e.position})` : ""}`,
+  );
 }
 
 /**
@@ -97,7 +109,12 @@ function sqlError(err: unknown): LabInputError {
  * and the statement plans as a read-only SELECT; the files to drop before
  * each run come from its plan.
  */
-export async function prepareLab(cluster: LabCluster, statement: LabStatement, lever: LabLever, values: readonly string[]): Promise<PreparedLab> {
+export async function prepareLab(
+  cluster: LabCluster,
+  statement: LabStatement,
+  lever: LabLever,
+  values: readonly string[],
+): Promise<PreparedLab> {
   if (statement.custom) {
     const problem = customSqlProblem(statement.sql);
     if (problem) throw new LabInputError("sql", problem);
@@ -105,20 +122,41 @@ export async function prepareLab(cluster: LabCluster, statement: LabStatement, l
   const prepared = { ...statement, sql: runnableSql(statement.sql) };
   return withClient(cluster.url, async (client) => {
     const origin = await methodOrigin(client);
-    const { v: version, n } = (await client.query<{ v: string; n: number }>("SELECT current_setting('server_version') AS v, current_setting('server_version_num')::int AS n")).rows[0];
-    const leverFrom = lever === "io_method" ? checkMethods(origin, values) : await leverOrigin(client, lever, values, Math.floor(n / 10_000), origin.method);
+    const { v: version, n } = (
+      await client.query<{ v: string; n: number }>(
+        "SELECT current_setting('server_version') AS v, current_setting('server_version_num')::int AS n",
+      )
+    ).rows[0];
+    const leverFrom =
+      lever === "io_method"
+        ? checkMethods(origin, values)
+        : await leverOrigin(client, lever, values, Math.floor(n / 10_000), origin.method);
     let plan: unknown;
     try {
-      plan = await inReadOnly(client, prepared, async () => (await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${prepared.sql}`)).rows[0]["QUERY PLAN"]);
+      plan = await inReadOnly(
+        client,
+        prepared,
+        async () => (await client.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${prepared.sql}`)).rows[0]["QUERY PLAN"],
+      );
     } catch (err) {
       throw sqlError(err);
     }
     const writes = planWrites(plan);
     if (writes) throw new LabInputError("sql", `must be one read-only SELECT: its plan has a ${writes} node`);
-    const dataDir = cluster.dataDir ?? ((await client.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0].d);
+    const dataDir = cluster.dataDir ?? (await client.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0].d;
     const files = cluster.dropCache ? await relationFiles(client, dataDir, plan) : [];
-    if (cluster.dropCache && files.length === 0) throw new LabInputError("sql", `its plan reads no table whose files are under ${dataDir}: nothing to make cold`);
+    if (cluster.dropCache && files.length === 0)
+      throw new LabInputError("sql", `its plan reads no table whose files are under ${dataDir}: nothing to make cold`);
     const evictIn = leverFrom ? await evictAllIn(client) : null;
-    return { statement: prepared, origin, files, dataDir, serverVersion: version, explainIo: hasExplainIo(majorOf(n)), lever: leverFrom, evictIn };
+    return {
+      statement: prepared,
+      origin,
+      files,
+      dataDir,
+      serverVersion: version,
+      explainIo: hasExplainIo(majorOf(n)),
+      lever: leverFrom,
+      evictIn,
+    };
   });
 }

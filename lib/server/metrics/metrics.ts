@@ -58,93 +58,202 @@ const onPool = (c: Collector, value: number): Value[] => (hasPool(c.window.setti
 
 function targetFamilies(r: Registry): void {
   family(r, "inflight_target_up", "1 when inflight is connected to the target", "gauge", (c) => [one(c, c.info().status === "up" ? 1 : 0)]);
-  family(r, "inflight_collection_ok", "0 while a collection aspect's reads fail (1: working, not read yet, or not offered by this server or role)", "gauge", (c) =>
-    ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "failing" ? 0 : 1, { aspect })),
+  family(
+    r,
+    "inflight_collection_ok",
+    "0 while a collection aspect's reads fail (1: working, not read yet, or not offered by this server or role)",
+    "gauge",
+    (c) => ASPECTS.map((aspect) => one(c, c.health.get(aspect).state === "failing" ? 0 : 1, { aspect })),
   );
-  family(r, "inflight_finding", "1 while a finding of the rule holds (the page's and /api/targets/{id}/findings' list), 0 otherwise", "gauge", (c) => {
-    const active = new Set(c.window.findings.findings.map((f) => f.rule));
-    return FINDING_RULES.map((rule) => one(c, active.has(rule) ? 1 : 0, { rule }));
-  });
-  family(r, "inflight_target_cost_seconds_total", "Server time inflight's own statements spent on the target (pg_stat_statements where readable, else round trips less a ping's)", "counter", (c) =>
-    c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
+  family(
+    r,
+    "inflight_finding",
+    "1 while a finding of the rule holds (the page's and /api/targets/{id}/findings' list), 0 otherwise",
+    "gauge",
+    (c) => {
+      const active = new Set(c.window.findings.findings.map((f) => f.rule));
+      return FINDING_RULES.map((rule) => one(c, active.has(rule) ? 1 : 0, { rule }));
+    },
   );
-  family(r, "inflight_target_budget_seconds_per_second", "The server time watching may cost the target per second (INFLIGHT_BUDGET)", "gauge", (c) => [one(c, c.budget.msPerSecond / 1000)]);
-  family(r, "inflight_history_rows_dropped_total", "Rows of the history on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough", "counter", (c) => [
-    one(c, getRuntime()?.samples.droppedTotal(c.id) ?? 0),
-  ]);
+  family(
+    r,
+    "inflight_target_cost_seconds_total",
+    "Server time inflight's own statements spent on the target (pg_stat_statements where readable, else round trips less a ping's)",
+    "counter",
+    (c) => c.cost.totals().map(({ statement, seconds }) => one(c, seconds, { statement })),
+  );
+  family(
+    r,
+    "inflight_target_budget_seconds_per_second",
+    "The server time watching may cost the target per second (INFLIGHT_BUDGET)",
+    "gauge",
+    (c) => [one(c, c.budget.msPerSecond / 1000)],
+  );
+  family(
+    r,
+    "inflight_history_rows_dropped_total",
+    "Rows of the history on disk (seconds, runs, findings) dropped: the file could not be written, or not fast enough",
+    "counter",
+    (c) => [one(c, getRuntime()?.samples.droppedTotal(c.id) ?? 0)],
+  );
   family(r, "inflight_samples_total", "Activity samples taken", "counter", (c) => [one(c, c.stats.samples)]);
-  family(r, "inflight_samples_extra_total", "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)", "counter", (c) => [one(c, c.stats.extraSamples)]);
-  family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
-  family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [one(c, c.intervalMs / 1000)]);
+  family(
+    r,
+    "inflight_samples_extra_total",
+    "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)",
+    "counter",
+    (c) => [one(c, c.stats.extraSamples)],
+  );
+  family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [
+    one(c, c.stats.missed),
+  ]);
+  family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [
+    one(c, c.intervalMs / 1000),
+  ]);
   family(r, "inflight_viewers", "SSE viewers of the target", "gauge", (c) => [one(c, c.feed.viewers)]);
   family(r, "inflight_sample_duration_seconds", "Round trip of the sampling statement", "histogram", (c) => [
-    ...[...SAMPLE_DURATION_BUCKETS, "+Inf" as const].map((le, i) => ({ ...one(c, c.stats.durationBuckets[i], { le: String(le) }), metricName: "inflight_sample_duration_seconds_bucket" })),
+    ...[...SAMPLE_DURATION_BUCKETS, "+Inf" as const].map((le, i) => ({
+      ...one(c, c.stats.durationBuckets[i], { le: String(le) }),
+      metricName: "inflight_sample_duration_seconds_bucket",
+    })),
     { ...one(c, c.stats.durationSum), metricName: "inflight_sample_duration_seconds_sum" },
     { ...one(c, c.stats.durationCount), metricName: "inflight_sample_duration_seconds_count" },
   ]);
 }
 
 function sampledFamilies(r: Registry): void {
-  family(r, "inflight_aio_samples_total", "Samples in which pg_aios was read (the denominator of the handle counters)", "counter", (c) => [one(c, c.window.totals.aioSamples)]);
-  family(r, "inflight_backend_wait_samples_total", "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions", "counter", (c) => {
-    const waits = new Map([...ALWAYS_WAITS.map((key) => [key, 0] as const), ...c.window.totals.waits]);
-    return [...waits].map(([key, n]) => one(c, n, waitLabels(key)));
-  });
-  family(r, "inflight_aio_handles_sampled_total", "pg_aios handles summed over the samples that read it: async (f_sync = false) and sync", "counter", (c) => [
-    one(c, c.window.totals.asyncHandles, { kind: "async" }),
-    one(c, c.window.totals.syncHandles, { kind: "sync" }),
+  family(r, "inflight_aio_samples_total", "Samples in which pg_aios was read (the denominator of the handle counters)", "counter", (c) => [
+    one(c, c.window.totals.aioSamples),
   ]);
-  family(r, "inflight_aio_bytes_sampled_total", "Bytes of async handles in flight, summed over the samples that read pg_aios", "counter", (c) => [one(c, c.window.totals.asyncBytes)]);
-  family(r, "inflight_io_workers_busy_sampled_total", "io workers executing a read, summed over samples", "counter", (c) => [one(c, c.window.totals.workersBusy)]);
-  family(r, "inflight_io_workers_alive_sampled_total", "io worker processes, summed over samples", "counter", (c) => [one(c, c.window.totals.workersAlive)]);
-  family(r, "inflight_read_wait_samples_total", "Samples in which at least one backend waited on a read: async (IO:Aio*) or sync (IO:DataFileRead)", "counter", (c) => [
-    one(c, c.window.totals.asyncReadWaitSamples, { mode: "async" }),
-    one(c, c.window.totals.syncReadWaitSamples, { mode: "sync" }),
+  family(
+    r,
+    "inflight_backend_wait_samples_total",
+    "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions",
+    "counter",
+    (c) => {
+      const waits = new Map([...ALWAYS_WAITS.map((key) => [key, 0] as const), ...c.window.totals.waits]);
+      return [...waits].map(([key, n]) => one(c, n, waitLabels(key)));
+    },
+  );
+  family(
+    r,
+    "inflight_aio_handles_sampled_total",
+    "pg_aios handles summed over the samples that read it: async (f_sync = false) and sync",
+    "counter",
+    (c) => [one(c, c.window.totals.asyncHandles, { kind: "async" }), one(c, c.window.totals.syncHandles, { kind: "sync" })],
+  );
+  family(
+    r,
+    "inflight_aio_bytes_sampled_total",
+    "Bytes of async handles in flight, summed over the samples that read pg_aios",
+    "counter",
+    (c) => [one(c, c.window.totals.asyncBytes)],
+  );
+  family(r, "inflight_io_workers_busy_sampled_total", "io workers executing a read, summed over samples", "counter", (c) => [
+    one(c, c.window.totals.workersBusy),
   ]);
+  family(r, "inflight_io_workers_alive_sampled_total", "io worker processes, summed over samples", "counter", (c) => [
+    one(c, c.window.totals.workersAlive),
+  ]);
+  family(
+    r,
+    "inflight_read_wait_samples_total",
+    "Samples in which at least one backend waited on a read: async (IO:Aio*) or sync (IO:DataFileRead)",
+    "counter",
+    (c) => [one(c, c.window.totals.asyncReadWaitSamples, { mode: "async" }), one(c, c.window.totals.syncReadWaitSamples, { mode: "sync" })],
+  );
   workerLoadFamilies(r);
 }
 
 /** The sizing signals (issue 41): how often the io workers were the queue, and 19's pool at its maximum. */
 function workerLoadFamilies(r: Registry): void {
-  family(r, "inflight_io_workers_queue_samples_total", "Samples in which the io workers were the queue: all of them busy, or more reads waiting than workers, while a backend waited on its reads; or a backend waiting to hand a read over", "counter", (c) => [
-    one(c, c.window.totals.workersQueueSamples),
-  ]);
-  family(r, "inflight_io_workers_read_wait_samples_total", "Samples in which a backend waited for the io workers (on its async reads, or to hand one over) while at least one was running: what the queue samples are a share of", "counter", (c) => [
-    one(c, c.window.totals.workersAwaitedSamples),
-  ]);
+  family(
+    r,
+    "inflight_io_workers_queue_samples_total",
+    "Samples in which the io workers were the queue: all of them busy, or more reads waiting than workers, while a backend waited on its reads; or a backend waiting to hand a read over",
+    "counter",
+    (c) => [one(c, c.window.totals.workersQueueSamples)],
+  );
+  family(
+    r,
+    "inflight_io_workers_read_wait_samples_total",
+    "Samples in which a backend waited for the io workers (on its async reads, or to hand one over) while at least one was running: what the queue samples are a share of",
+    "counter",
+    (c) => [one(c, c.window.totals.workersAwaitedSamples)],
+  );
   // 18's io_workers has no maximum to reach.
-  family(r, "inflight_io_worker_pool_at_max_samples_total", "Samples with the io worker pool at io_max_workers: it could start no more (PostgreSQL 19)", "counter", (c) => onPool(c, c.window.totals.poolAtMaxSamples));
-  family(r, "inflight_io_worker_pool_at_max_queue_samples_total", "Samples with the io worker pool at io_max_workers while its workers were the queue (PostgreSQL 19)", "counter", (c) => onPool(c, c.window.totals.poolAtMaxQueueSamples));
+  family(
+    r,
+    "inflight_io_worker_pool_at_max_samples_total",
+    "Samples with the io worker pool at io_max_workers: it could start no more (PostgreSQL 19)",
+    "counter",
+    (c) => onPool(c, c.window.totals.poolAtMaxSamples),
+  );
+  family(
+    r,
+    "inflight_io_worker_pool_at_max_queue_samples_total",
+    "Samples with the io worker pool at io_max_workers while its workers were the queue (PostgreSQL 19)",
+    "counter",
+    (c) => onPool(c, c.window.totals.poolAtMaxQueueSamples),
+  );
 }
 
 function lastSampleFamilies(r: Registry): void {
-  family(r, "inflight_aio_handles", "Async I/O handles in flight (pg_aios, f_sync = false) at the last sample that read pg_aios, by state and operation", "gauge", (c) => {
-    const tick = c.window.lastAioTick();
-    if (!tick) return [];
-    return AIO_STATES.flatMap((state) => AIO_OPERATIONS.map((operation) => one(c, tick.aio.byStateOperation[`${state}/${operation}`] ?? 0, { state, operation })));
-  });
-  family(r, "inflight_aio_sync_handles", "Synchronous handles (pg_aios, f_sync = true) at the last sample that read pg_aios", "gauge", (c) => {
-    const tick = c.window.lastAioTick();
-    return tick ? [one(c, tick.aio.sync)] : [];
-  });
+  family(
+    r,
+    "inflight_aio_handles",
+    "Async I/O handles in flight (pg_aios, f_sync = false) at the last sample that read pg_aios, by state and operation",
+    "gauge",
+    (c) => {
+      const tick = c.window.lastAioTick();
+      if (!tick) return [];
+      return AIO_STATES.flatMap((state) =>
+        AIO_OPERATIONS.map((operation) => one(c, tick.aio.byStateOperation[`${state}/${operation}`] ?? 0, { state, operation })),
+      );
+    },
+  );
+  family(
+    r,
+    "inflight_aio_sync_handles",
+    "Synchronous handles (pg_aios, f_sync = true) at the last sample that read pg_aios",
+    "gauge",
+    (c) => {
+      const tick = c.window.lastAioTick();
+      return tick ? [one(c, tick.aio.sync)] : [];
+    },
+  );
   family(r, "inflight_aio_bytes", "Bytes of the async handles in flight at the last sample that read pg_aios", "gauge", (c) => {
     const tick = c.window.lastAioTick();
     return tick ? [one(c, tick.aio.bytes)] : [];
   });
-  family(r, "inflight_io_workers", "io worker processes: configured (io_workers on 18, io_min_workers on 19), max (io_max_workers, 19 only), alive, busy, at the last sample", "gauge", (c) => {
-    const tick = c.window.lastTick();
-    if (!tick) return [];
-    return [
-      one(c, tick.workers.configured ?? 0, { kind: "configured" }),
-      // 18's io_workers is both bounds: its series stay the three.
-      ...(tick.workers.max === undefined ? [] : [one(c, tick.workers.max, { kind: "max" })]),
-      one(c, tick.workers.alive, { kind: "alive" }),
-      one(c, tick.workers.busy, { kind: "busy" }),
-    ];
-  });
+  family(
+    r,
+    "inflight_io_workers",
+    "io worker processes: configured (io_workers on 18, io_min_workers on 19), max (io_max_workers, 19 only), alive, busy, at the last sample",
+    "gauge",
+    (c) => {
+      const tick = c.window.lastTick();
+      if (!tick) return [];
+      return [
+        one(c, tick.workers.configured ?? 0, { kind: "configured" }),
+        // 18's io_workers is both bounds: its series stay the three.
+        ...(tick.workers.max === undefined ? [] : [one(c, tick.workers.max, { kind: "max" })]),
+        one(c, tick.workers.alive, { kind: "alive" }),
+        one(c, tick.workers.busy, { kind: "busy" }),
+      ];
+    },
+  );
   // 18's io_workers never changes between restarts, so there are none on 18.
-  family(r, "inflight_io_workers_launched_total", "io workers seen for the first time (19's pool growing), since inflight started", "counter", (c) => onPool(c, c.window.turnover.launchedTotal));
-  family(r, "inflight_io_workers_exited_total", "io workers gone (19's pool shrinking), since inflight started", "counter", (c) => onPool(c, c.window.turnover.exitedTotal));
+  family(
+    r,
+    "inflight_io_workers_launched_total",
+    "io workers seen for the first time (19's pool growing), since inflight started",
+    "counter",
+    (c) => onPool(c, c.window.turnover.launchedTotal),
+  );
+  family(r, "inflight_io_workers_exited_total", "io workers gone (19's pool shrinking), since inflight started", "counter", (c) =>
+    onPool(c, c.window.turnover.exitedTotal),
+  );
 }
 
 function settingFamilies(r: Registry): void {
@@ -163,10 +272,15 @@ function settingFamilies(r: Registry): void {
     const settings = c.window.settings;
     if (!Object.keys(settings).length) return [];
     // The server's own names: 19 has no io_workers to report 0 for.
-    const names = [...IO_SETTINGS.filter((name) => name in settings), ...Object.keys(settings).filter((name) => !(IO_SETTINGS as readonly string[]).includes(name))];
+    const names = [
+      ...IO_SETTINGS.filter((name) => name in settings),
+      ...Object.keys(settings).filter((name) => !(IO_SETTINGS as readonly string[]).includes(name)),
+    ];
     return names.map((name) => one(c, settings[name]?.pendingRestart ? 1 : 0, { name }));
   });
-  family(r, "inflight_restarts_total", "Server restarts seen (a new pg_postmaster_start_time()) since inflight started", "counter", (c) => [one(c, c.window.restartsSeen)]);
+  family(r, "inflight_restarts_total", "Server restarts seen (a new pg_postmaster_start_time()) since inflight started", "counter", (c) => [
+    one(c, c.window.restartsSeen),
+  ]);
 }
 
 function statIoFamilies(r: Registry): void {

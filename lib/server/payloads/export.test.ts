@@ -4,7 +4,14 @@ import { tick as fixture } from "../../../test/support/fixtures";
 
 const tick = (seq: number, byState: Record<string, number>, waits: Record<string, number>) =>
   fixture(seq, 1_700_000_000_000 + seq * 100, {
-    aio: { inFlight: Object.values(byState).reduce((a, b) => a + b, 0), bytes: 131072, byState, byOperation: { readv: 1 }, sync: 1, syncBytes: 8192 },
+    aio: {
+      inFlight: Object.values(byState).reduce((a, b) => a + b, 0),
+      bytes: 131072,
+      byState,
+      byOperation: { readv: 1 },
+      sync: 1,
+      syncBytes: 8192,
+    },
     workers: { busy: 1 },
     waits,
     active: 1,
@@ -25,7 +32,9 @@ describe("ticksToCsv", () => {
     const t = fixture(1, 1_700_000_000_100, { workers: { configured: 2, max: 8, alive: 3, busy: 3, launched: 1 } });
     const [header, row] = ticksToCsv([t]).trim().split("\n");
     // The configured column is the pool's io_min_workers, named for it; 18's io_workers_configured is not a 19 setting.
-    expect(header).toContain(",sync_bytes,io_min_workers,io_workers_alive,io_workers_busy,active_backends,io_workers_max,io_workers_launched,io_workers_exited");
+    expect(header).toContain(
+      ",sync_bytes,io_min_workers,io_workers_alive,io_workers_busy,active_backends,io_workers_max,io_workers_launched,io_workers_exited",
+    );
     expect(header).not.toContain("io_workers_configured");
     expect(row.split(",").slice(7, 14)).toEqual(["2", "3", "3", "0", "8", "1", "0"]);
   });

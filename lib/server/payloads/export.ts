@@ -5,7 +5,19 @@ import type { Tick } from "../../schemas/tick";
 
 /** The configured io workers' column: io_workers on 18, and on 19 the pool's io_min_workers, named for it. */
 const baseColumns = (pool: boolean) =>
-  ["seq", "t", "time", "async_in_flight", "async_bytes", "sync_handles", "sync_bytes", pool ? "io_min_workers" : "io_workers_configured", "io_workers_alive", "io_workers_busy", "active_backends"] as const;
+  [
+    "seq",
+    "t",
+    "time",
+    "async_in_flight",
+    "async_bytes",
+    "sync_handles",
+    "sync_bytes",
+    pool ? "io_min_workers" : "io_workers_configured",
+    "io_workers_alive",
+    "io_workers_busy",
+    "active_backends",
+  ] as const;
 /** 19's pool: only when a tick has it. */
 const POOL_COLUMNS = ["io_workers_max", "io_workers_launched", "io_workers_exited"] as const;
 
@@ -22,7 +34,12 @@ export function ticksToCsv(ticks: Tick[]): string {
   const states = [...new Set(ticks.flatMap((t) => Object.keys(t.aio?.byState ?? {})))].sort();
   const waits = [...new Set(ticks.flatMap((t) => Object.keys(t.waits)))].sort();
   const pool = ticks.some((t) => t.workers.max !== undefined);
-  const header = [...baseColumns(pool), ...(pool ? POOL_COLUMNS : []), ...states.map((s) => `async_${s}`), ...waits.map((w) => `wait_${w}`)];
+  const header = [
+    ...baseColumns(pool),
+    ...(pool ? POOL_COLUMNS : []),
+    ...states.map((s) => `async_${s}`),
+    ...waits.map((w) => `wait_${w}`),
+  ];
   const lines = [header.map(csvCell).join(",")];
   for (const t of ticks) {
     const row: (string | number | null)[] = [
@@ -50,6 +67,9 @@ export function ticksToCsv(ticks: Tick[]): string {
 /** A file name safe for Content-Disposition: target, range, extension. */
 export function exportFileName(target: string, from: number | undefined, to: number | undefined, ext: "json" | "csv"): string {
   const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, "-");
-  const range = from !== undefined || to !== undefined ? `-${from !== undefined ? stamp(from) : "start"}_${to !== undefined ? stamp(to) : "now"}` : `-${stamp(Date.now())}`;
+  const range =
+    from !== undefined || to !== undefined
+      ? `-${from !== undefined ? stamp(from) : "start"}_${to !== undefined ? stamp(to) : "now"}`
+      : `-${stamp(Date.now())}`;
   return `inflight-${target.replace(/[^a-z0-9_.-]/gi, "_")}${range}.${ext}`;
 }

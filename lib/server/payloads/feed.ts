@@ -59,7 +59,12 @@ export class Feed {
    * encoded only when one arrives, so a state nobody newly asks for costs
    * no serialisation.
    */
-  publishChanges<E extends StateEventName, C extends StreamEventName>(event: E, full: StreamPayload<E>, changes: C, payload: StreamPayload<C>): void {
+  publishChanges<E extends StateEventName, C extends StreamEventName>(
+    event: E,
+    full: StreamPayload<E>,
+    changes: C,
+    payload: StreamPayload<C>,
+  ): void {
     let bytes: Uint8Array | null = null;
     this.latest.set(event, () => (bytes ??= this.encode(event, full)));
     if (this.listeners.size === 0) return;

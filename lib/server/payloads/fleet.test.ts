@@ -14,7 +14,8 @@ describe("sparkline", () => {
 });
 
 describe("busiest", () => {
-  const run = (id: string, inFlightNow: number, startedAt: number, endedAt: number | null = null) => ({ id, inFlightNow, startedAt, endedAt }) as QueryRun;
+  const run = (id: string, inFlightNow: number, startedAt: number, endedAt: number | null = null) =>
+    ({ id, inFlightNow, startedAt, endedAt }) as QueryRun;
   it("picks the running query with the most in flight, then the oldest", () => {
     expect(busiest([run("a", 1, 10), run("b", 4, 20), run("c", 9, 5, 30)])?.id).toBe("b");
     expect(busiest([run("a", 0, 10), run("b", 0, 5)])?.id).toBe("b");

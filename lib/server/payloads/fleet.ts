@@ -38,7 +38,9 @@ export function fleetEntry(source: PayloadSource, now: number, lastRestart: Rest
   if (top && source.redact) [top] = redactRuns([top], w.statements);
   return {
     target: source.info(),
-    pendingRestarts: Object.entries(w.settings).filter(([, s]) => s.pendingRestart).map(([name]) => name),
+    pendingRestarts: Object.entries(w.settings)
+      .filter(([, s]) => s.pendingRestart)
+      .map(([name]) => name),
     inFlightNow: last ? last.aio.inFlight : null,
     syncNow: last ? last.aio.sync : null,
     busiestQuery: top && { id: top.id, query: top.query, verdict: top.verdict, startedAt: top.startedAt, inFlight: top.inFlightNow },

@@ -39,7 +39,12 @@ export interface StreamSink {
  * the stream's end, which the caller runs when the viewer goes away; it runs
  * `release` once, however the stream ends.
  */
-export function openStream(source: StreamSource, since: number | null, sink: StreamSink, release: () => void = () => undefined): () => void {
+export function openStream(
+  source: StreamSource,
+  since: number | null,
+  sink: StreamSink,
+  release: () => void = () => undefined,
+): () => void {
   let closed = false;
   let unsubscribe: () => void = () => undefined;
   let heartbeat: NodeJS.Timeout | null = null;
@@ -78,7 +83,12 @@ export function openStream(source: StreamSource, since: number | null, sink: Str
 }
 
 /** The SSE body for one viewer as a web stream (a route handler's Response): openStream into its controller. */
-export function streamFor(source: StreamSource, since: number | null, signal: AbortSignal, release: () => void = () => undefined): ReadableStream<Uint8Array> {
+export function streamFor(
+  source: StreamSource,
+  since: number | null,
+  signal: AbortSignal,
+  release: () => void = () => undefined,
+): ReadableStream<Uint8Array> {
   let finish: () => void = () => undefined;
   return new ReadableStream<Uint8Array>(
     {

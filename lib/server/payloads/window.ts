@@ -26,16 +26,28 @@ export function findingsPayload(source: PayloadSource): FindingsPayload {
 }
 
 /** A finding's quoted query (its sentence, its glance) as the redacted runs and statements have it. */
-export function redactFindings<F extends Pick<Finding, "text" | "runId" | "queryId"> & { glance?: Finding["glance"] }>(findings: readonly F[], runs: readonly QueryRun[], statements: readonly StatementStat[]): F[] {
+export function redactFindings<F extends Pick<Finding, "text" | "runId" | "queryId"> & { glance?: Finding["glance"] }>(
+  findings: readonly F[],
+  runs: readonly QueryRun[],
+  statements: readonly StatementStat[],
+): F[] {
   const redacted = new Map(redactRuns([...runs], statements).map((r) => [r.id, r]));
   return findings.map((x) => {
     if (!x.runId) {
       if (!x.queryId) return x;
       const query = statements.find((s) => s.queryId === x.queryId)?.query;
-      return { ...x, text: redactBackticks(x.text, query), ...(x.glance ? { glance: { ...x.glance, now: redactBackticks(x.glance.now, query) } } : {}) };
+      return {
+        ...x,
+        text: redactBackticks(x.text, query),
+        ...(x.glance ? { glance: { ...x.glance, now: redactBackticks(x.glance.now, query) } } : {}),
+      };
     }
     const query = redacted.get(x.runId)?.query;
-    return { ...x, text: redactBackticks(x.text, query), ...(x.glance ? { glance: { ...x.glance, query: queryGlance(query ?? "") } } : {}) };
+    return {
+      ...x,
+      text: redactBackticks(x.text, query),
+      ...(x.glance ? { glance: { ...x.glance, query: queryGlance(query ?? "") } } : {}),
+    };
   });
 }
 
@@ -72,14 +84,21 @@ export interface SnapshotRange {
 
 function inRange<T extends { t: number; seq: number }>(items: T[], range: SnapshotRange): T[] {
   return items.filter(
-    (i) => (range.since === undefined || i.seq > range.since) && (range.from === undefined || i.t >= range.from) && (range.to === undefined || i.t <= range.to),
+    (i) =>
+      (range.since === undefined || i.seq > range.since) &&
+      (range.from === undefined || i.t >= range.from) &&
+      (range.to === undefined || i.t <= range.to),
   );
 }
 
 /** The window of one target (or a range of it) as the wire contract has it. */
 export function snapshotPayload(source: PayloadSource, range: SnapshotRange = {}): WindowSnapshot {
   const w = source.window;
-  const runs = w.queries().filter((r) => (range.from === undefined || (r.endedAt ?? Infinity) >= range.from) && (range.to === undefined || r.startedAt <= range.to));
+  const runs = w
+    .queries()
+    .filter(
+      (r) => (range.from === undefined || (r.endedAt ?? Infinity) >= range.from) && (range.to === undefined || r.startedAt <= range.to),
+    );
   return {
     target: source.info(),
     lastSeq: w.lastSeq,

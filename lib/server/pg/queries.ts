@@ -1,6 +1,20 @@
 import "server-only";
 import type { z } from "zod";
-import { ActivityRow, AioRow, CapabilitiesRow, FileSettingRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, SystemIdentifierRow, StatIoRow, StatStatementsRow, StatStatementsTextRow } from "../../schemas/rows";
+import {
+  ActivityRow,
+  AioRow,
+  CapabilitiesRow,
+  FileSettingRow,
+  NameRow,
+  PingRow,
+  RelationRow,
+  ServerInfoRow,
+  SettingRow,
+  SystemIdentifierRow,
+  StatIoRow,
+  StatStatementsRow,
+  StatStatementsTextRow,
+} from "../../schemas/rows";
 
 // Every statement inflight runs is a file under sql/; this table is the one
 // place that ties each file to the schema of its rows (lib/schemas/rows.ts).

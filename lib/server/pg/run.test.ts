@@ -15,7 +15,9 @@ describe("statements as sent", () => {
   });
 
   it("leaves out only the comment lines that head a file", () => {
-    expect(statementOf("-- what it reads\n--\n\n  -- indented\nSELECT /* inflight:x */ 1 -- trailing\n-- inside\nFROM t\n")).toBe("SELECT /* inflight:x */ 1 -- trailing\n-- inside\nFROM t\n");
+    expect(statementOf("-- what it reads\n--\n\n  -- indented\nSELECT /* inflight:x */ 1 -- trailing\n-- inside\nFROM t\n")).toBe(
+      "SELECT /* inflight:x */ 1 -- trailing\n-- inside\nFROM t\n",
+    );
     expect(statementOf("SELECT 1")).toBe("SELECT 1");
   });
 });

@@ -37,7 +37,10 @@ export class StreamLimits {
   /** The HTTP error for a refusal (the stream route's and the early one's). */
   error(refusal: Refused): { code: "too_many_requests" | "busy"; message: string } {
     return refusal.refused === "client"
-      ? { code: "too_many_requests", message: `this address has ${this.perClient} streams open, the most it may (INFLIGHT_MAX_STREAMS_PER_CLIENT)` }
+      ? {
+          code: "too_many_requests",
+          message: `this address has ${this.perClient} streams open, the most it may (INFLIGHT_MAX_STREAMS_PER_CLIENT)`,
+        }
       : { code: "busy", message: `${this.max} streams are open, the most this server takes (INFLIGHT_MAX_STREAMS)` };
   }
 

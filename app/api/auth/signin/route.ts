@@ -17,9 +17,14 @@ export const POST = route(async (request: Request) => {
   const nextField = form?.get("next");
   const next = safeNext(typeof nextField === "string" ? nextField : null);
   if (!token) return seeOther(next);
-  const outcome = typeof candidate === "string" ? await runtime.tokenChecks.check(clientOf(request.headers), () => tokenMatches(candidate, token)) : { ok: false };
+  const outcome =
+    typeof candidate === "string"
+      ? await runtime.tokenChecks.check(clientOf(request.headers), () => tokenMatches(candidate, token))
+      : { ok: false };
   if ("busy" in outcome) {
-    throw new HttpError("too_many_requests", "too many wrong tokens from this address; wait and try again", undefined, { "Retry-After": String(outcome.retryAfterS) });
+    throw new HttpError("too_many_requests", "too many wrong tokens from this address; wait and try again", undefined, {
+      "Retry-After": String(outcome.retryAfterS),
+    });
   }
   if (!outcome.ok) return seeOther(`/signin?${new URLSearchParams({ next, error: "1" })}`);
   const response = seeOther(next);

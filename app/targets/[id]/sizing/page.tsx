@@ -13,7 +13,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 function rangeOf(search: Record<string, string | string[] | undefined>): SizingRange {
   const q = SizingQuery.safeParse(search);
   if (!q.success) return { kind: "named", range: "1h" };
-  return q.data.from !== undefined && q.data.to !== undefined ? { kind: "custom", from: q.data.from, to: q.data.to } : { kind: "named", range: q.data.range ?? "1h" };
+  return q.data.from !== undefined && q.data.to !== undefined
+    ? { kind: "custom", from: q.data.from, to: q.data.to }
+    : { kind: "named", range: q.data.range ?? "1h" };
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

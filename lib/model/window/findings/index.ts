@@ -55,7 +55,8 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
   const serverInput: server.ServerInput = { ...input, workers };
   const down = server.targetDown(serverInput);
   const slow = input.runs.filter((r) => r.endedAt === null && input.now - r.startedAt >= SLOW_RUN_MS).sort(longestLeftFirst);
-  const runs = input.target.status === "up" ? slow.slice(0, MAX_RUN_FINDINGS).map((run, i) => runFinding(run, i === 0, input, workers)) : [];
+  const runs =
+    input.target.status === "up" ? slow.slice(0, MAX_RUN_FINDINGS).map((run, i) => runFinding(run, i === 0, input, workers)) : [];
   // A server-wide cause is said once, naming the running queries it holds back.
   const heldBy = (rule: string) => runs.filter((f) => f.rule === rule && f.pid !== undefined).map((f) => f.pid!);
   const queue = poolSaturated(serverInput) ?? server.workersQueue(serverInput);
@@ -66,13 +67,21 @@ export function computeFindings(input: FindingsInput): { findings: server.NewFin
     server.uringSubmit(serverInput),
     server.restartPending(serverInput),
     server.serverStarted(serverInput),
-    ...reloadsApplied({ reloads: input.reloads ?? [], start: input.target.postmasterStart, ioMethod: input.settings.io_method?.setting, recent: input.recent }),
+    ...reloadsApplied({
+      reloads: input.reloads ?? [],
+      start: input.target.postmasterStart,
+      ioMethod: input.settings.io_method?.setting,
+      recent: input.recent,
+    }),
     server.combineClamped(serverInput),
     server.cachedStatement(serverInput),
   ].filter((f): f is server.NewFinding => f !== null);
   // Stable: within a severity, the running queries (about now) come first.
   const sorted = [...runs, ...others].sort((a, b) => RANK[a.severity] - RANK[b.severity]);
-  return { findings: down ? [down, ...sorted] : sorted, moreRuns: input.target.status === "up" ? Math.max(0, slow.length - MAX_RUN_FINDINGS) : 0 };
+  return {
+    findings: down ? [down, ...sorted] : sorted,
+    moreRuns: input.target.status === "up" ? Math.max(0, slow.length - MAX_RUN_FINDINGS) : 0,
+  };
 }
 
 function runContext(run: QueryRun, input: FindingsInput, workers: RunContext["workers"]): RunContext {
@@ -107,7 +116,8 @@ function noProgress(run: QueryRun, input: FindingsInput): string {
   if (caps && !caps.aios) return `progress cannot be seen: PostgreSQL ${major ?? "before 18"} has no pg_aios`;
   if (caps?.aiosDenied) return "progress cannot be seen: pg_aios is denied to this role";
   const combined = (run.asyncReadBytes ?? 0) > 0 || (run.syncReadBytes ?? 0) >= COMBINED_READ_BYTES;
-  if (combined && run.relations.some((r) => r.blocks === null)) return "progress not known yet (its table's size is being looked up, or VACUUM and ANALYZE never counted it)";
+  if (combined && run.relations.some((r) => r.blocks === null))
+    return "progress not known yet (its table's size is being looked up, or VACUUM and ANALYZE never counted it)";
   return "no scan position to follow (it reads single pages, or nothing from disk)";
 }
 
@@ -157,7 +167,6 @@ function longestLeftFirst(a: QueryRun, b: QueryRun): number {
   return a.startedAt - b.startedAt;
 }
 
-
 /** The restarts the findings judge: those seen live, and the one into this start known from the history. */
 export function withKnownStart(live: readonly Restart[], known: Restart | null): readonly Restart[] {
   return known && !live.some((r) => r.at === known.at) ? [...live, known] : live;
@@ -167,7 +176,12 @@ export function withKnownStart(live: readonly Restart[], known: Restart | null):
  * The findings of the moment `t`, each keeping the time it first held;
  * changed when a sentence or the count moved (the moment alone is no change).
  */
-export function stampFindings(prev: FindingsPayload, findings: readonly server.NewFinding[], moreRuns: number, t: number): { next: FindingsPayload; changed: boolean } {
+export function stampFindings(
+  prev: FindingsPayload,
+  findings: readonly server.NewFinding[],
+  moreRuns: number,
+  t: number,
+): { next: FindingsPayload; changed: boolean } {
   const since = new Map(prev.findings.map((f) => [f.id, f.since]));
   const next: FindingsPayload = { asOf: t, findings: findings.map((f): Finding => ({ ...f, since: since.get(f.id) ?? t })), moreRuns };
   return { next, changed: JSON.stringify(next.findings) !== JSON.stringify(prev.findings) || next.moreRuns !== prev.moreRuns };

@@ -10,14 +10,49 @@ import { computeFindings, type FindingsInput } from "./index";
 
 const NOW = 1_000_000;
 const AT = Date.UTC(2026, 0, 10, 18, 35, 42);
-const sync = toSettings([{ name: "io_method", setting: "sync", unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "string" }]);
-const scan = run({ id: "42:960000", pid: 42, queryId: "7", query: "SELECT count(*) FROM big", startedAt: NOW - 40_000, samples: 400, readWaitSamples: 300, syncSamples: 300, syncReadBytes: 122_880, verdict: "sync" });
-const measure = (over: Partial<MethodMeasure>): MethodMeasure => ({ at: AT, before: { ioMethod: "worker", meanMs: 6300, calls: 6 }, after: { ioMethod: "sync", meanMs: 8600, calls: 6 }, verdict: "slower by 37% (6 vs 6 calls; outside the spread)", kind: "slower", ...over });
-const input = (over: Partial<FindingsInput> = {}): FindingsInput => ({ now: NOW, target: target({ postmasterStart: NOW - 100_000 }), settings: sync, restarts: [], statements: [], runs: [scan], recent: [], ...over });
+const sync = toSettings([
+  { name: "io_method", setting: "sync", unit: null, source: "default", pending_restart: false, enumvals: null, vartype: "string" },
+]);
+const scan = run({
+  id: "42:960000",
+  pid: 42,
+  queryId: "7",
+  query: "SELECT count(*) FROM big",
+  startedAt: NOW - 40_000,
+  samples: 400,
+  readWaitSamples: 300,
+  syncSamples: 300,
+  syncReadBytes: 122_880,
+  verdict: "sync",
+});
+const measure = (over: Partial<MethodMeasure>): MethodMeasure => ({
+  at: AT,
+  before: { ioMethod: "worker", meanMs: 6300, calls: 6 },
+  after: { ioMethod: "sync", meanMs: 8600, calls: 6 },
+  verdict: "slower by 37% (6 vs 6 calls; outside the spread)",
+  kind: "slower",
+  ...over,
+});
+const input = (over: Partial<FindingsInput> = {}): FindingsInput => ({
+  now: NOW,
+  target: target({ postmasterStart: NOW - 100_000 }),
+  settings: sync,
+  restarts: [],
+  statements: [],
+  runs: [scan],
+  recent: [],
+  ...over,
+});
 const finding = (i: FindingsInput) => computeFindings(i).findings.find((f) => f.runId);
 
 /** A slow run of the same statement, `ms` long, under `ioMethod`. */
-const ended = (ioMethod: string, ms: number, endedAt = NOW - 100_000): MethodRun => ({ queryId: "7", query: scan.query, ioMethod, ms, endedAt });
+const ended = (ioMethod: string, ms: number, endedAt = NOW - 100_000): MethodRun => ({
+  queryId: "7",
+  query: scan.query,
+  ioMethod,
+  ms,
+  endedAt,
+});
 
 describe("io_method advice checked against this server's own history", () => {
   it("the same statement under worker and sync at the same times in the window: no advice to switch, and what it saw", () => {
@@ -43,11 +78,26 @@ describe("io_method advice checked against this server's own history", () => {
   it("with no runs to compare, the history's before/after decides: worker faster there is cited", () => {
     const f = finding(input({ measured: new Map([["7", measure({})]]) }));
     expect(f?.severity).toBe("act");
-    expect(f?.text).toContain("pg_stat_statements here: 6.3 s under worker against 8.6 s under sync (slower by 37% (6 vs 6 calls; outside the spread))");
+    expect(f?.text).toContain(
+      "pg_stat_statements here: 6.3 s under worker against 8.6 s under sync (slower by 37% (6 vs 6 calls; outside the spread))",
+    );
   });
 
   it("the history's before/after with no difference: not advised", () => {
-    const f = finding(input({ measured: new Map([["7", measure({ kind: "same", after: { ioMethod: "sync", meanMs: 6400, calls: 6 }, verdict: "no measurable difference (within the spread)" })]]) }));
+    const f = finding(
+      input({
+        measured: new Map([
+          [
+            "7",
+            measure({
+              kind: "same",
+              after: { ioMethod: "sync", meanMs: 6400, calls: 6 },
+              verdict: "no measurable difference (within the spread)",
+            }),
+          ],
+        ]),
+      }),
+    );
     expect(f?.severity).toBe("info");
     expect(f?.glance.lever).toBe("not io_method: worker was no faster here");
   });
@@ -76,8 +126,14 @@ describe("io_method advice checked against this server's own history", () => {
     kept.note([r("a", 1500), r("b", 40), r("c", 2000, null)], "worker");
     kept.note([r("d", 3000)], "sync");
     kept.note([r("e", 3000)], undefined);
-    expect(kept.all.map((x) => [x.ioMethod, x.ms])).toEqual([["worker", 1500], ["sync", 3000]]);
-    kept.note(Array.from({ length: 12 }, (_, i) => r(`w${i}`, 200 + i)), "worker");
+    expect(kept.all.map((x) => [x.ioMethod, x.ms])).toEqual([
+      ["worker", 1500],
+      ["sync", 3000],
+    ]);
+    kept.note(
+      Array.from({ length: 12 }, (_, i) => r(`w${i}`, 200 + i)),
+      "worker",
+    );
     const worker = kept.of({ queryId: "7", query: "" }).filter((x) => x.ioMethod === "worker");
     expect(worker.map((x) => x.ms)).toEqual([202, 203, 204, 205, 206, 207, 208, 209, 210, 211]);
     expect(kept.of({ queryId: "7", query: "" }).filter((x) => x.ioMethod === "sync")).toHaveLength(1);
@@ -87,8 +143,20 @@ describe("io_method advice checked against this server's own history", () => {
 
   it("takes from a comparison only the restart that changed io_method, and statements with enough calls on both sides", () => {
     const side = (calls: number, meanMs: number) => ({ calls, meanMs, sdMs: 1, readShare: 0.5, blocksReadPerCall: 10 });
-    const row = (queryId: string, calls: number, housekeeping = false) => ({ queryId, query: "q", before: side(calls, 6300), after: side(calls, 8600), verdict: { kind: "slower" as const, change: 0.37, text: "slower" }, stakeMs: 1, housekeeping });
-    const c = { restart: { at: AT, seenAt: AT + 1000, changes: [] }, changes: [{ name: "io_method", before: "worker", after: "sync" }], rows: [row("7", 6), row("8", 2), row("9", 50, true)] } as unknown as CompareResponse;
+    const row = (queryId: string, calls: number, housekeeping = false) => ({
+      queryId,
+      query: "q",
+      before: side(calls, 6300),
+      after: side(calls, 8600),
+      verdict: { kind: "slower" as const, change: 0.37, text: "slower" },
+      stakeMs: 1,
+      housekeeping,
+    });
+    const c = {
+      restart: { at: AT, seenAt: AT + 1000, changes: [] },
+      changes: [{ name: "io_method", before: "worker", after: "sync" }],
+      rows: [row("7", 6), row("8", 2), row("9", 50, true)],
+    } as unknown as CompareResponse;
     expect([...methodMeasures(c).keys()]).toEqual(["7"]);
     expect(methodMeasures(c).get("7")?.kind).toBe("slower");
     expect(methodMeasures({ ...c, changes: [{ name: "io_workers", before: "3", after: "1" }] }).size).toBe(0);

@@ -35,7 +35,8 @@ const median = (xs: readonly number[]) => {
 function spread(ms: readonly number[]): string {
   const [lo, hi] = [formatDuration(Math.min(...ms)), formatDuration(Math.max(...ms))];
   const unit = (d: string) => / (\S+)$/.exec(d)?.[1] ?? "";
-  const low = unit(lo) === unit(hi) ? lo.replace(/ \S+$/, "") : unit(hi) === "s" && unit(lo) === "ms" ? (Math.min(...ms) / 1000).toFixed(1) : lo;
+  const low =
+    unit(lo) === unit(hi) ? lo.replace(/ \S+$/, "") : unit(hi) === "s" && unit(lo) === "ms" ? (Math.min(...ms) / 1000).toFixed(1) : lo;
   return `${lo === hi ? hi : `${low}-${hi}`}, ${ms.length} run${ms.length === 1 ? "" : "s"}`;
 }
 
@@ -55,7 +56,13 @@ function measureSays(m: MethodMeasure, from: string, to: string): MethodEvidence
  * io_method `from` to `to`: its slow runs in the window under each
  * (method-runs.ts), else the history's before/after of its mean.
  */
-export function methodEvidence(run: QueryRun, from: string, to: string, runs: readonly MethodRun[], measures: MethodMeasures | undefined): MethodEvidence {
+export function methodEvidence(
+  run: QueryRun,
+  from: string,
+  to: string,
+  runs: readonly MethodRun[],
+  measures: MethodMeasures | undefined,
+): MethodEvidence {
   const byMethod = runsByMethod(run, runs);
   const a = byMethod.get(from);
   const b = byMethod.get(to);

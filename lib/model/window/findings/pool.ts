@@ -58,7 +58,14 @@ export function poolSaturated({ settings, workers: w }: PoolInput): NewFinding |
     severity: "act",
     glance: { now: `The io worker pool is full at its maximum (${pool.max})`, lever: `raise io_max_workers (now ${pool.max})` },
     text: `The io worker pool is at its maximum (${pool.max}) and saturated: ${workersLever(settings, w.alive)} and measure again. ${capitalize(queueEvidence(w) ?? "every worker busy")}.`,
-    evidence: { ioWorkers: w.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, allBusyShare: w.allBusyShare, queueWaits: w.queueWaits, submittedAboveShare: w.submittedAboveShare },
+    evidence: {
+      ioWorkers: w.alive,
+      ioMinWorkers: pool.min,
+      ioMaxWorkers: pool.max,
+      allBusyShare: w.allBusyShare,
+      queueWaits: w.queueWaits,
+      submittedAboveShare: w.submittedAboveShare,
+    },
   };
 }
 
@@ -70,7 +77,9 @@ export function poolGrowing({ settings, recent, poolExitAt = null }: PoolInput):
   const waited = waitedAtMin(recent, pool.min);
   // "Shrunk" only when a worker was seen exiting before the burst; else the pool may have sat at its minimum all along.
   const shrunk = waited !== null && poolExitAt !== null && poolExitAt < waited.firstLaunchAt;
-  const evidence = waited ? `(all ${pool.min} busy with backends waiting on ${waited.wait} in ${waited.samples} samples before the first launch)` : "";
+  const evidence = waited
+    ? `(all ${pool.min} busy with backends waiting on ${waited.wait} in ${waited.samples} samples before the first launch)`
+    : "";
   const cold = !waited
     ? ""
     : shrunk
@@ -80,9 +89,20 @@ export function poolGrowing({ settings, recent, poolExitAt = null }: PoolInput):
     id: "pool_growing",
     rule: "pool_growing",
     severity: "info",
-    glance: { now: `The io worker pool is growing (${growth.minAlive} -> ${growth.alive} of up to ${pool.max})`, lever: waited ? `raise io_min_workers (now ${pool.min}) to start warm` : null },
+    glance: {
+      now: `The io worker pool is growing (${growth.minAlive} -> ${growth.alive} of up to ${pool.max})`,
+      lever: waited ? `raise io_min_workers (now ${pool.min}) to start warm` : null,
+    },
     text: `The io worker pool is growing: ${growth.launched} io worker${growth.launched === 1 ? "" : "s"} launched in the last 5 s (${growth.minAlive} -> ${growth.alive}, of up to io_max_workers = ${pool.max}). PostgreSQL 19 adds workers when reads queue for them: the pool is not the limit.${cold}`,
-    evidence: { launched: growth.launched, from: growth.minAlive, alive: growth.alive, ioMinWorkers: pool.min, ioMaxWorkers: pool.max, waitedAtMin: waited?.samples ?? 0, shrunkBefore: shrunk },
+    evidence: {
+      launched: growth.launched,
+      from: growth.minAlive,
+      alive: growth.alive,
+      ioMinWorkers: pool.min,
+      ioMaxWorkers: pool.max,
+      waitedAtMin: waited?.samples ?? 0,
+      shrunkBefore: shrunk,
+    },
   };
 }
 

@@ -12,7 +12,8 @@ import { MAX_RELOAD_FINDINGS } from "./thresholds";
 const WORKER_SETTINGS: readonly string[] = ["io_workers", ...POOL_SETTINGS];
 
 /** The settings the restart and reload findings name (the same filter for both). */
-export const isIoSetting = (name: string) => name.startsWith("io_") || name === "effective_io_concurrency" || name === "maintenance_io_concurrency" || name === "shared_buffers";
+export const isIoSetting = (name: string) =>
+  name.startsWith("io_") || name === "effective_io_concurrency" || name === "maintenance_io_concurrency" || name === "shared_buffers";
 
 export interface IoReload {
   reload: Reload;
@@ -29,7 +30,8 @@ export function ioReloadsSince(reloads: readonly Reload[], start: number): IoRel
 }
 
 /** "io_workers 3 -> 1, effective_io_concurrency 16 -> 64" */
-export const changeList = (changes: readonly SettingChange[]) => changes.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
+export const changeList = (changes: readonly SettingChange[]) =>
+  changes.map((c) => `${c.name} ${c.before ?? "(unset)"} -> ${c.after ?? "(unset)"}`).join(", ");
 
 export const changesWorkers = (x: IoReload) => x.io.some((c) => WORKER_SETTINGS.includes(c.name));
 
@@ -63,7 +65,10 @@ export function reloadsApplied({ reloads, start, ioMethod, recent }: ReloadInput
         id: `reload_applied:${x.reload.at}`,
         rule: "reload_applied" as const,
         severity: "info" as const,
-        glance: { now: `Reloaded ${formatClock(x.reload.at)}: ${x.io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`).join(", ")}`, lever: null },
+        glance: {
+          now: `Reloaded ${formatClock(x.reload.at)}: ${x.io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`).join(", ")}`,
+          lever: null,
+        },
         text: `${changes} by a reload at ${formatClock(x.reload.at)}${alive}.`,
         evidence: { at: x.reload.at, changes },
       };

@@ -11,7 +11,15 @@ import { pct, type RunFigures } from "./figures";
 import { NO_LEVER } from "./glance";
 import { MEASURE_WITH_LAB } from "./measured";
 import type { MethodEvidence } from "./method-evidence";
-import { COMBINED_READ_BYTES, MIN_SAMPLES, READ_WAIT_HIGH_SHARE, READAHEAD_PINNED_SHARE, READS_MIN_SAMPLES, READS_NOT_BOTTLENECK_SHARE, SMALL_READ_BYTES } from "./thresholds";
+import {
+  COMBINED_READ_BYTES,
+  MIN_SAMPLES,
+  READ_WAIT_HIGH_SHARE,
+  READAHEAD_PINNED_SHARE,
+  READS_MIN_SAMPLES,
+  READS_NOT_BOTTLENECK_SHARE,
+  SMALL_READ_BYTES,
+} from "./thresholds";
 import { queueHead, workersEvidence, workersIdleText, type WorkerLoad } from "./workers";
 
 export interface RunContext {
@@ -50,7 +58,15 @@ export interface RunVerdict {
 type RunRule = (run: QueryRun, f: RunFigures, ctx: RunContext) => RunVerdict | null;
 
 const tooShort: RunRule = (run, f) =>
-  f.samples < MIN_SAMPLES ? { rule: "too_short", severity: "info", clause: `too few samples to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`, lever: null, evidence: { samples: f.samples } } : null;
+  f.samples < MIN_SAMPLES
+    ? {
+        rule: "too_short",
+        severity: "info",
+        clause: `too few samples to tell (${f.samples} sample${f.samples === 1 ? "" : "s"})`,
+        lever: null,
+        evidence: { samples: f.samples },
+      }
+    : null;
 
 const cached: RunRule = (run, f, ctx) => {
   const s = ctx.statement;
@@ -102,12 +118,30 @@ const ioMethodSync: RunRule = (run, f, ctx) => {
   const head = "io_method = sync: it waits for each read in turn (IO:DataFileRead)";
   const evidence = { syncReadBytes: run.syncReadBytes, readWait: round(f.readWait), history: m.kind };
   if (m.kind === "gain") {
-    return { rule: "io_method_sync", severity: "act", clause: `${head}; under io_method = worker this statement ran faster here (${m.text}): set io_method = worker (a restart applies it)`, lever: "io_method = worker: faster here", evidence };
+    return {
+      rule: "io_method_sync",
+      severity: "act",
+      clause: `${head}; under io_method = worker this statement ran faster here (${m.text}): set io_method = worker (a restart applies it)`,
+      lever: "io_method = worker: faster here",
+      evidence,
+    };
   }
   if (m.kind === "no_gain") {
-    return { rule: "io_method_sync", severity: "info", clause: `${head}; under io_method = worker this statement was no faster here (${m.text}): io_method is not the lever here`, lever: "not io_method: worker was no faster here", evidence };
+    return {
+      rule: "io_method_sync",
+      severity: "info",
+      clause: `${head}; under io_method = worker this statement was no faster here (${m.text}): io_method is not the lever here`,
+      lever: "not io_method: worker was no faster here",
+      evidence,
+    };
   }
-  return { rule: "io_method_sync", severity: "warn", clause: `${head}; io_method = worker keeps a scan's reads in flight, unmeasured here: ${MEASURE_WITH_LAB}`, lever: "io_method = worker? unmeasured here: try the lab", evidence };
+  return {
+    rule: "io_method_sync",
+    severity: "warn",
+    clause: `${head}; io_method = worker keeps a scan's reads in flight, unmeasured here: ${MEASURE_WITH_LAB}`,
+    lever: "io_method = worker? unmeasured here: try the lab",
+    evidence,
+  };
 };
 
 const syncReads: RunRule = (run, f, ctx) => {
@@ -126,7 +160,8 @@ const readAheadDepth: RunRule = (run, f, ctx) => {
   const depth = ctx.readAhead;
   if (!f.async || depth === null || depth <= 0 || f.readWait < READ_WAIT_HIGH_SHARE || ctx.workers.saturated) return null;
   if (run.maxInFlight < depth * READAHEAD_PINNED_SHARE || (f.meanInFlight ?? 0) < depth * READAHEAD_PINNED_SHARE) return null;
-  const knob = run.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(run.query) ? "maintenance_io_concurrency" : "effective_io_concurrency";
+  const knob =
+    run.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(run.query) ? "maintenance_io_concurrency" : "effective_io_concurrency";
   return {
     rule: "readahead_depth",
     severity: "act",
@@ -150,16 +185,22 @@ const smallReads: RunRule = (run, f, ctx) => {
 /** What made it async: handles seen in flight, or (none seen) its IO:Aio* waits, as the row says it. */
 function asyncEvidence(run: QueryRun, f: RunFigures): string {
   // Counts, as the run's row gives them (lib/view/runs.ts verdictEvidence): one figure on the page.
-  if (f.inFlight) return `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`;
+  if (f.inFlight)
+    return `reads in flight in ${run.aioSamples} of ${run.aioReadSamples} sample${run.aioReadSamples === 1 ? "" : "s"} that read pg_aios`;
   const waits = `waiting on async reads in ${run.aioWaitSamples} of ${run.samples} sample${run.samples === 1 ? "" : "s"}`;
-  return run.aioReadSamples ? `${waits}, none of its own in flight in the ${run.aioReadSamples} that read pg_aios` : `${waits}, pg_aios not read`;
+  return run.aioReadSamples
+    ? `${waits}, none of its own in flight in the ${run.aioReadSamples} that read pg_aios`
+    : `${waits}, pg_aios not read`;
 }
 
 /** Async reads and none of the above: say why io_method and io_workers are not the lever either. */
 const asyncReads: RunRule = (run, f, ctx) => {
   if (!f.async) return null;
   const w = ctx.workers;
-  const workers = ctx.ioMethod === "io_uring" ? "io_uring submits them from the backend itself (no io workers to be the queue)" : (ctx.poolNote ?? workersIdleText(w));
+  const workers =
+    ctx.ioMethod === "io_uring"
+      ? "io_uring submits them from the backend itself (no io workers to be the queue)"
+      : (ctx.poolNote ?? workersIdleText(w));
   return {
     rule: "async_reads",
     severity: "info",
@@ -170,7 +211,17 @@ const asyncReads: RunRule = (run, f, ctx) => {
 };
 
 /** In order: the first that holds names the finding. */
-export const RUN_RULES: readonly RunRule[] = [tooShort, cached, notBottleneck, workersQueue, ioMethodSync, syncReads, readAheadDepth, smallReads, asyncReads];
+export const RUN_RULES: readonly RunRule[] = [
+  tooShort,
+  cached,
+  notBottleneck,
+  workersQueue,
+  ioMethodSync,
+  syncReads,
+  readAheadDepth,
+  smallReads,
+  asyncReads,
+];
 
 export function runVerdict(run: QueryRun, f: RunFigures, ctx: RunContext): RunVerdict | null {
   for (const rule of RUN_RULES) {

@@ -31,7 +31,14 @@ export interface ServerInput {
 }
 
 /** How the page and the findings name each collection aspect. */
-export const ASPECT_NAMES = { sampling: "sampling", aios: "pg_aios", stat_io: "pg_stat_io", settings: "pg_settings", statements: "pg_stat_statements", relations: "relation names" } as const satisfies Record<AspectHealth["aspect"], string>;
+export const ASPECT_NAMES = {
+  sampling: "sampling",
+  aios: "pg_aios",
+  stat_io: "pg_stat_io",
+  settings: "pg_settings",
+  statements: "pg_stat_statements",
+  relations: "relation names",
+} as const satisfies Record<AspectHealth["aspect"], string>;
 
 export function targetDown({ target }: ServerInput): NewFinding | null {
   if (target.status === "up") return null;
@@ -67,7 +74,10 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
     id: "workers_queue",
     rule: "workers_queue",
     severity: w.level === "queue" ? "act" : "warn",
-    glance: { now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`, lever: workersLeverShort(settings, w.alive) },
+    glance: {
+      now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`,
+      lever: workersLeverShort(settings, w.alive),
+    },
     text: `${head[0].toUpperCase()}${head.slice(1)}: ${queueEvidence(w)}. ${capitalize(workersLever(settings, w.alive))} and measure again.`,
     evidence: workersEvidence(w),
   };
@@ -95,7 +105,10 @@ export function restartPending({ settings }: ServerInput): NewFinding | null {
     id: "restart_pending",
     rule: "restart_pending",
     severity: "act",
-    glance: { now: `Waiting for a restart: ${pending.map(([name, p]) => pendingGlance(name, p)).join(", ")}`, lever: "restart to apply, or undo it" },
+    glance: {
+      now: `Waiting for a restart: ${pending.map(([name, p]) => pendingGlance(name, p)).join(", ")}`,
+      lever: "restart to apply, or undo it",
+    },
     text,
     evidence: { settings: pending.map(([name]) => name).join(","), next: pending.map(([, s]) => s.pendingNext?.value ?? "?").join(",") },
   };
@@ -162,7 +175,11 @@ export function serverStarted({ restarts, reloads, settings, recent, target }: S
   const sizing = method === "worker" ? workersSettingText(settings) : null;
   const inForce = `io_method ${method}${sizing ? `, ${sizing}` : ""}`;
   if (!r || !io.length) {
-    const what = !r ? ", before inflight's history of this server begins: what that start changed is not known" : changed?.version ? `: that restart changed ${changed.version} and no I/O setting` : ": that restart changed no I/O setting";
+    const what = !r
+      ? ", before inflight's history of this server begins: what that start changed is not known"
+      : changed?.version
+        ? `: that restart changed ${changed.version} and no I/O setting`
+        : ": that restart changed no I/O setting";
     return {
       id: `settings_unchanged:${start}`,
       rule: "settings_unchanged",
@@ -177,7 +194,14 @@ export function serverStarted({ restarts, reloads, settings, recent, target }: S
   // Only samples of the restarted server say what it runs now, and only while no reload has resized the workers since.
   const sample = since.some(changesWorkers) ? undefined : recent.filter((t) => t.t >= r.seenAt).at(-1);
   const workers = sample ? (method === "worker" ? `${sample.workers.alive} io workers alive` : `${sample.workers.alive} io workers`) : null;
-  const effect = method === "sync" ? "reads now synchronous" : method === "io_uring" ? "reads submitted through io_uring" : method === "worker" ? "reads handed to io workers" : null;
+  const effect =
+    method === "sync"
+      ? "reads now synchronous"
+      : method === "io_uring"
+        ? "reads submitted through io_uring"
+        : method === "worker"
+          ? "reads handed to io workers"
+          : null;
   const changes = changed!.text;
   const applied = held.length === io.length;
   const how = [workers, effect].filter(Boolean).join("; ");
@@ -185,10 +209,16 @@ export function serverStarted({ restarts, reloads, settings, recent, target }: S
     id: `restart_applied:${start}`,
     rule: "restart_applied",
     severity: applied ? "info" : "act",
-    glance: { now: `Restarted ${formatClock(start)}: ${[changed!.version, ...io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`)].filter(Boolean).join(", ")}${applied ? "" : ", not in force"}`, lever: applied ? null : "check the server log" },
+    glance: {
+      now: `Restarted ${formatClock(start)}: ${[changed!.version, ...io.map((c) => `${c.name} ${c.before ?? "(unset)"}→${c.after ?? "(unset)"}`)].filter(Boolean).join(", ")}${applied ? "" : ", not in force"}`,
+      lever: applied ? null : "check the server log",
+    },
     text: applied
       ? `Server started ${formatClock(start)}: that restart changed ${changes}, in force${how ? ` (${how})` : ""}${waits}.`
-      : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io.filter((c) => !held.includes(c)).map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`).join(", ")} now: check the server log.`,
+      : `Server started ${formatClock(start)}: that restart changed ${changes}, but ${io
+          .filter((c) => !held.includes(c))
+          .map((c) => `${c.name} reads ${settings[c.name]?.display ?? "nothing"}`)
+          .join(", ")} now: check the server log.`,
     evidence: { at: start, changes, inForce: applied, reloadsSince: since.length },
   };
 }
@@ -198,7 +228,10 @@ function reloadedSince(since: readonly IoReload[]): string {
   const last = since.at(-1);
   if (!last) return "";
   const names = [...new Set(since.flatMap((x) => x.io.map((c) => c.name)))].join(", ");
-  const when = since.length === 1 ? `a reload at ${formatClock(last.reload.at)}` : `${since.length} reloads (the last at ${formatClock(last.reload.at)})`;
+  const when =
+    since.length === 1
+      ? `a reload at ${formatClock(last.reload.at)}`
+      : `${since.length} reloads (the last at ${formatClock(last.reload.at)})`;
   return `; since then, ${when} changed ${names}`;
 }
 
@@ -212,7 +245,10 @@ export function combineClamped({ settings }: ServerInput): NewFinding | null {
     id: "combine_clamped",
     rule: "combine_clamped",
     severity: "act",
-    glance: { now: `io_combine_limit ${formatBytes(a)} is clamped to ${formatBytes(b)}`, lever: `raise io_max_combine_limit or lower io_combine_limit` },
+    glance: {
+      now: `io_combine_limit ${formatBytes(a)} is clamped to ${formatBytes(b)}`,
+      lever: `raise io_max_combine_limit or lower io_combine_limit`,
+    },
     text: `io_combine_limit ${formatBytes(a)} is above io_max_combine_limit ${formatBytes(b)}: it is clamped silently, reads are combined up to ${formatBytes(b)} only. Raise io_max_combine_limit (restart) or lower io_combine_limit to ${formatBytes(b)}.`,
     evidence: { ioCombineLimit: a, ioMaxCombineLimit: b, effective: b },
   };
@@ -220,7 +256,9 @@ export function combineClamped({ settings }: ServerInput): NewFinding | null {
 
 /** The statement with most execution time that read nothing from disk: served from shared buffers. */
 export function cachedStatement({ statements }: ServerInput): NewFinding | null {
-  const s = statements.find((x) => x.totalExecTime >= CACHED_MIN_EXEC_MS && x.sharedBlksRead === 0 && x.sharedBlksHit > 0 && !isHousekeeping(x.query));
+  const s = statements.find(
+    (x) => x.totalExecTime >= CACHED_MIN_EXEC_MS && x.sharedBlksRead === 0 && x.sharedBlksHit > 0 && !isHousekeeping(x.query),
+  );
   if (!s) return null;
   return {
     id: `cached:${s.queryId}`,

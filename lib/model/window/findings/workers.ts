@@ -91,7 +91,17 @@ export function workersAwaited(t: Tick): boolean {
 }
 
 function count(ticks: readonly Tick[]): Counts {
-  const c: Counts = { samples: 0, alive: 0, maxBusy: 0, allBusy: 0, waiting: 0, queueWaits: 0, aioTicks: 0, submittedAbove: 0, saturated: 0 };
+  const c: Counts = {
+    samples: 0,
+    alive: 0,
+    maxBusy: 0,
+    allBusy: 0,
+    waiting: 0,
+    queueWaits: 0,
+    aioTicks: 0,
+    submittedAbove: 0,
+    saturated: 0,
+  };
   const judged = ticks.filter((t) => t.workers.alive > 0);
   const samples = judged.map(seen);
   samples.forEach((x, i) => {
@@ -118,7 +128,13 @@ export function workerLoad(ticks: readonly Tick[]): WorkerLoad {
   const share = (n: number, of = c.samples) => (of ? n / of : 0);
   const saturatedShare = share(c.saturated);
   const judged = c.samples >= WORKERS_MIN_SAMPLES;
-  const level: WorkersLevel = !judged ? "none" : saturatedShare >= WORKERS_BUSY_SHARE ? "queue" : saturatedShare >= WORKERS_PARTIAL_SHARE ? "partial" : "none";
+  const level: WorkersLevel = !judged
+    ? "none"
+    : saturatedShare >= WORKERS_BUSY_SHARE
+      ? "queue"
+      : saturatedShare >= WORKERS_PARTIAL_SHARE
+        ? "partial"
+        : "none";
   return {
     samples: c.samples,
     alive: c.alive,
@@ -145,7 +161,10 @@ const allOf = (w: WorkerLoad) => `${w.alive} of ${w.alive} io worker${w.alive ==
  */
 export function queueEvidence(w: WorkerLoad): string | null {
   if (!w.saturated) return null;
-  const parts = [`${allOf(w)} busy in ${pct(w.allBusyShare)}`, `backends waiting on their reads (${COMPLETION_WAIT}) in ${pct(w.completionWaitShare)}`];
+  const parts = [
+    `${allOf(w)} busy in ${pct(w.allBusyShare)}`,
+    `backends waiting on their reads (${COMPLETION_WAIT}) in ${pct(w.completionWaitShare)}`,
+  ];
   if (w.submittedAboveShare > 0) parts.push(`more reads submitted than io workers (queued for one) in ${pct(w.submittedAboveShare)}`);
   if (w.queueWaits > 0) parts.push(`backends waited for the submission queue (${SUBMISSION_QUEUE_WAIT}) in ${w.queueWaits} samples`);
   return `full while backends waited on them in ${pct(w.saturatedShare)} of the samples of the last ${SPAN} (${parts.join("; ")})`;
@@ -162,14 +181,24 @@ export function queueHead(w: WorkerLoad): string {
  */
 export function workersIdleText(w: WorkerLoad): string {
   if (w.alive === 0) return "no io worker seen";
-  if (w.maxBusy >= w.alive) return `${allOf(w)} busy in ${pct(w.allBusyShare)} of the samples of the last ${SPAN}, full while backends waited on them in ${pct(w.saturatedShare)}: too seldom to be its queue`;
+  if (w.maxBusy >= w.alive)
+    return `${allOf(w)} busy in ${pct(w.allBusyShare)} of the samples of the last ${SPAN}, full while backends waited on them in ${pct(w.saturatedShare)}: too seldom to be its queue`;
   return `io workers never all busy (at most ${w.maxBusy} of ${w.alive})`;
 }
 
 /** The figures a workers finding cites, by name. */
 export function workersEvidence(w: WorkerLoad): Record<string, number | string> {
   const r = (n: number) => Math.round(n * 1000) / 1000;
-  return { level: w.level, ioWorkers: w.alive, saturatedShare: r(w.saturatedShare), allBusyShare: r(w.allBusyShare), completionWaitShare: r(w.completionWaitShare), submittedAboveShare: r(w.submittedAboveShare), queueWaits: w.queueWaits, samples: w.samples };
+  return {
+    level: w.level,
+    ioWorkers: w.alive,
+    saturatedShare: r(w.saturatedShare),
+    allBusyShare: r(w.allBusyShare),
+    completionWaitShare: r(w.completionWaitShare),
+    submittedAboveShare: r(w.submittedAboveShare),
+    queueWaits: w.queueWaits,
+    samples: w.samples,
+  };
 }
 
 /** Share of active-backend samples waiting on one wait event over the ticks. */

@@ -18,7 +18,14 @@ const WORKER_SETTINGS = ["io_method", "io_workers", "io_min_workers", "io_max_wo
 /** Too little sampled time: the load-based levers say so instead of judging. */
 function tooShort(v: SizingLeverVerdict, sampledMs: number): SizingLeverVerdict {
   if (v.verdict === "unknown" || sampledMs >= SIZING_MIN_SAMPLED_MS) return v;
-  return { ...v, verdict: "unknown", value: null, applies: null, headline: `${v.lever}: not enough evidence`, reason: `${Math.round(sampledMs / 1000)} s of this range sampled (${SIZING_MIN_SAMPLED_MS / 1000} s needed)` };
+  return {
+    ...v,
+    verdict: "unknown",
+    value: null,
+    applies: null,
+    headline: `${v.lever}: not enough evidence`,
+    reason: `${Math.round(sampledMs / 1000)} s of this range sampled (${SIZING_MIN_SAMPLED_MS / 1000} s needed)`,
+  };
 }
 
 /** Whether the io workers' settings at `t` are those in force at the end of the range. */
@@ -41,7 +48,9 @@ function workersVerdicts(input: SizingInput, end: Settings | null): SizingLeverV
   const ctx = { input: own, t, ioMethod: end?.io_method?.setting ?? null };
   const sizing = end ? workerSizing(end) : null;
   const verdicts =
-    sizing?.kind === "pool" ? [ioMaxWorkersVerdict(sizing.max, ctx), ioMinWorkersVerdict(sizing.min, sizing.max, ctx)] : [ioWorkersVerdict(sizing?.kind === "fixed" ? sizing.workers : null, ctx)];
+    sizing?.kind === "pool"
+      ? [ioMaxWorkersVerdict(sizing.max, ctx), ioMinWorkersVerdict(sizing.min, sizing.max, ctx)]
+      : [ioWorkersVerdict(sizing?.kind === "fixed" ? sizing.workers : null, ctx)];
   const note = others > 0 ? `under the io worker settings in force (${others} s of this range ran under others, left out): ` : "";
   return verdicts.map((v) => tooShort({ ...v, reason: note + v.reason }, t.sampledMs));
 }
@@ -49,7 +58,9 @@ function workersVerdicts(input: SizingInput, end: Settings | null): SizingLeverV
 export function sizeLevers(input: SizingInput): SizingLeverVerdict[] {
   const end = settingsAt(input, input.to);
   const t = totals(input.seconds);
-  const readAhead = [readAheadVerdict(input, "effective_io_concurrency"), readAheadVerdict(input, "maintenance_io_concurrency")].map((v) => tooShort(v, t.sampledMs));
+  const readAhead = [readAheadVerdict(input, "effective_io_concurrency"), readAheadVerdict(input, "maintenance_io_concurrency")].map((v) =>
+    tooShort(v, t.sampledMs),
+  );
   const load = [...workersVerdicts(input, end), ...readAhead];
   return [...load, ioMethodVerdict(input), combineVerdict(input)];
 }

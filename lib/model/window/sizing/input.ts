@@ -70,9 +70,26 @@ export interface LoadTotals extends SecondLoad {
 
 /** The seconds summed (peaks: the most), with how much time they cover. */
 export function totals(seconds: readonly SizingSecond[]): LoadTotals {
-  const t: LoadTotals = { samples: 0, reading: 0, waiting: 0, full: 0, atMax: 0, fullAtMax: 0, idleAtMin: 0, launched: 0, exited: 0, maxAlive: 0, maxBusy: 0, peakWaiting: 0, peakSubmitted: 0, sampledMs: 0, readingMs: 0 };
+  const t: LoadTotals = {
+    samples: 0,
+    reading: 0,
+    waiting: 0,
+    full: 0,
+    atMax: 0,
+    fullAtMax: 0,
+    idleAtMin: 0,
+    launched: 0,
+    exited: 0,
+    maxAlive: 0,
+    maxBusy: 0,
+    peakWaiting: 0,
+    peakSubmitted: 0,
+    sampledMs: 0,
+    readingMs: 0,
+  };
   for (const { load: l } of seconds) {
-    for (const k of ["samples", "reading", "waiting", "full", "atMax", "fullAtMax", "idleAtMin", "launched", "exited"] as const) t[k] += l[k];
+    for (const k of ["samples", "reading", "waiting", "full", "atMax", "fullAtMax", "idleAtMin", "launched", "exited"] as const)
+      t[k] += l[k];
     for (const k of ["maxAlive", "maxBusy", "peakWaiting", "peakSubmitted"] as const) t[k] = Math.max(t[k], l[k]);
     if (l.samples > 0) t.sampledMs += 1000;
     if (l.reading > 0) t.readingMs += 1000;
@@ -130,7 +147,13 @@ export function labsOf(labs: readonly LabResult[], lever: LabLever): SizingLab[]
 }
 
 /** A lever's verdict with nothing to set: leave as is, or not enough evidence. */
-export function noChange(lever: SizingLever, verdict: "leave" | "unknown", now: string | null, reason: string, rest: Partial<SizingLeverVerdict> = {}): SizingLeverVerdict {
+export function noChange(
+  lever: SizingLever,
+  verdict: "leave" | "unknown",
+  now: string | null,
+  reason: string,
+  rest: Partial<SizingLeverVerdict> = {},
+): SizingLeverVerdict {
   const headline = verdict === "leave" ? `leave ${lever} as is${now !== null ? ` (${now})` : ""}` : `${lever}: not enough evidence`;
   return { lever, verdict, now, value: null, applies: null, headline, reason, figures: [], statements: [], lab: [], ...rest };
 }

@@ -29,7 +29,8 @@ function spreadOf(ms: readonly number[]): Spread {
 /** `b` faster than `a` outside the spread. */
 const faster = (b: Spread, a: Spread) => b.max < a.min && b.median <= a.median * (1 - METHOD_GAIN_SHARE);
 
-const words = (m: string, s: Spread) => `under ${m}: ${formatDuration(s.median)} (${formatDuration(s.min)}-${formatDuration(s.max)}, ${s.n} runs)`;
+const words = (m: string, s: Spread) =>
+  `under ${m}: ${formatDuration(s.median)} (${formatDuration(s.min)}-${formatDuration(s.max)}, ${s.n} runs)`;
 
 interface Side {
   statement: SizingStatement;
@@ -48,14 +49,19 @@ function sides(input: SizingInput): Side[] {
     e.ms.set(method, [...(e.ms.get(method) ?? []), runMs(r)]);
     by.set(statementKey(r), e);
   }
-  return [...by.values()].filter((e) => e.ms.size >= 2).map((e) => ({ statement: statementsOf(e.runs)[0], runs: e.runs, byMethod: new Map([...e.ms].map(([m, ms]) => [m, spreadOf(ms)])) }));
+  return [...by.values()]
+    .filter((e) => e.ms.size >= 2)
+    .map((e) => ({ statement: statementsOf(e.runs)[0], runs: e.runs, byMethod: new Map([...e.ms].map(([m, ms]) => [m, spreadOf(ms)])) }));
 }
 
 /** What the labs say: for each pair of methods measured, which was faster outside the spread. */
 function labSays(input: SizingInput): { faster: string; than: string }[] {
   const out: { faster: string; than: string }[] = [];
   for (const r of input.labs.filter((l) => l.lever === "io_method")) {
-    for (const a of r.rows) for (const b of r.rows) if (a !== b && b.maxMs < a.minMs && b.medianMs <= a.medianMs * (1 - METHOD_GAIN_SHARE)) out.push({ faster: b.value, than: a.value });
+    for (const a of r.rows)
+      for (const b of r.rows)
+        if (a !== b && b.maxMs < a.minMs && b.medianMs <= a.medianMs * (1 - METHOD_GAIN_SHARE))
+          out.push({ faster: b.value, than: a.value });
   }
   return out;
 }
@@ -88,7 +94,13 @@ function minutesSay(input: SizingInput, now: string): MinuteSays[] {
       const v = verdict(a, b);
       if (v.kind === "too_few") continue;
       const text = `${query.slice(0, 80)}: pg_stat_statements ${formatDuration(b.meanMs)} a call under ${method} (${b.calls} calls), ${formatDuration(a.meanMs)} under ${now} (${a.calls}): ${v.text.replace(/ \(.*\)$/, "")} under ${method}`;
-      out.push({ method, faster: v.kind === "faster", slower: v.kind === "slower", statement: { queryId, query, runs: b.calls, totalMs: other.execMs }, figure: { text, value: v.change, spanMs: null } });
+      out.push({
+        method,
+        faster: v.kind === "faster",
+        slower: v.kind === "slower",
+        statement: { queryId, query, runs: b.calls, totalMs: other.execMs },
+        figure: { text, value: v.change, spanMs: null },
+      });
     }
   }
   return out;
@@ -100,7 +112,14 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
   if (now === null) return noChange("io_method", "unknown", null, "the settings of this range are not known (io_method not read)", { lab });
   const compared = sides(input);
   const minutes = minutesSay(input, now);
-  const figures: SizingFigure[] = [...compared.map((s) => ({ text: `${s.statement.query.slice(0, 80)}: ${[...s.byMethod].map(([m, sp]) => words(m, sp)).join("; ")}`, value: null, spanMs: null })), ...minutes.map((x) => x.figure)];
+  const figures: SizingFigure[] = [
+    ...compared.map((s) => ({
+      text: `${s.statement.query.slice(0, 80)}: ${[...s.byMethod].map(([m, sp]) => words(m, sp)).join("; ")}`,
+      value: null,
+      spanMs: null,
+    })),
+    ...minutes.map((x) => x.figure),
+  ];
   const measured = labSays(input);
   // Another method m is advised when a statement ran faster under it than under `now`, and nothing ran faster under `now` than under m.
   const gains = new Map<string, Side[]>();
@@ -123,12 +142,24 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
   if (best) {
     const [m, helped] = best;
     const reason = `${helped.length ? `${helped.length} statement${helped.length === 1 ? "" : "s"} ran faster under ${m} than under ${now} outside the spread` : `a lab here measured ${m} faster than ${now} outside the spread`}, and nothing in the range ran faster under ${now}`;
-    return { lever: "io_method", verdict: "change", now, value: m, applies: "restart", headline: `set io_method = ${m} (a restart applies it)`, reason, figures, statements: helped.map((s) => s.statement), lab };
+    return {
+      lever: "io_method",
+      verdict: "change",
+      now,
+      value: m,
+      applies: "restart",
+      headline: `set io_method = ${m} (a restart applies it)`,
+      reason,
+      figures,
+      statements: helped.map((s) => s.statement),
+      lab,
+    };
   }
-  const reason = !compared.length && !minutes.length
-    ? `no statement ran under two io_methods in this range: nothing here says another would be faster${lab.length ? "" : " (the lab can measure it)"}`
-    : contradicted.size
-      ? `the history contradicts a change: statements ran faster under ${now}`
-      : "the same statements' runs under each io_method fall within each other's spread: no measurable difference";
+  const reason =
+    !compared.length && !minutes.length
+      ? `no statement ran under two io_methods in this range: nothing here says another would be faster${lab.length ? "" : " (the lab can measure it)"}`
+      : contradicted.size
+        ? `the history contradicts a change: statements ran faster under ${now}`
+        : "the same statements' runs under each io_method fall within each other's spread: no measurable difference";
   return noChange("io_method", "leave", now, reason, { figures, lab });
 }

@@ -14,7 +14,8 @@ import { READAHEAD_CAP, READAHEAD_DEFAULT, SIZING_MIN_PINNED_RUNS } from "./thre
 export type ReadAheadKnob = "effective_io_concurrency" | "maintenance_io_concurrency";
 
 /** The knob that caps a run's read-ahead: vacuum's is maintenance_io_concurrency (the live rule's test). */
-export const knobOf = (r: Pick<QueryRun, "backendType" | "query">): ReadAheadKnob => (r.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(r.query) ? "maintenance_io_concurrency" : "effective_io_concurrency");
+export const knobOf = (r: Pick<QueryRun, "backendType" | "query">): ReadAheadKnob =>
+  r.backendType === "autovacuum worker" || /^\s*vacuum\b/i.test(r.query) ? "maintenance_io_concurrency" : "effective_io_concurrency";
 
 interface Judged {
   run: QueryRun;
@@ -54,13 +55,31 @@ function figuresOf(js: readonly Judged[], knob: ReadAheadKnob): SizingFigure[] {
   const pinned = js.filter((j) => j.pinned);
   const waited = js.filter((j) => j.readWait >= READ_WAIT_HIGH_SHARE);
   const figures: SizingFigure[] = [
-    { text: `${runs(js.length)} read asynchronously; ${waited.length} waited on ${waited.length === 1 ? "its" : "their"} reads in ${pct(READ_WAIT_HIGH_SHARE)} or more of ${waited.length === 1 ? "its" : "their"} samples`, value: js.length, spanMs: null },
-    { text: `${pinned.length} of them at the cap: ${mean(pinned.map((j) => j.meanInFlight)).toFixed(1)} reads in flight on average at ${knob} ${caps(pinned) || "–"}`, value: pinned.length, spanMs: null },
+    {
+      text: `${runs(js.length)} read asynchronously; ${waited.length} waited on ${waited.length === 1 ? "its" : "their"} reads in ${pct(READ_WAIT_HIGH_SHARE)} or more of ${waited.length === 1 ? "its" : "their"} samples`,
+      value: js.length,
+      spanMs: null,
+    },
+    {
+      text: `${pinned.length} of them at the cap: ${mean(pinned.map((j) => j.meanInFlight)).toFixed(1)} reads in flight on average at ${knob} ${caps(pinned) || "–"}`,
+      value: pinned.length,
+      spanMs: null,
+    },
   ];
   const below = waited.filter((j) => !j.pinned && !j.workersQueue);
-  if (below.length) figures.push({ text: `${below.length} waited below the cap: ${mean(below.map((j) => j.meanInFlight)).toFixed(1)} in flight on average at ${knob} ${caps(below)}`, value: below.length, spanMs: null });
+  if (below.length)
+    figures.push({
+      text: `${below.length} waited below the cap: ${mean(below.map((j) => j.meanInFlight)).toFixed(1)} in flight on average at ${knob} ${caps(below)}`,
+      value: below.length,
+      spanMs: null,
+    });
   const queued = js.filter((j) => j.workersQueue).length;
-  if (queued) figures.push({ text: `${queued} ran while the io workers were their queue (the io workers' lever, not read-ahead)`, value: queued, spanMs: null });
+  if (queued)
+    figures.push({
+      text: `${queued} ran while the io workers were their queue (the io workers' lever, not read-ahead)`,
+      value: queued,
+      spanMs: null,
+    });
   return figures;
 }
 
@@ -78,9 +97,26 @@ export function readAheadVerdict(input: SizingInput, knob: ReadAheadKnob): Sizin
     const value = readAheadFor(Math.max(...pinned.map((j) => j.cap)));
     if (value > nowNum) {
       const reason = `${pinned.length} runs waited on their reads with as many in flight as ${knob} allows: the cap held them back; ${value} is ${nowNum < READAHEAD_DEFAULT ? `the default (${READAHEAD_DEFAULT})` : "twice the cap"}, then measure again`;
-      return { lever: knob, verdict: "raise", now, value: String(value), applies: "reload", headline: `raise ${knob} ${nowNum} -> ${value} (a reload applies it)`, reason, figures, statements: statementsOf(pinned.map((j) => j.run)), lab };
+      return {
+        lever: knob,
+        verdict: "raise",
+        now,
+        value: String(value),
+        applies: "reload",
+        headline: `raise ${knob} ${nowNum} -> ${value} (a reload applies it)`,
+        reason,
+        figures,
+        statements: statementsOf(pinned.map((j) => j.run)),
+        lab,
+      };
     }
-    return noChange(knob, "leave", now, `the runs at the cap ran at ${caps(pinned)}; it is ${nowNum} now: measure again at this value`, { figures, lab });
+    return noChange(knob, "leave", now, `the runs at the cap ran at ${caps(pinned)}; it is ${nowNum} now: measure again at this value`, {
+      figures,
+      lab,
+    });
   }
-  return noChange(knob, "leave", now, `${pinned.length < 1 ? "no run" : "one run only"} waited at the cap: the cap is not the limit`, { figures, lab });
+  return noChange(knob, "leave", now, `${pinned.length < 1 ? "no run" : "one run only"} waited at the cap: the cap is not the limit`, {
+    figures,
+    lab,
+  });
 }

@@ -8,8 +8,27 @@ import type { SizingFigure, SizingLeverVerdict } from "../../../schemas/sizing";
 import type { QueryRun } from "../../../schemas/runs";
 import { pct } from "../findings/figures";
 import { WORKERS_PARTIAL_SHARE } from "../findings/thresholds";
-import { ended, labsOf, noChange, quantile, secondsOf, span, statementsOf, workload, type LoadTotals, type SizingInput, type SizingSecond } from "./input";
-import { IO_WORKERS_DEFAULT, SIZING_CHURN_LAUNCHES, SIZING_MAX_STEP, SIZING_MIN_READING_SAMPLES, SIZING_PEAK_QUANTILE, SIZING_WORKERS_CAP } from "./thresholds";
+import {
+  ended,
+  labsOf,
+  noChange,
+  quantile,
+  secondsOf,
+  span,
+  statementsOf,
+  workload,
+  type LoadTotals,
+  type SizingInput,
+  type SizingSecond,
+} from "./input";
+import {
+  IO_WORKERS_DEFAULT,
+  SIZING_CHURN_LAUNCHES,
+  SIZING_MAX_STEP,
+  SIZING_MIN_READING_SAMPLES,
+  SIZING_PEAK_QUANTILE,
+  SIZING_WORKERS_CAP,
+} from "./thresholds";
 
 export interface WorkersContext {
   input: SizingInput;
@@ -20,7 +39,11 @@ export interface WorkersContext {
 /** The full share's figure: "io workers full in 41% of the 12 min in which backends read through them". */
 function fullFigure(t: LoadTotals, full: number, where = ""): SizingFigure {
   const share = t.reading ? Math.min(1, full / t.reading) : 0;
-  return { text: `io workers full${where} in ${pct(share)} of the ${span(t.readingMs)} in which backends read through them (${full} of ${t.reading} samples)`, value: share, spanMs: t.readingMs };
+  return {
+    text: `io workers full${where} in ${pct(share)} of the ${span(t.readingMs)} in which backends read through them (${full} of ${t.reading} samples)`,
+    value: share,
+    spanMs: t.readingMs,
+  };
 }
 
 /** The value the busiest seconds ask for: their backends waiting at once, one more than now at least, SIZING_MAX_STEP times now and 32 at most. */
@@ -41,10 +64,25 @@ function heldBack(input: SizingInput): QueryRun[] {
 function precondition(lever: SizingLeverVerdict["lever"], now: number | null, c: WorkersContext): SizingLeverVerdict | null {
   const shown = now === null ? null : String(now);
   if (now === null) return noChange(lever, "unknown", null, `the settings of this range are not known (${lever} not read)`);
-  if (c.ioMethod !== null && c.ioMethod !== "worker") return noChange(lever, "leave", shown, `io_method is ${c.ioMethod}: no io workers read for the backends`);
+  if (c.ioMethod !== null && c.ioMethod !== "worker")
+    return noChange(lever, "leave", shown, `io_method is ${c.ioMethod}: no io workers read for the backends`);
   if (c.t.samples === 0) return noChange(lever, "unknown", shown, "no second of this range was sampled with its load");
-  if (c.t.reading === 0) return noChange(lever, "leave", shown, `no backend read through the io workers in the ${span(c.t.sampledMs)} sampled: nothing queued for them`, { figures: [fullFigure(c.t, 0)] });
-  if (c.t.reading < SIZING_MIN_READING_SAMPLES) return noChange(lever, "unknown", shown, `backends read through the io workers in ${c.t.reading} samples only (${SIZING_MIN_READING_SAMPLES} needed)`, { figures: [fullFigure(c.t, c.t.full)] });
+  if (c.t.reading === 0)
+    return noChange(
+      lever,
+      "leave",
+      shown,
+      `no backend read through the io workers in the ${span(c.t.sampledMs)} sampled: nothing queued for them`,
+      { figures: [fullFigure(c.t, 0)] },
+    );
+  if (c.t.reading < SIZING_MIN_READING_SAMPLES)
+    return noChange(
+      lever,
+      "unknown",
+      shown,
+      `backends read through the io workers in ${c.t.reading} samples only (${SIZING_MIN_READING_SAMPLES} needed)`,
+      { figures: [fullFigure(c.t, c.t.full)] },
+    );
   return null;
 }
 
@@ -54,20 +92,51 @@ export function ioWorkersVerdict(now: number | null, c: WorkersContext): SizingL
   if (early || now === null) return { ...early!, lab: labsOf(c.input.labs, "io_workers") };
   const { t } = c;
   const share = t.full / t.reading;
-  const figures = [fullFigure(t, t.full), { text: `at most ${t.maxBusy} of ${now} io workers busy at once`, value: t.maxBusy, spanMs: null }];
+  const figures = [
+    fullFigure(t, t.full),
+    { text: `at most ${t.maxBusy} of ${now} io workers busy at once`, value: t.maxBusy, spanMs: null },
+  ];
   const lab = labsOf(c.input.labs, "io_workers");
   if (share >= WORKERS_PARTIAL_SHARE && now < SIZING_WORKERS_CAP) {
     const { value, peak } = workersFor(c.input.seconds, now);
     figures.push({ text: `up to ${peak} backends waiting on their reads at once in the busiest seconds`, value: peak, spanMs: null });
     const reason = `the io workers were the queue in ${pct(share)} of the time backends read through them (${pct(WORKERS_PARTIAL_SHARE)} or more is a lever); ${value} is ${RULE}`;
-    return { lever: "io_workers", verdict: "raise", now: String(now), value: String(value), applies: "reload", headline: `raise io_workers ${now} -> ${value} (a reload applies it)`, reason, figures, statements: statementsOf(heldBack(c.input)), lab };
+    return {
+      lever: "io_workers",
+      verdict: "raise",
+      now: String(now),
+      value: String(value),
+      applies: "reload",
+      headline: `raise io_workers ${now} -> ${value} (a reload applies it)`,
+      reason,
+      figures,
+      statements: statementsOf(heldBack(c.input)),
+      lab,
+    };
   }
   if (share === 0 && now > IO_WORKERS_DEFAULT && t.maxBusy + 1 < now) {
     const value = Math.max(IO_WORKERS_DEFAULT, t.maxBusy + 1);
     const reason = `never full, and never more than ${t.maxBusy} busy at once: ${value} keeps one spare`;
-    return { lever: "io_workers", verdict: "lower", now: String(now), value: String(value), applies: "reload", headline: `lower io_workers ${now} -> ${value} (a reload applies it)`, reason, figures, statements: [], lab };
+    return {
+      lever: "io_workers",
+      verdict: "lower",
+      now: String(now),
+      value: String(value),
+      applies: "reload",
+      headline: `lower io_workers ${now} -> ${value} (a reload applies it)`,
+      reason,
+      figures,
+      statements: [],
+      lab,
+    };
   }
-  return noChange("io_workers", "leave", String(now), `the io workers were the queue in ${pct(share)} of the time backends read through them (under ${pct(WORKERS_PARTIAL_SHARE)}: not the limit)`, { figures, lab });
+  return noChange(
+    "io_workers",
+    "leave",
+    String(now),
+    `the io workers were the queue in ${pct(share)} of the time backends read through them (under ${pct(WORKERS_PARTIAL_SHARE)}: not the limit)`,
+    { figures, lab },
+  );
 }
 
 /** 19: io_max_workers, from the time the pool sat at its maximum while full. */
@@ -78,17 +147,41 @@ export function ioMaxWorkersVerdict(max: number | null, c: WorkersContext): Sizi
   const share = t.fullAtMax / t.reading;
   const figures: SizingFigure[] = [
     fullFigure(t, t.fullAtMax, ` at io_max_workers (${max})`),
-    { text: `the pool at io_max_workers in ${pct(t.atMax / t.samples)} of the ${span(t.sampledMs)} sampled; at most ${t.maxAlive} alive`, value: t.atMax / t.samples, spanMs: t.sampledMs },
+    {
+      text: `the pool at io_max_workers in ${pct(t.atMax / t.samples)} of the ${span(t.sampledMs)} sampled; at most ${t.maxAlive} alive`,
+      value: t.atMax / t.samples,
+      spanMs: t.sampledMs,
+    },
     { text: `${t.launched} io workers launched, ${t.exited} exited`, value: t.launched, spanMs: t.sampledMs },
   ];
   const lab = labsOf(c.input.labs, "io_max_workers");
   if (share >= WORKERS_PARTIAL_SHARE && max < SIZING_WORKERS_CAP) {
-    const { value, peak } = workersFor(c.input.seconds.filter((s) => s.load.fullAtMax > 0), max);
+    const { value, peak } = workersFor(
+      c.input.seconds.filter((s) => s.load.fullAtMax > 0),
+      max,
+    );
     figures.push({ text: `up to ${peak} backends waiting on their reads at once in the busiest seconds`, value: peak, spanMs: null });
     const reason = `the pool was at its maximum and full in ${pct(share)} of the time backends read through it; it cannot grow past io_max_workers; ${value} is ${RULE}`;
-    return { lever: "io_max_workers", verdict: "raise", now: String(max), value: String(value), applies: "reload", headline: `raise io_max_workers ${max} -> ${value} (a reload applies it)`, reason, figures, statements: statementsOf(heldBack(c.input)), lab };
+    return {
+      lever: "io_max_workers",
+      verdict: "raise",
+      now: String(max),
+      value: String(value),
+      applies: "reload",
+      headline: `raise io_max_workers ${max} -> ${value} (a reload applies it)`,
+      reason,
+      figures,
+      statements: statementsOf(heldBack(c.input)),
+      lab,
+    };
   }
-  return noChange("io_max_workers", "leave", String(max), `the pool was at its maximum and full in ${pct(share)} of the time backends read through it (under ${pct(WORKERS_PARTIAL_SHARE)}): it has room`, { figures, lab });
+  return noChange(
+    "io_max_workers",
+    "leave",
+    String(max),
+    `the pool was at its maximum and full in ${pct(share)} of the time backends read through it (under ${pct(WORKERS_PARTIAL_SHARE)}): it has room`,
+    { figures, lab },
+  );
 }
 
 /** 19: io_min_workers, raised when the pool launches and retires workers over and over. */
@@ -97,15 +190,40 @@ export function ioMinWorkersVerdict(min: number | null, max: number | null, c: W
   if (early || min === null) return { ...early!, lab: labsOf(c.input.labs, "io_min_workers") };
   const { t } = c;
   const figures: SizingFigure[] = [
-    { text: `the pool idle at io_min_workers (${min}) in ${pct(t.idleAtMin / t.samples)} of the ${span(t.sampledMs)} sampled`, value: t.idleAtMin / t.samples, spanMs: t.sampledMs },
+    {
+      text: `the pool idle at io_min_workers (${min}) in ${pct(t.idleAtMin / t.samples)} of the ${span(t.sampledMs)} sampled`,
+      value: t.idleAtMin / t.samples,
+      spanMs: t.sampledMs,
+    },
     { text: `${t.launched} io workers launched, ${t.exited} exited`, value: t.launched, spanMs: t.sampledMs },
   ];
   const lab = labsOf(c.input.labs, "io_min_workers");
-  const typical = quantile(c.input.seconds.filter((s) => s.load.reading > 0).map((s) => s.load.maxAlive), 0.5) ?? min;
+  const typical =
+    quantile(
+      c.input.seconds.filter((s) => s.load.reading > 0).map((s) => s.load.maxAlive),
+      0.5,
+    ) ?? min;
   const value = Math.min(max ?? SIZING_WORKERS_CAP, typical);
   if (t.launched >= SIZING_CHURN_LAUNCHES && t.exited >= SIZING_CHURN_LAUNCHES && value > min) {
     const reason = `the pool grew and shrank over and over (${t.launched} launches, ${t.exited} exits): ${value} is the workers alive in the median second with reads`;
-    return { lever: "io_min_workers", verdict: "raise", now: String(min), value: String(value), applies: "reload", headline: `raise io_min_workers ${min} -> ${value} (a reload applies it)`, reason, figures, statements: [], lab };
+    return {
+      lever: "io_min_workers",
+      verdict: "raise",
+      now: String(min),
+      value: String(value),
+      applies: "reload",
+      headline: `raise io_min_workers ${min} -> ${value} (a reload applies it)`,
+      reason,
+      figures,
+      statements: [],
+      lab,
+    };
   }
-  return noChange("io_min_workers", "leave", String(min), `the pool grows when it needs to (${t.launched} launches, ${t.exited} exits, under ${SIZING_CHURN_LAUNCHES} each is not churn)`, { figures, lab });
+  return noChange(
+    "io_min_workers",
+    "leave",
+    String(min),
+    `the pool grows when it needs to (${t.launched} launches, ${t.exited} exits, under ${SIZING_CHURN_LAUNCHES} each is not churn)`,
+    { figures, lab },
+  );
 }

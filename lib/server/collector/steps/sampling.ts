@@ -97,10 +97,16 @@ export class SamplingStep implements Step {
     this.ctx.window.names.setNames(await session.run("names"));
   }
 
-  private async readAios(session: Session, now: number, reading: boolean): Promise<{ reading: AioReading; handles: Map<number, AioHandle[]> | null }> {
+  private async readAios(
+    session: Session,
+    now: number,
+    reading: boolean,
+  ): Promise<{ reading: AioReading; handles: Map<number, AioHandle[]> | null }> {
     const { health, budget, cost } = this.ctx;
     if (!session.canReadAios) {
-      const why = session.caps.aios ? `pg_aios is denied to ${session.caps.role_name}: GRANT pg_monitor TO it` : `PostgreSQL ${session.caps.server_version} has no pg_aios (asynchronous I/O came in 18)`;
+      const why = session.caps.aios
+        ? `pg_aios is denied to ${session.caps.role_name}: GRANT pg_monitor TO it`
+        : `PostgreSQL ${session.caps.server_version} has no pg_aios (asynchronous I/O came in 18)`;
       health.unavailable("aios", why, now);
       return { reading: "unknown", handles: null };
     }
@@ -149,8 +155,16 @@ export class SamplingStep implements Step {
   aiosCadence(now: number): { intervalMs: number | null; skipped: number; starved: boolean; retryMs: number } {
     this.trim(now);
     // The median gap between reads: pauses with no backend active are not reads put off.
-    const gaps = this.aiosReads.slice(1).map((t, i) => t - this.aiosReads[i]).sort((a, b) => a - b);
+    const gaps = this.aiosReads
+      .slice(1)
+      .map((t, i) => t - this.aiosReads[i])
+      .sort((a, b) => a - b);
     const intervalMs = gaps.length ? gaps[Math.floor(gaps.length / 2)] : null;
-    return { intervalMs, skipped: this.aiosSkips.length, starved: this.aiosStarved && now - this.aiosReadAt >= AIOS_FLOOR_MS, retryMs: this.probeMs };
+    return {
+      intervalMs,
+      skipped: this.aiosSkips.length,
+      starved: this.aiosStarved && now - this.aiosReadAt >= AIOS_FLOOR_MS,
+      retryMs: this.probeMs,
+    };
   }
 }

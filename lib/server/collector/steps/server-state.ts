@@ -125,7 +125,13 @@ export class ServerStateStep implements Step {
         if (!isStatementError(err)) throw err;
       }
     }
-    this.ctx.history.server({ address, systemId: session.systemId, serverVersion: server.server_version, serverVersionNum: server.server_version_num, postmasterStart: server.postmaster_start_ms });
+    this.ctx.history.server({
+      address,
+      systemId: session.systemId,
+      serverVersion: server.server_version,
+      serverVersionNum: server.server_version_num,
+      postmasterStart: server.postmaster_start_ms,
+    });
   }
 
   publishNow(): void {

@@ -2,7 +2,15 @@ import "server-only";
 import type { StatStatementsRow } from "../../../schemas/rows";
 import { QUERY_NAMES, type QueryName } from "../../pg/queries";
 import { intervalDeltas } from "../../../model/compare/deltas";
-import { countersStatement, isOwn, ownCallCosts, ownSpent, ownStatement, statementDeltas, statementsNote } from "../../../model/window/stat-statements";
+import {
+  countersStatement,
+  isOwn,
+  ownCallCosts,
+  ownSpent,
+  ownStatement,
+  statementDeltas,
+  statementsNote,
+} from "../../../model/window/stat-statements";
 import type { Charge } from "../cost";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
@@ -55,7 +63,9 @@ export class StatStatementsStep implements Step {
     // at the first tick, so that little of the new server goes uncounted; of
     // the same cluster (record: carry), it also takes what ran since the
     // last read of this session before.
-    this.carry = this.previous ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId } : this.carry;
+    this.carry = this.previous
+      ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId }
+      : this.carry;
     this.previous = null;
     this.charged = new Map();
     this.chargedFrom = 0;
@@ -69,7 +79,14 @@ export class StatStatementsStep implements Step {
   due(now: number): boolean {
     const { budget, cost } = this.ctx;
     if (this.reads === 1) return now - this.lastAt >= Math.min(SECOND_READ_MS, this.ctx.cadences.statStatementsMs);
-    return now - this.lastAt >= budget.interval(this.ctx.cadences.statStatementsMs, cost.exact(this.version && countersStatement(this.version) ? countersStatement(this.version)! : "stat_statements", now), BUDGET_SHARE);
+    return (
+      now - this.lastAt >=
+      budget.interval(
+        this.ctx.cadences.statStatementsMs,
+        cost.exact(this.version && countersStatement(this.version) ? countersStatement(this.version)! : "stat_statements", now),
+        BUDGET_SHARE,
+      )
+    );
   }
 
   async run(session: Session, now: number): Promise<StepOutcome> {
@@ -114,7 +131,13 @@ export class StatStatementsStep implements Step {
   }
 
   /** What ran since the previous read goes to the history (the workload's statements, not inflight's). */
-  private record(now: number, rows: StatStatementsRow[], latest: Map<string, StatStatementsRow>, serverTiming: boolean, systemId: string | null): void {
+  private record(
+    now: number,
+    rows: StatStatementsRow[],
+    latest: Map<string, StatStatementsRow>,
+    serverTiming: boolean,
+    systemId: string | null,
+  ): void {
     const previous = this.previous;
     const carry = this.carry;
     this.previous = latest;
@@ -178,8 +201,10 @@ export class StatStatementsStep implements Step {
     if (!this.version || !session.caps.stat_statements_schema) {
       return "pg_stat_statements is not installed in this database: add it to shared_preload_libraries, restart, and CREATE EXTENSION pg_stat_statements.";
     }
-    if (!countersStatement(this.version)) return `pg_stat_statements ${this.version} is older than 1.8 (PostgreSQL 13): inflight does not read it. ALTER EXTENSION pg_stat_statements UPDATE;`;
-    if (this.failure && now - this.failure.at < RETRY_FAILED_MS) return `pg_stat_statements ${this.version} cannot be read: ${this.failure.message}`;
+    if (!countersStatement(this.version))
+      return `pg_stat_statements ${this.version} is older than 1.8 (PostgreSQL 13): inflight does not read it. ALTER EXTENSION pg_stat_statements UPDATE;`;
+    if (this.failure && now - this.failure.at < RETRY_FAILED_MS)
+      return `pg_stat_statements ${this.version} cannot be read: ${this.failure.message}`;
     return null;
   }
 
@@ -200,7 +225,11 @@ export class StatStatementsStep implements Step {
  * went down: they were not kept (a crash, a reset), and every count is the
  * new server's.
  */
-function splitCarried(before: ReadonlyMap<string, StatStatementsRow>, rows: readonly StatStatementsRow[], epoch: number): { carried: StatStatementsRow[]; fresh: StatStatementsRow[] } | null {
+function splitCarried(
+  before: ReadonlyMap<string, StatStatementsRow>,
+  rows: readonly StatStatementsRow[],
+  epoch: number,
+): { carried: StatStatementsRow[]; fresh: StatStatementsRow[] } | null {
   const carried: StatStatementsRow[] = [];
   const fresh: StatStatementsRow[] = [];
   for (const row of rows) {

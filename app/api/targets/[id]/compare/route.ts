@@ -16,7 +16,20 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const status = runtime.history.status;
   if (!status.on) throw new HttpError("unavailable", `the history is off: ${status.reason}`);
   // Only this target's own: the history of its server, or the one its name had before histories were kept by server.
-  if (query.history !== undefined && query.history !== `${LEGACY_PREFIX}${id}`) throw new HttpError("bad_request", `history: only ${LEGACY_PREFIX}${id} (the history kept under this target's name) may be named`, "history");
-  const body: CompareResponse = comparePayload(runtime.history, { target: id, history: query.history ?? runtime.history.historyOf(id), at: query.at, beforeMs: query.before, afterMs: query.after, now: Date.now(), redact: collector.redact });
+  if (query.history !== undefined && query.history !== `${LEGACY_PREFIX}${id}`)
+    throw new HttpError(
+      "bad_request",
+      `history: only ${LEGACY_PREFIX}${id} (the history kept under this target's name) may be named`,
+      "history",
+    );
+  const body: CompareResponse = comparePayload(runtime.history, {
+    target: id,
+    history: query.history ?? runtime.history.historyOf(id),
+    at: query.at,
+    beforeMs: query.before,
+    afterMs: query.after,
+    now: Date.now(),
+    redact: collector.redact,
+  });
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

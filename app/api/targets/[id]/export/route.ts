@@ -14,6 +14,7 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const snapshot = snapshotPayload(collector, { from, to });
   const name = exportFileName(id, from, to, format);
   const headers = { "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" };
-  if (format === "csv") return new Response(ticksToCsv(snapshot.ticks), { headers: { ...headers, "Content-Type": "text/csv; charset=utf-8" } });
+  if (format === "csv")
+    return new Response(ticksToCsv(snapshot.ticks), { headers: { ...headers, "Content-Type": "text/csv; charset=utf-8" } });
   return new Response(JSON.stringify(snapshot), { headers: { ...headers, "Content-Type": "application/json" } });
 });

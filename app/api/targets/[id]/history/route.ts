@@ -14,6 +14,11 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   collectorOr404(runtime, id);
   const status = runtime.samples.status(id);
   if (!status.on) throw new HttpError("unavailable", `the history is not kept: ${status.reason}`);
-  const body: HistoryResponse = historyPayload(runtime.history, runtime.samples, { target: id, from: query.from, to: query.to, now: Date.now() });
+  const body: HistoryResponse = historyPayload(runtime.history, runtime.samples, {
+    target: id,
+    from: query.from,
+    to: query.to,
+    now: Date.now(),
+  });
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

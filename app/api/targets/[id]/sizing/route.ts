@@ -18,6 +18,11 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const status = runtime.samples.status(id);
   const body: SizingResponse = status.on
     ? sizingPayload(historyInput(runtime.history, runtime.samples, q), q, "history", null)
-    : sizingPayload(liveInput(collector.window, runtime.history, q), q, "live", `The history is not kept (${status.reason}): sized from the live window only (what it still holds of this range), with the settings in force now.`);
+    : sizingPayload(
+        liveInput(collector.window, runtime.history, q),
+        q,
+        "live",
+        `The history is not kept (${status.reason}): sized from the live window only (what it still holds of this range), with the settings in force now.`,
+      );
   return NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
 });

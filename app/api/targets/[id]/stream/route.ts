@@ -15,7 +15,12 @@ export const dynamic = "force-dynamic";
  * (lib/server/http/direct-stream.ts); this route serves it under `next dev`.
  */
 export const GET = route(async (request: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const ask = { params: await ctx.params, query: searchParams(request), lastEventId: request.headers.get("last-event-id"), client: clientOf(request.headers) };
+  const ask = {
+    params: await ctx.params,
+    query: searchParams(request),
+    lastEventId: request.headers.get("last-event-id"),
+    client: clientOf(request.headers),
+  };
   const { collector, since, release } = admitStream(runtimeOr503(), ask);
   return new Response(streamFor(collector, since, request.signal, release), { headers: SSE_HEADERS });
 });

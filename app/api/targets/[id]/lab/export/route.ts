@@ -12,6 +12,7 @@ export const GET = route(async (request: Request, ctx: { params: Promise<{ id: s
   const lab = labOr404(id);
   const stamp = new Date(lab.state.startedAt ?? Date.now()).toISOString().replace(/[:.]/g, "-");
   const headers = { "Content-Disposition": `attachment; filename="inflight-lab-${id}-${stamp}.${format}"`, "Cache-Control": "no-store" };
-  if (format === "csv") return new Response(runsCsv(lab.state.runs), { headers: { ...headers, "Content-Type": "text/csv; charset=utf-8" } });
+  if (format === "csv")
+    return new Response(runsCsv(lab.state.runs), { headers: { ...headers, "Content-Type": "text/csv; charset=utf-8" } });
   return new Response(JSON.stringify(lab.exportJson()), { headers: { ...headers, "Content-Type": "application/json" } });
 });
