@@ -1,3 +1,4 @@
+// Size: one PostgreSQL 19 in the Debian folder for all its cases (bringing one up costs tens of seconds).
 // inflight watching PostgreSQL 19 (Debian experimental's, in the folder
 // scripts/iouring-pg.mjs makes; see test/support/iouring.ts): 19 has no
 // io_workers and sizes its io worker pool itself between io_min_workers and

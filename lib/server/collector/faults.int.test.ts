@@ -1,3 +1,4 @@
+// Size: one PostgreSQL of its own serves every fault in turn (each stops, kills or slows it); a second file would start another.
 // Faults of the target, made for real against a PostgreSQL 18 of this
 // file's own: down at start, stopped (fast and immediate) and back, its
 // session killed, slow answers through a delaying proxy, a statement that

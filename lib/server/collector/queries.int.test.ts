@@ -1,3 +1,4 @@
+// Size: one collector watches the run's shared PostgreSQL for every case; each case is one kind of statement and its run, told apart from the others the same watch saw.
 // Issue 3: which queries use async reads, and how much of their time is read
 // wait. Real statements against the run's PostgreSQL 18 (io_method worker,
 // track_io_timing on, pg_stat_statements), watched through a Collector.

@@ -1,3 +1,4 @@
+// Size: one embedded PostgreSQL cluster, started once, goes through every case in turn (restarts, a bad setting, the seed, the workload); a second file would start and seed another.
 import { chmodSync, mkdtempSync, promises as fs, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";

@@ -7,6 +7,7 @@ import type { Tick } from "../../../schemas/tick";
 import { workersLever } from "../major";
 import { toSettings } from "../settings";
 import { computeFindings, type FindingsInput } from "./index";
+import { busyWorkers, idleWorkers } from "./cases";
 import { queueEvidence, workerLoad } from "./workers";
 
 const NOW = 100_000;
@@ -172,5 +173,13 @@ describe("the finding", () => {
     expect(f?.text).toMatch(
       /1 of 1 io worker busy in 4% of the samples of the last 5 s, full while backends waited on them in 4%: too seldom to be its queue/,
     );
+  });
+});
+
+describe("workerLoad over the findings' cases", () => {
+  it("needs enough samples before it calls the io workers the queue", () => {
+    expect(workerLoad(busyWorkers.slice(0, 4)).saturated).toBe(false);
+    expect(workerLoad(busyWorkers).saturated).toBe(true);
+    expect(workerLoad(idleWorkers)).toMatchObject({ saturated: false, maxBusy: 1, alive: 3 });
   });
 });
