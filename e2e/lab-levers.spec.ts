@@ -53,9 +53,11 @@ test("the io_workers preset: 1 vs 3 with 4 sessions, by reload, to the end; the 
 
   // The sizing view cites it: the lever, the values, the medians of the lab's table, the rounds and sessions.
   const medians = (await rows.evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.median)))).map((ms) => ms / 1000);
+  // This lab's result, by the time it ended (the history keeps the labs of earlier runs too).
+  const { finishedAt } = (await (await request.get("/api/targets/demo/lab")).json()) as { finishedAt: number };
   await page.goto("/targets/demo/sizing");
   const lever = page.locator('[data-testid="sizing-lever"][data-lever="io_workers"]');
-  const cited = lever.getByTestId("sizing-lab").first();
+  const cited = lever.locator(`[data-testid="sizing-lab"][data-at="${finishedAt}"]`);
   // Shown under the verdict, not behind its evidence toggle: what was measured here is the proof.
   await expect(cited).toBeVisible({ timeout: 30_000 });
   await expect(cited).toContainText(/measured here: io_workers 1 -> 3: [\d.]+ s -> [\d.]+ s .*2 rounds each, 4 sessions/);

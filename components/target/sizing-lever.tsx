@@ -24,7 +24,7 @@ export function SizingLeverRow({ lever: l, demo }: { lever: SizingLeverVerdict; 
         </span>
       </div>
       {l.lab.map((x) => (
-        <p key={x.at} className="mt-0.5 pl-1 text-xs text-slate-800" data-testid="sizing-lab">
+        <p key={x.at} className="mt-0.5 pl-1 text-xs text-slate-800" data-testid="sizing-lab" data-at={x.at}>
           {x.text} ({formatClock(x.at)})
         </p>
       ))}

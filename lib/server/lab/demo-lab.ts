@@ -184,10 +184,12 @@ export class DemoLab {
   private finish(outcome: LabOutcome, body: LabStartBody, prepared: PreparedLab): void {
     this.outcome = outcome;
     const summary = summarize(outcome.runs, body.values, body.lever);
+    // One time for the end: the state's and the result the history keeps (the sizing view cites it by it).
+    const finishedAt = Date.now();
     this.current = {
       ...this.current,
       state: outcome.error ? "failed" : "done",
-      finishedAt: Date.now(),
+      finishedAt,
       progress: { ...this.current.progress, done: outcome.runs.length, phase: outcome.error ? "stopped" : "done" },
       runs: outcome.runs,
       summary,
@@ -197,7 +199,7 @@ export class DemoLab {
     this.deps.log(outcome.error ? `lab: ${outcome.error}` : `lab: done, ${body.lever} back to ${outcome.restoredTo}`);
     const { query, lever, values, concurrency, runs } = body;
     const result = labResult(summary, {
-      at: Date.now(),
+      at: finishedAt,
       lever,
       values,
       concurrency,
