@@ -5,12 +5,13 @@ import type { ServerIdentity } from "../../model/compare/identity";
 import { NO_MEASURES } from "../../model/compare/measured";
 import type { SideSums } from "../../model/compare/compare";
 import type { Restart, SettingChange, Settings } from "../../schemas/settings";
-import { diffSettings } from "../../model/window/settings";
 import { enforceCap, pruneBefore } from "./bounds";
 import { measuresOf } from "./compare";
 import { describeFailure } from "./failure";
 import { openDatabase } from "./schema";
-import { RESTARTS, SIDE_SUMS, UPSERT_MINUTE, UPSERT_TEXT } from "./sql";
+import { ServerStates } from "./server-state";
+import { RESTARTS, SIDE_SUMS } from "./sql";
+import { StatementMinutes } from "./statement-minutes";
 import type { HistoryReader, HistoryStatus, SideQuery, StoredRestart } from "./reader";
 import { latestAt, resolveHistory, type ServerRow } from "./servers";
 import { NO_HISTORY, type HistorySink } from "./sink";
@@ -35,9 +36,10 @@ const MEASURES_TTL_MS = 5_000;
 
 /**
  * The history on disk: per server (servers.ts), per queryid and per minute the
- * pg_stat_statements deltas, the statement texts, the restarts with the
- * settings they changed, and the settings in force. Synchronous SQLite
- * (better-sqlite3): one small transaction per read of the collector.
+ * pg_stat_statements deltas and the statement texts (statement-minutes.ts),
+ * the restarts with the settings they changed, and the settings in force
+ * (server-state.ts). Synchronous SQLite (better-sqlite3): one small
+ * transaction per read of the collector.
  *
  * Never throws at its callers: a file that cannot be opened, read or
  * written turns the history off with one log line, and the dashboard goes
@@ -47,12 +49,10 @@ export class HistoryStore implements HistoryReader {
   private db: Database.Database | null = null;
   private state: HistoryStatus;
   private prunedAt = 0;
-  /** per history: the server start, settings and version last recorded */
-  private lastState = new Map<string, { epoch: number; json: string; settings: Settings; version: string | null }>();
+  private serverStates = new ServerStates();
+  private statementMinutes = new StatementMinutes();
   /** per target (a collector's id): its server's history; `identified` once connected (before: the newest at its address, read-only) */
   private targets = new Map<string, { history: string; identified: boolean }>();
-  /** per history and queryid: the minute its text row was last touched */
-  private textMinute = new Map<string, number>();
   /** answers kept a little while (the fleet page asks every 2 s), dropped at each restart */
   private memos = new Map<string, { until: number; value: unknown }>();
 
@@ -163,40 +163,12 @@ export class HistoryStore implements HistoryReader {
   ): void {
     if (deltas.length === 0) return;
     this.guard("writing", undefined, (db) => {
-      const minute = Math.floor(t / MINUTE) * MINUTE;
-      const upsert = db.prepare(UPSERT_MINUTE);
-      const text = db.prepare(UPSERT_TEXT);
-      db.transaction(() => {
-        for (const d of deltas) {
-          upsert.run({
-            history,
-            minute,
-            epoch,
-            queryid: d.queryid,
-            calls: d.calls,
-            execMs: d.execMs,
-            execSq: d.execSq,
-            readMs: d.readMs,
-            blksRead: d.blksRead,
-            blksHit: d.blksHit,
-          });
-          const key = `${history}\u0000${d.queryid}`;
-          const query = textOf(d.queryid);
-          if (this.textMinute.get(key) === minute || !query) continue;
-          text.run(history, d.queryid, query, minute);
-          this.textMinute.set(key, minute);
-        }
-      })();
-      if (this.textMinute.size > 50_000) this.textMinute.clear();
+      this.statementMinutes.write(db, history, t, epoch, deltas, textOf);
       this.bound(db, t);
     });
   }
 
-  /**
-   * Records the settings when they changed; a new server start is a restart
-   * (also one inflight was not running for), with server_version among its
-   * changes when it moved (an upgrade keeps the history).
-   */
+  /** The settings in force and, at a new server start, the restart (server-state.ts); dropping the memos at a restart. */
   recordServerState(
     history: string,
     t: number,
@@ -204,39 +176,9 @@ export class HistoryStore implements HistoryReader {
     postmasterStart: number,
     version: string | null = null,
   ): Restart | null {
-    return this.guard("writing", null, (db) => {
-      const last = this.lastState.get(history) ?? this.loadState(db, history);
-      const json = JSON.stringify(settings);
-      let restart: Restart | null = null;
-      if (last && last.epoch !== postmasterStart) {
-        const upgraded = version !== null && last.version !== null && last.version !== version;
-        // First, and once: the settings read carries server_version too (pg_settings has it).
-        const diff = diffSettings(last.settings, settings).filter((c) => !upgraded || c.name !== "server_version");
-        restart = {
-          at: postmasterStart,
-          seenAt: t,
-          changes: [...(upgraded ? [{ name: "server_version", before: last.version, after: version }] : []), ...diff],
-        };
-        db.prepare("INSERT OR IGNORE INTO restarts (history, at, seen_at, changes) VALUES (?, ?, ?, ?)").run(
-          history,
-          restart.at,
-          t,
-          JSON.stringify(restart.changes),
-        );
-        this.memos.clear();
-      }
-      if (!last || last.json !== json || last.epoch !== postmasterStart || (version !== null && last.version !== version)) {
-        db.prepare("INSERT OR REPLACE INTO settings (history, t, epoch, settings, server_version) VALUES (?, ?, ?, ?, ?)").run(
-          history,
-          t,
-          postmasterStart,
-          json,
-          version,
-        );
-      }
-      this.lastState.set(history, { epoch: postmasterStart, json, settings, version: version ?? last?.version ?? null });
-      return restart;
-    });
+    return this.guard("writing", null, (db) =>
+      this.serverStates.record(db, history, t, settings, postmasterStart, version, () => this.memos.clear()),
+    );
   }
 
   /** A restart the lab made (its server start): not one to compare around. */
@@ -319,13 +261,6 @@ export class HistoryStore implements HistoryReader {
       this.options.log(
         `history: ${this.options.file} reached its cap of ${Math.round(this.options.maxBytes / 1024 / 1024)} MB: minutes before ${new Date(cutoff).toISOString()} dropped`,
       );
-  }
-
-  private loadState(db: Database.Database, history: string) {
-    const row = db
-      .prepare("SELECT epoch, settings, server_version AS version FROM settings WHERE history = ? ORDER BY t DESC LIMIT 1")
-      .get(history) as { epoch: number; settings: string; version: string | null } | undefined;
-    return row ? { epoch: row.epoch, json: row.settings, settings: JSON.parse(row.settings) as Settings, version: row.version } : undefined;
   }
 
   /** `body` on the open file, or `fallback` when the history is off; what SQLite throws turns it off (one log line). */

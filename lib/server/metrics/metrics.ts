@@ -2,12 +2,11 @@ import "server-only";
 import { Registry, collectDefaultMetrics } from "prom-client";
 import { AIO_OPERATIONS, AIO_STATES, ASPECTS } from "../../schemas/enums";
 import { FINDING_RULES } from "../../schemas/findings";
-import { hasPool } from "../../model/window/major";
 import { IO_SETTINGS, NUMERIC_SETTINGS, settingBytes } from "../../model/window/settings";
-import { waitLabels } from "../../model/window/totals";
-import type { Collector } from "../collector/collector";
 import { SAMPLE_DURATION_BUCKETS } from "../collector/stats";
 import { getRuntime } from "../runtime/runtime";
+import { family, one, onPool } from "./family";
+import { sampledFamilies } from "./sample-totals";
 
 // Every figure on /metrics for Prometheus, read from the collectors at
 // scrape time: their stats, health and window. Counters accumulate every
@@ -16,34 +15,6 @@ import { getRuntime } from "../runtime/runtime";
 // every io setting), emitted with zeros. No per-pid label, no query text.
 // deploy/README.md lists every family and its cardinality.
 
-type Labels = Record<string, string>;
-interface Value {
-  labels: Labels;
-  value: number;
-  metricName?: string;
-}
-type Type = "gauge" | "counter" | "histogram";
-
-/** A metric family read at scrape time (prom-client calls get() and formats the values). */
-function family(registry: Registry, name: string, help: string, type: Type, values: (c: Collector) => Value[]) {
-  const metric = {
-    name,
-    help,
-    type,
-    aggregator: "sum",
-    get: () => ({ name, help, type, aggregator: "sum", values: collectors().flatMap(values) }),
-    reset: () => undefined,
-  };
-  registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
-}
-
-/** Emitted with zeros from the first scrape: the alerts and panels name them. */
-const ALWAYS_WAITS = ["CPU", "IO:AioIoCompletion", "IO:DataFileRead", "LWLock:AioWorkerSubmissionQueue"];
-
-function collectors(): Collector[] {
-  return [...(getRuntime()?.collectors.values() ?? [])];
-}
-
 /** A setting as a plain number: sizes in bytes, counts as they are. */
 function settingValue(setting: string, unit: string | null): number | null {
   const bytes = settingBytes(setting, unit);
@@ -51,10 +22,6 @@ function settingValue(setting: string, unit: string | null): number | null {
   const n = Number(setting);
   return Number.isFinite(n) ? n : null;
 }
-
-const one = (c: Collector, value: number, labels: Labels = {}): Value => ({ labels: { target: c.id, ...labels }, value });
-/** A series of 19's self-sizing pool only: none on 18, whose io_workers is fixed. */
-const onPool = (c: Collector, value: number): Value[] => (hasPool(c.window.settings) ? [one(c, value)] : []);
 
 function targetFamilies(r: Registry): void {
   family(r, "inflight_target_up", "1 when inflight is connected to the target", "gauge", (c) => [one(c, c.info().status === "up" ? 1 : 0)]);
@@ -119,83 +86,6 @@ function targetFamilies(r: Registry): void {
     { ...one(c, c.stats.durationSum), metricName: "inflight_sample_duration_seconds_sum" },
     { ...one(c, c.stats.durationCount), metricName: "inflight_sample_duration_seconds_count" },
   ]);
-}
-
-function sampledFamilies(r: Registry): void {
-  family(r, "inflight_aio_samples_total", "Samples in which pg_aios was read (the denominator of the handle counters)", "counter", (c) => [
-    one(c, c.window.totals.aioSamples),
-  ]);
-  family(
-    r,
-    "inflight_backend_wait_samples_total",
-    "Active backends by wait event, summed over samples (CPU: no wait event); rate() / rate(inflight_samples_total) = average active sessions",
-    "counter",
-    (c) => {
-      const waits = new Map([...ALWAYS_WAITS.map((key) => [key, 0] as const), ...c.window.totals.waits]);
-      return [...waits].map(([key, n]) => one(c, n, waitLabels(key)));
-    },
-  );
-  family(
-    r,
-    "inflight_aio_handles_sampled_total",
-    "pg_aios handles summed over the samples that read it: async (f_sync = false) and sync",
-    "counter",
-    (c) => [one(c, c.window.totals.asyncHandles, { kind: "async" }), one(c, c.window.totals.syncHandles, { kind: "sync" })],
-  );
-  family(
-    r,
-    "inflight_aio_bytes_sampled_total",
-    "Bytes of async handles in flight, summed over the samples that read pg_aios",
-    "counter",
-    (c) => [one(c, c.window.totals.asyncBytes)],
-  );
-  family(r, "inflight_io_workers_busy_sampled_total", "io workers executing a read, summed over samples", "counter", (c) => [
-    one(c, c.window.totals.workersBusy),
-  ]);
-  family(r, "inflight_io_workers_alive_sampled_total", "io worker processes, summed over samples", "counter", (c) => [
-    one(c, c.window.totals.workersAlive),
-  ]);
-  family(
-    r,
-    "inflight_read_wait_samples_total",
-    "Samples in which at least one backend waited on a read: async (IO:Aio*) or sync (IO:DataFileRead)",
-    "counter",
-    (c) => [one(c, c.window.totals.asyncReadWaitSamples, { mode: "async" }), one(c, c.window.totals.syncReadWaitSamples, { mode: "sync" })],
-  );
-  workerLoadFamilies(r);
-}
-
-/** The sizing signals (issue 41): how often the io workers were the queue, and 19's pool at its maximum. */
-function workerLoadFamilies(r: Registry): void {
-  family(
-    r,
-    "inflight_io_workers_queue_samples_total",
-    "Samples in which the io workers were the queue: all of them busy, or more reads waiting than workers, while a backend waited on its reads; or a backend waiting to hand a read over",
-    "counter",
-    (c) => [one(c, c.window.totals.workersQueueSamples)],
-  );
-  family(
-    r,
-    "inflight_io_workers_read_wait_samples_total",
-    "Samples in which a backend waited for the io workers (on its async reads, or to hand one over) while at least one was running: what the queue samples are a share of",
-    "counter",
-    (c) => [one(c, c.window.totals.workersAwaitedSamples)],
-  );
-  // 18's io_workers has no maximum to reach.
-  family(
-    r,
-    "inflight_io_worker_pool_at_max_samples_total",
-    "Samples with the io worker pool at io_max_workers: it could start no more (PostgreSQL 19)",
-    "counter",
-    (c) => onPool(c, c.window.totals.poolAtMaxSamples),
-  );
-  family(
-    r,
-    "inflight_io_worker_pool_at_max_queue_samples_total",
-    "Samples with the io worker pool at io_max_workers while its workers were the queue (PostgreSQL 19)",
-    "counter",
-    (c) => onPool(c, c.window.totals.poolAtMaxQueueSamples),
-  );
 }
 
 function lastSampleFamilies(r: Registry): void {
