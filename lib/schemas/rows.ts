@@ -105,11 +105,34 @@ export const CapabilitiesRow = z.object({
   stat_statements: z.string().nullable(),
   stat_statements_schema: z.string().nullable(),
   read_all_stats: z.boolean(),
+  /** pg_wait_sampling's version where it is created in this database */
+  wait_sampling: z.string().nullable().default(null),
+  wait_sampling_schema: z.string().nullable().default(null),
+  /** its settings: null where the library is not preloaded */
+  wait_sampling_history_size: numOrNull.default(null),
+  wait_sampling_period_ms: numOrNull.default(null),
+  wait_sampling_cpu: z.boolean().nullable().default(null),
+  /** this role may execute pg_wait_sampling_get_history() */
+  wait_sampling_allowed: z.boolean().default(false),
   role_name: z.string(),
   database: z.string(),
   database_oid: num,
 });
 export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
+
+/** [pid, ts (epoch µs), event_type, event, queryid] of one pg_wait_sampling history sample; NULL event: on CPU. */
+export const WaitHistorySample = z.tuple([z.number(), z.number(), z.string().nullable(), z.string().nullable(), z.string().nullable()]);
+export type WaitHistorySample = z.infer<typeof WaitHistorySample>;
+
+/** wait_history.sql: the ring's span and length, the server's clock, and the samples since the cursor (epoch µs). */
+export const WaitHistoryRow = z.object({
+  oldest_us: numOrNull,
+  newest_us: numOrNull,
+  ring_rows: z.number(),
+  now_us: num,
+  samples: z.array(WaitHistorySample),
+});
+export type WaitHistoryRow = z.infer<typeof WaitHistoryRow>;
 
 export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });
 export type RelationRow = z.infer<typeof RelationRow>;
