@@ -84,6 +84,11 @@ export function anyReading(rows: readonly Pick<SampledBackend, "backend_type" | 
   return rows.some((r) => (r.backend_type === IO_WORKER ? r.wait_event !== "IoWorkerMain" : WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r)));
 }
 
+/** The pids whose waits a tick counts: active clients, parallel and autovacuum workers. */
+export function waitingPids(rows: readonly Pick<SampledBackend, "pid" | "backend_type" | "state">[]): number[] {
+  return rows.filter((r) => WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r)).map((r) => r.pid);
+}
+
 export interface HandleTotals {
   async: number;
   asyncBytes: number;

@@ -21,12 +21,12 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
+import type { WaitSample } from "./wait-history";
 import { MethodRuns } from "./method-runs";
 import { ServerSettings } from "./server-settings";
 import { configuredWorkers } from "./settings";
 import { poolBounds, WorkerTurnover } from "./pool";
 import { SampleTotals } from "./totals";
-
 
 export class TargetWindow {
   private readonly tickRing: TimeRing<Tick>;
@@ -168,9 +168,12 @@ export class TargetWindow {
 
   /** `reading`: whether the backends carry pg_aios handles (see AioReading).
    * `extra`: a sample between the slots (a burst): kept, but not in the totals,
-   * whose averages assume samples evenly spaced in time. */
-  addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
+   * whose averages assume samples evenly spaced in time. `sampledWaits`: the
+   * tick's waits from pg_wait_sampling's samples since its last read (average
+   * backends in each wait), in place of this poll's. */
+  addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false, sampledWaits: Record<string, number> | null = null): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.server.now), reading);
+    if (sampledWaits) derived.tick.waits = sampledWaits;
     const workers = { ...derived.tick.workers, ...poolBounds(this.server.now), ...this.turnover.next(derived.workerPids, t) };
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
@@ -186,6 +189,9 @@ export class TargetWindow {
     this.evict(t);
     return tick;
   }
+
+  /** pg_wait_sampling's samples into the runs they fall in (lib/window/run-waits.ts). */
+  foldWaits = (samples: readonly WaitSample[], slackMs: number) => this.runs.foldWaits(samples, slackMs);
 
   /** Returns the delta sample, or null for the first read or after a reset. */
   addStatIo(t: number, rows: StatIoRow[]): IoSample | null {
