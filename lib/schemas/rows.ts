@@ -109,10 +109,11 @@ export const CapabilitiesRow = z.object({
   wait_sampling: z.string().nullable().default(null),
   wait_sampling_schema: z.string().nullable().default(null),
   /** its settings: null where the library is not preloaded */
-  wait_sampling_history_size: numOrNull.default(null),
   wait_sampling_period_ms: numOrNull.default(null),
   wait_sampling_cpu: z.boolean().nullable().default(null),
-  /** this role may execute pg_wait_sampling_get_history() */
+  /** pg_wait_sampling.profile_pid: the profile is kept by pid (else one count per event for the whole server) */
+  wait_sampling_by_pid: z.boolean().nullable().default(null),
+  /** this role may execute pg_wait_sampling_get_profile() */
   wait_sampling_allowed: z.boolean().default(false),
   role_name: z.string(),
   database: z.string(),
@@ -120,19 +121,13 @@ export const CapabilitiesRow = z.object({
 });
 export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
 
-/** [pid, ts (epoch µs), event_type, event, queryid] of one pg_wait_sampling history sample; NULL event: on CPU. */
-export const WaitHistorySample = z.tuple([z.number(), z.number(), z.string().nullable(), z.string().nullable(), z.string().nullable()]);
-export type WaitHistorySample = z.infer<typeof WaitHistorySample>;
+/** [pid, event_type, event, queryid, count] of pg_wait_sampling's profile; NULL event: on CPU. */
+export const WaitProfileCount = z.tuple([z.number(), z.string().nullable(), z.string().nullable(), z.string().nullable(), z.number()]);
+export type WaitProfileCount = z.infer<typeof WaitProfileCount>;
 
-/** wait_history.sql: the ring's span and length, the server's clock, and the samples since the cursor (epoch µs). */
-export const WaitHistoryRow = z.object({
-  oldest_us: numOrNull,
-  newest_us: numOrNull,
-  ring_rows: z.number(),
-  now_us: num,
-  samples: z.array(WaitHistorySample),
-});
-export type WaitHistoryRow = z.infer<typeof WaitHistoryRow>;
+/** wait_profile.sql: the profile's cumulative counts, and the server's clock (ms). */
+export const WaitProfileRow = z.object({ counts: z.array(WaitProfileCount), now_ms: num });
+export type WaitProfileRow = z.infer<typeof WaitProfileRow>;
 
 export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });
 export type RelationRow = z.infer<typeof RelationRow>;

@@ -72,16 +72,16 @@ export const WatchCost = z.object({
 });
 export type WatchCost = z.infer<typeof WatchCost>;
 
-/** Where the wait events come from: inflight's polls of pg_stat_activity, or pg_wait_sampling's history (issue 44). */
+/** Where the wait events come from: inflight's polls of pg_stat_activity, or pg_wait_sampling's profile (issue 44). */
 export const WaitSamplerInfo = z.object({
   source: z.enum(["pg_stat_activity", "pg_wait_sampling"]),
   /** ms between two samples of a backend's wait event */
   periodMs: z.number(),
-  /** pg_wait_sampling's history is read this often (ms); null for the polls */
+  /** pg_wait_sampling's profile is read this often (ms); null for the polls */
   readEveryMs: z.number().nullable(),
   /** "wait events from pg_wait_sampling, every 10 ms" */
   text: z.string(),
-  /** why pg_wait_sampling is not used where it is present, and what to run; or its ring wrapped between two reads; null: nothing to say */
+  /** why pg_wait_sampling is not used where it is present, and what to run; null: nothing to say */
   note: z.string().nullable(),
 });
 export type WaitSamplerInfo = z.infer<typeof WaitSamplerInfo>;

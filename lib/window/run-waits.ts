@@ -1,12 +1,15 @@
-// pg_wait_sampling's samples folded into the query runs (pure). A run's
-// wait counts then come from the server's own 10 ms samples rather than
-// inflight's polls of pg_stat_activity: ten times the samples, each weighed
-// alike. A sample reads asynchronously or synchronously as a poll does: by
-// its wait (IO:Aio*, IO:DataFileRead), or by the pg_aios handles the poll
-// nearest in time saw in flight for that run, so the verdict weighs every
-// sample the same and the handles read between waits still count.
+// pg_wait_sampling's profile deltas folded into the query runs (pure). A
+// run's wait counts then come from the server's own 10 ms samples rather
+// than inflight's polls of pg_stat_activity: ten times the samples, each
+// weighed alike. A delta (one pid's samples in one wait between two reads)
+// goes to the runs of that pid, or of the leader whose parallel worker it
+// is, of the same query where both say which, that overlap the span it rose
+// in, shared by how long each overlapped. Its samples read asynchronously or
+// synchronously as a poll's do: by their wait (IO:Aio*, IO:DataFileRead), or
+// in the share of the span's polls that saw the run's pg_aios handles in
+// flight, so the verdict weighs every sample the same.
 import type { QueryRun } from "../schemas/runs";
-import type { WaitSample } from "./wait-history";
+import type { ProfileRead, WaitDelta } from "./wait-profile";
 
 export type SampledCounts = Pick<QueryRun, "samples" | "ioWaitSamples" | "aioWaitSamples" | "readWaitSamples" | "otherIoWaitSamples" | "cpuSamples" | "asyncSamples" | "syncSamples">;
 
@@ -29,7 +32,7 @@ export interface WaitedRun {
   handlesSeen: HandlesSeen[];
 }
 
-/** Handles seen this long ago are of no sample still to come (the history is read about once a second). */
+/** Handles seen this long ago are of no delta still to come (the profile is read about once a second). */
 const HANDLES_KEPT_MS = 5000;
 
 export function noteHandles(run: WaitedRun, t: number, inFlight: number, syncInFlight: number): void {
@@ -39,53 +42,59 @@ export function noteHandles(run: WaitedRun, t: number, inFlight: number, syncInF
 
 export const noCounts = (): SampledCounts => ({ samples: 0, ioWaitSamples: 0, aioWaitSamples: 0, readWaitSamples: 0, otherIoWaitSamples: 0, cpuSamples: 0, asyncSamples: 0, syncSamples: 0 });
 
-/** The run a sample is of: its pid's (or a parallel worker's leader's) latest run begun by then, not ended before it, of the same query where both say which. */
-function runOf<R extends WaitedRun>(runs: readonly R[], s: WaitSample, slackMs: number): R | undefined {
-  let best: R | undefined;
+/** The runs a delta is of, each with how long (ms) it overlapped the span: its pid's (or a parallel worker's leader's), of the same query where both say which. */
+function runsOf<R extends WaitedRun>(runs: readonly R[], d: WaitDelta, read: ProfileRead, slackMs: number): { run: R; ms: number }[] {
+  const out: { run: R; ms: number }[] = [];
   for (const run of runs) {
-    if (run.pid !== s.pid && !run.workerPids.includes(s.pid)) continue;
-    if (run.startedAt > s.serverMs + 1 || (run.endedAt !== null && s.t > run.endedAt + slackMs)) continue;
-    if (s.queryId && run.queryId && s.queryId !== run.queryId) continue;
-    if (!best || run.startedAt > best.startedAt) best = run;
+    if (run.pid !== d.pid && !run.workerPids.includes(d.pid)) continue;
+    if (d.queryId && run.queryId && d.queryId !== run.queryId) continue;
+    const start = run.startedAt + read.offsetMs;
+    const end = run.endedAt ?? read.to;
+    if (start > read.to || end < read.from - slackMs) continue;
+    out.push({ run, ms: Math.max(1, Math.min(read.to, end) - Math.max(read.from, start)) });
   }
-  return best;
+  return out;
 }
 
-/** The handles of the poll nearest `t`, within `slackMs`; null when none was that near. */
-function nearestHandles(seen: readonly HandlesSeen[], t: number, slackMs: number): HandlesSeen | null {
-  let best: HandlesSeen | null = null;
-  for (const h of seen) if (Math.abs(h.t - t) <= slackMs && (!best || Math.abs(h.t - t) < Math.abs(best.t - t))) best = h;
-  return best;
+/** The share of the polls within the span (and `slackMs` before it) that saw the run's async, and its sync, handles. */
+function handleShares(seen: readonly HandlesSeen[], read: ProfileRead, slackMs: number): { async: number; sync: number } {
+  const polls = seen.filter((h) => h.t >= read.from - slackMs && h.t <= read.to);
+  if (!polls.length) return { async: 0, sync: 0 };
+  return { async: polls.filter((h) => h.async).length / polls.length, sync: polls.filter((h) => h.sync).length / polls.length };
 }
 
 /**
- * Adds each sample to its run's counts; returns the runs that took one.
- * `slackMs`: how far apart a sample and a poll may be and still be one
- * moment (the polling interval): the end of a run is known to a poll, the
- * handles at a poll.
+ * Adds each delta to its runs' counts; returns the runs that took one.
+ * `slackMs`: how far apart a poll and the span may be and still be one
+ * moment (the polling interval): a run's end is known to a poll, handles at
+ * a poll.
  */
-export function foldWaits<R extends WaitedRun>(runs: readonly R[], samples: readonly WaitSample[], slackMs: number): Set<R> {
+export function foldWaits<R extends WaitedRun>(runs: readonly R[], read: ProfileRead, slackMs: number): Set<R> {
   const changed = new Set<R>();
-  for (const s of samples) {
-    const run = runOf(runs, s, slackMs);
-    if (!run) continue;
-    const c = (run.sampled ??= noCounts());
-    const handles = nearestHandles(run.handlesSeen, s.t, slackMs);
-    c.samples++;
-    if (s.state === "aio") c.aioWaitSamples++;
-    else if (s.state === "read") c.readWaitSamples++;
-    else if (s.state === "io") c.otherIoWaitSamples++;
-    else if (s.state === "cpu") c.cpuSamples++;
-    if (s.state === "aio" || s.state === "read" || s.state === "io") c.ioWaitSamples++;
-    if (s.state === "aio" || handles?.async) c.asyncSamples++;
-    if (s.state === "read" || handles?.sync) c.syncSamples++;
-    changed.add(run);
+  for (const d of read.deltas) {
+    const mine = runsOf(runs, d, read, slackMs);
+    const total = mine.reduce((n, m) => n + m.ms, 0);
+    for (const { run, ms } of mine) {
+      const n = (d.n * ms) / total;
+      const c = (run.sampled ??= noCounts());
+      const handles = handleShares(run.handlesSeen, read, slackMs);
+      c.samples += n;
+      if (d.state === "aio") c.aioWaitSamples += n;
+      else if (d.state === "read") c.readWaitSamples += n;
+      else if (d.state === "io") c.otherIoWaitSamples += n;
+      else if (d.state === "cpu") c.cpuSamples += n;
+      if (d.state === "aio" || d.state === "read" || d.state === "io") c.ioWaitSamples += n;
+      c.asyncSamples += d.state === "aio" ? n : n * handles.async;
+      c.syncSamples += d.state === "read" ? n : n * handles.sync;
+      changed.add(run);
+    }
   }
   return changed;
 }
 
-/** A run's wait counts: pg_wait_sampling's once it has taken one of its samples, else its polls'. */
+/** A run's wait counts: pg_wait_sampling's once it has taken one of its samples (whole samples: a delta shared by two runs splits), else its polls'. */
 export function countsOf(run: SampledCounts & Pick<WaitedRun, "sampled">): SampledCounts {
   const c = run.sampled && run.sampled.samples > 0 ? run.sampled : run;
-  return { samples: c.samples, ioWaitSamples: c.ioWaitSamples, aioWaitSamples: c.aioWaitSamples, readWaitSamples: c.readWaitSamples, otherIoWaitSamples: c.otherIoWaitSamples, cpuSamples: c.cpuSamples, asyncSamples: c.asyncSamples, syncSamples: c.syncSamples };
+  const r = Math.round;
+  return { samples: r(c.samples), ioWaitSamples: r(c.ioWaitSamples), aioWaitSamples: r(c.aioWaitSamples), readWaitSamples: r(c.readWaitSamples), otherIoWaitSamples: r(c.otherIoWaitSamples), cpuSamples: r(c.cpuSamples), asyncSamples: r(c.asyncSamples), syncSamples: r(c.syncSamples) };
 }

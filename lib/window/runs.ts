@@ -4,7 +4,7 @@ import type { QueryRun, Relation } from "../schemas/runs";
 import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { countOf, noteWait } from "./run-now";
 import { countsOf, foldWaits, noCounts, noteHandles, type HandlesSeen, type SampledCounts } from "./run-waits";
-import type { WaitSample } from "./wait-history";
+import type { ProfileRead } from "./wait-profile";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
 import { notePosition, timeLeft, type Position } from "./time-left";
 import { verdictOf } from "./verdict";
@@ -89,13 +89,13 @@ export class RunStore {
     return endedNow.map((run) => this.view(run));
   }
 
-  /** pg_wait_sampling's samples, into the runs open or ended lately that they fall in (run-waits.ts). */
-  foldWaits(samples: readonly WaitSample[], slackMs: number): void {
-    if (!samples.length) return;
-    const from = samples[0].t - slackMs;
+  /** pg_wait_sampling's profile deltas, into the runs open or ended lately that overlap their span (run-waits.ts). */
+  foldWaits(read: ProfileRead, slackMs: number): void {
+    if (!read.deltas.length) return;
+    const from = read.from - slackMs;
     let i = this.ended.length;
     while (i > 0 && (this.ended[i - 1].endedAt ?? 0) >= from) i--;
-    for (const run of foldWaits([...this.open.values(), ...this.ended.slice(i)], samples, slackMs)) {
+    for (const run of foldWaits([...this.open.values(), ...this.ended.slice(i)], read, slackMs)) {
       run.verdict = verdictOf(countsOf(run));
       run.version++;
     }

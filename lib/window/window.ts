@@ -21,7 +21,7 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
-import type { WaitSample } from "./wait-history";
+import type { ProfileRead } from "./wait-profile";
 import { MethodRuns } from "./method-runs";
 import { ServerSettings } from "./server-settings";
 import { configuredWorkers } from "./settings";
@@ -169,7 +169,7 @@ export class TargetWindow {
   /** `reading`: whether the backends carry pg_aios handles (see AioReading).
    * `extra`: a sample between the slots (a burst): kept, but not in the totals,
    * whose averages assume samples evenly spaced in time. `sampledWaits`: the
-   * tick's waits from pg_wait_sampling's samples since its last read (average
+   * tick's waits from pg_wait_sampling's profile since its last read (average
    * backends in each wait), in place of this poll's. */
   addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false, sampledWaits: Record<string, number> | null = null): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.server.now), reading);
@@ -190,8 +190,8 @@ export class TargetWindow {
     return tick;
   }
 
-  /** pg_wait_sampling's samples into the runs they fall in (lib/window/run-waits.ts). */
-  foldWaits = (samples: readonly WaitSample[], slackMs: number) => this.runs.foldWaits(samples, slackMs);
+  /** pg_wait_sampling's profile deltas into the runs they are of (lib/window/run-waits.ts). */
+  foldWaits = (read: ProfileRead, slackMs: number) => this.runs.foldWaits(read, slackMs);
 
   /** Returns the delta sample, or null for the first read or after a reset. */
   addStatIo(t: number, rows: StatIoRow[]): IoSample | null {

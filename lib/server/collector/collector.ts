@@ -103,7 +103,7 @@ export class Collector implements PayloadSource {
     this.publisher.everything(Date.now());
   }
 
-  waitSampler = (now: number) => this.sampling.waits.info(now, this.intervalMs);
+  waitSampler = () => this.sampling.waits.info(this.intervalMs);
 
   get id(): string {
     return this.options.id;
@@ -174,7 +174,7 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
-      waitSampler: this.waitSampler(now),
+      waitSampler: this.waitSampler(),
       cost: watchCost({ now, since: this.startedAt, cost: this.cost, budget: this.budget, asked: this.askedMs, interval: this.intervalMs, aios: this.sampling.aiosCadence(now), aiosRead: this.stats.statements.has("aios"), samplingShare: this.pace.samplingShare(now), othersMsPerSecond: this.pace.othersMsPerSecond(now) }),
       ...(this.recording ? { past: this.recording.status() } : {}),
     };

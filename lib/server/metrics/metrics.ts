@@ -74,8 +74,8 @@ function targetFamilies(r: Registry): void {
   family(r, "inflight_samples_extra_total", "Samples taken between the slots: a short burst when a statement starts (not in inflight_samples_total)", "counter", (c) => [one(c, c.stats.extraSamples)]);
   family(r, "inflight_samples_missed_total", "Samples due but not taken (a statement still running, or no connection)", "counter", (c) => [one(c, c.stats.missed)]);
   family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [one(c, c.intervalMs / 1000)]);
-  family(r, "inflight_wait_sample_period_seconds", "How often a backend's wait event is sampled, by the sampler in use: pg_stat_activity (inflight's polls) or pg_wait_sampling (the server's own history, read about once a second)", "gauge", (c) => {
-    const w = c.waitSampler(Date.now());
+  family(r, "inflight_wait_sample_period_seconds", "How often a backend's wait event is sampled, by the sampler in use: pg_stat_activity (inflight's polls) or pg_wait_sampling (the server's own samples, its profile read about once a second)", "gauge", (c) => {
+    const w = c.waitSampler();
     return [one(c, w.periodMs / 1000, { sampler: w.source })];
   });
   family(r, "inflight_viewers", "SSE viewers of the target", "gauge", (c) => [one(c, c.feed.viewers)]);

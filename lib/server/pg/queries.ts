@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { ActivityRow, AioRow, CapabilitiesRow, FileSettingRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, SystemIdentifierRow, StatIoRow, StatStatementsRow, StatStatementsTextRow, WaitHistoryRow } from "../../schemas/rows";
+import { ActivityRow, AioRow, CapabilitiesRow, FileSettingRow, NameRow, PingRow, RelationRow, ServerInfoRow, SettingRow, SystemIdentifierRow, StatIoRow, StatStatementsRow, StatStatementsTextRow, WaitProfileRow } from "../../schemas/rows";
 
 // Every statement inflight runs is a file under sql/; this table is the one
 // place that ties each file to the schema of its rows (lib/schemas/rows.ts).
@@ -23,7 +23,7 @@ export const QUERIES = {
   stat_statements: StatStatementsRow,
   stat_statements_legacy: StatStatementsRow,
   stat_statements_texts: StatStatementsTextRow,
-  wait_history: WaitHistoryRow,
+  wait_profile: WaitProfileRow,
 } as const satisfies Record<string, z.ZodType>;
 export type QueryName = keyof typeof QUERIES;
 export type RowOf<N extends QueryName> = z.infer<(typeof QUERIES)[N]>;

@@ -40,7 +40,7 @@ export class SamplingStep implements Step {
   extra = false;
   /** this session's pg_conf_load_time() at the last sample (ms): it moves at a reload; null before one */
   confLoadMs: number | null = null;
-  /** pg_wait_sampling's history, where the server has it: the wait events then come from there */
+  /** pg_wait_sampling's profile, where the server has it: the wait events then come from there */
   readonly waits = new WaitSampler();
   /** when the last sample was taken: how far apart a poll and a history sample may be and be one moment */
   private lastRunAt = 0;
@@ -97,7 +97,7 @@ export class SamplingStep implements Step {
     const tick = window.addActivity(now, named.backends, reading, this.extra, took?.waits ?? null);
     const gap = this.lastRunAt ? now - this.lastRunAt : 1000;
     this.lastRunAt = now;
-    if (took) window.foldWaits(took.samples, Math.min(1000, Math.max(2 * took.periodMs, gap)));
+    if (took) window.foldWaits(took.read, Math.min(1000, Math.max(2 * took.periodMs, gap)));
     const open = new Set(known);
     this.sawNewRun = this.fresh.observe(tick.runs, open, (id) => window.run(id));
     feed.publish("tick", tick);
