@@ -1,8 +1,8 @@
 // Figure 12's target: Debian's PostgreSQL 18 from the test support's folder
 // (test/support/iouring.ts), pg_wait_sampling preloaded and created (the
 // embedded build cannot load it), a table to scan cold and a smaller copy,
-// and two login roles for two inflights side by side: one may read the
-// extension's views, the other is denied them and samples pg_stat_activity.
+// and a login role for each inflight side by side: some may read the
+// extension's views, the others are denied them and sample pg_stat_activity.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { ioUringAvailable, startIoUringPg, WAIT_SAMPLING_PRELOAD, type IoUringPg } from "@/test/support/iouring";
@@ -26,8 +26,15 @@ async function connectAdmin(server: IoUringPg): Promise<pg.Client> {
   return admin;
 }
 
-/** `rows`: of the big table (about 240 B a row); the small one holds a fifth of them. */
-export async function startPgwsTarget(opts: { rows: number; withExtension: string; withoutExtension: string; log: (l: string) => void }): Promise<PgwsTarget> {
+/** `rows`: of the big table (about 240 B a row); the small one holds a fifth of them. `granted`: the roles that may read the extension; `denied`: the others. */
+interface PgwsOptions {
+  rows: number;
+  granted: string[];
+  denied: string[];
+  log: (l: string) => void;
+}
+
+export async function startPgwsTarget(opts: PgwsOptions): Promise<PgwsTarget> {
   const io = await ioUringAvailable();
   if (!io.ok) throw new Error(`Debian's PostgreSQL 18 cannot run here: ${io.why}`);
   // shared_buffers small next to the tables: their scans reach the OS
@@ -40,7 +47,7 @@ export async function startPgwsTarget(opts: { rows: number; withExtension: strin
   }
 }
 
-async function prepare(server: IoUringPg, opts: { rows: number; withExtension: string; withoutExtension: string; log: (l: string) => void }): Promise<PgwsTarget> {
+async function prepare(server: IoUringPg, opts: PgwsOptions): Promise<PgwsTarget> {
   let admin = await connectAdmin(server);
   const started = Date.now();
   // the test support's start creates pg_stat_statements
@@ -54,12 +61,12 @@ async function prepare(server: IoUringPg, opts: { rows: number; withExtension: s
   opts.log(`pgws: Debian's PostgreSQL ${server.version} on port ${server.port}, ${big} (${opts.rows} rows) and ${small} made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const f of FUNCTIONS) await admin.query(`REVOKE EXECUTE ON FUNCTION public.${f} FROM PUBLIC`);
   const passwords = new Map<string, string>();
-  for (const role of [opts.withExtension, opts.withoutExtension]) {
+  for (const role of [...opts.granted, ...opts.denied]) {
     const pw = randomBytes(18).toString("hex");
     passwords.set(role, pw);
     await admin.query(`CREATE ROLE ${admin.escapeIdentifier(role)} LOGIN PASSWORD ${admin.escapeLiteral(pw)} IN ROLE pg_monitor`);
   }
-  for (const f of FUNCTIONS) await admin.query(`GRANT EXECUTE ON FUNCTION public.${f} TO ${admin.escapeIdentifier(opts.withExtension)}`);
+  for (const role of opts.granted) for (const f of FUNCTIONS) await admin.query(`GRANT EXECUTE ON FUNCTION public.${f} TO ${admin.escapeIdentifier(role)}`);
   await admin.query("SELECT pg_stat_statements_reset()");
   return {
     server,

@@ -1,9 +1,10 @@
 // Figure 12, wait events from pg_wait_sampling against inflight's polls of
 // pg_stat_activity (issue 44). One Debian PostgreSQL 18 with the extension
-// preloaded (bench/lib/pgws-target.ts), two inflight collectors side by side
-// in the bench's process at the shipped defaults (INFLIGHT_SAMPLE_MS 100,
-// INFLIGHT_BUDGET 5), each under its own role: one reads the extension, the
-// other is denied it and polls pg_stat_activity at 10 a second. On the same
+// preloaded (bench/lib/pgws-target.ts), three inflight collectors side by
+// side in the bench's process at the shipped budget (INFLIGHT_BUDGET 5), each
+// under its own role: one reads the extension and polls pg_stat_activity at
+// 10 a second (the shipped INFLIGHT_SAMPLE_MS 100), one reads it and polls at
+// 4 a second (250), one is denied it and polls at 10 a second. On the same
 // cold scans, at the same time: each role's server time (pg_stat_statements,
 // every 2 s for the worst 20 s), the wait samples a second each gives a
 // scanning backend, and the extension's own background worker's CPU. Then
@@ -22,8 +23,9 @@ import { pgssSnapshot } from "../lib/target";
 import type { Bench, Json } from "./context";
 import { worstWindow } from "./sizes";
 
-const ROLES = { ext: "bench_pgws_extension", polls: "bench_pgws_polls" } as const;
+const ROLES = { ext: "bench_pgws_extension", ext4: "bench_pgws_extension_4hz", polls: "bench_pgws_polls" } as const;
 type Side = keyof typeof ROLES;
+const SAMPLE_MS: Record<Side, number> = { ext: 100, ext4: 250, polls: 100 };
 /** about 190 MB and 38 MB: cold scans of 0.5-3 s here */
 const ROWS = 800_000;
 const SECONDS = { warmUp: 25, scans: 40, idle: 20, bare: 10, bigScans: 60 };
@@ -36,13 +38,13 @@ const PROFILE_SQL = "SELECT /* bench part: profile */ coalesce(json_agg(json_bui
 
 export async function waitSamplingFigure(bench: Bench): Promise<void> {
   const { results, log, paths } = bench;
-  const tgt = await startPgwsTarget({ rows: ROWS, withExtension: ROLES.ext, withoutExtension: ROLES.polls, log });
+  const tgt = await startPgwsTarget({ rows: ROWS, granted: [ROLES.ext, ROLES.ext4], denied: [ROLES.polls], log });
   const config = parseConfig({}, paths.root);
   const collectors = Object.fromEntries(
-    (Object.keys(ROLES) as Side[]).map((side) => [side, new Collector({ id: `pgws-${side}`, name: side, demo: false, sampleMs: config.sampleMs, idleSampleMs: config.idleSampleMs, windowMs: config.windowMs, budgetMsPerSecond: config.budgetMsPerSecond })]),
+    (Object.keys(ROLES) as Side[]).map((side) => [side, new Collector({ id: `pgws-${side}`, name: side, demo: false, sampleMs: SAMPLE_MS[side], idleSampleMs: config.idleSampleMs, windowMs: config.windowMs, budgetMsPerSecond: config.budgetMsPerSecond })]),
   ) as Record<Side, Collector>;
   const unsubscribe = Object.values(collectors).map((c) => c.feed.subscribe(() => undefined));
-  const fig12: Json = { roles: ROLES, rows: ROWS, seconds: SECONDS, sampleMs: config.sampleMs, budgetMsPerSecond: config.budgetMsPerSecond, version: tgt.server.version };
+  const fig12: Json = { roles: ROLES, rows: ROWS, seconds: SECONDS, sampleMs: SAMPLE_MS, budgetMsPerSecond: config.budgetMsPerSecond, version: tgt.server.version };
   results.fig12 = fig12;
   try {
     for (const side of Object.keys(ROLES) as Side[]) collectors[side].start(tgt.urlFor(ROLES[side]));
