@@ -50,7 +50,7 @@ export async function waitSamplingFigure(bench: Bench): Promise<void> {
     for (const side of Object.keys(ROLES) as Side[]) collectors[side].start(tgt.urlFor(ROLES[side]));
     await upBoth(collectors, 20_000);
     fig12.samplers = Object.fromEntries(Object.entries(collectors).map(([side, c]) => [side, c.info().waitSampler]));
-    fig12.small = await scanSpans(bench, tgt, collectors, SECONDS.scans, "100 x 16");
+    fig12.small = await scanSpans(bench, tgt, collectors, SECONDS.scans);
     bench.save();
     log(`fig12 idle: ${SECONDS.idle} s with no query running`);
     fig12.idle = await measure(tgt, collectors, SECONDS.idle, null);
@@ -59,7 +59,7 @@ export async function waitSamplingFigure(bench: Bench): Promise<void> {
     bench.save();
     await tgt.restartWith({ max_connections: "1000", io_max_concurrency: "64" });
     await upBoth(collectors, 30_000);
-    fig12.big = await scanSpans(bench, tgt, collectors, SECONDS.bigScans, "1000 x 64");
+    fig12.big = await scanSpans(bench, tgt, collectors, SECONDS.bigScans);
   } finally {
     unsubscribe.forEach((u) => u());
     await Promise.all(Object.values(collectors).map((c) => c.stop()));
@@ -76,11 +76,14 @@ async function upBoth(collectors: Record<Side, Collector>, ms: number): Promise<
 }
 
 /** Cold scans: a warm-up (until both know pg_aios's cost from pg_stat_statements), then the span measured. */
-async function scanSpans(bench: Bench, tgt: PgwsTarget, collectors: Record<Side, Collector>, seconds: number, label: string): Promise<Json> {
+async function scanSpans(bench: Bench, tgt: PgwsTarget, collectors: Record<Side, Collector>, seconds: number): Promise<Json> {
+  const rows = (await tgt.admin.query<{ name: string; setting: string }>("SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'io_max_concurrency', 'io_method', 'shared_buffers')")).rows;
+  const settings = Object.fromEntries(rows.map((s) => [s.name, s.setting]));
+  // the size as the server says it (io_max_concurrency derives from shared_buffers when not set)
+  const label = `${settings.max_connections} x ${settings.io_max_concurrency}`;
   const scans = new ScanDriver(tgt.server.superuserUrl(), tgt.server.dataDir, tgt.tables, `pgws-${label.replace(/\s/g, "")}`);
   await scans.open();
   bench.running.driver = scans;
-  const settings = (await tgt.admin.query<{ name: string; setting: string }>("SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'io_max_concurrency', 'io_method', 'shared_buffers')")).rows;
   const loop = scans.start();
   try {
     const calibrated = () => Object.values(collectors).every((c) => c.info().cost.statements.some((s) => s.statement === "aios" && s.source === "pg_stat_statements"));
@@ -88,7 +91,7 @@ async function scanSpans(bench: Bench, tgt: PgwsTarget, collectors: Record<Side,
     while (Date.now() < until && !calibrated()) await sleep(500);
     bench.log(`fig12 ${label}: cold scans for ${seconds} s (pg_aios's cost ${calibrated() ? "from pg_stat_statements" : "not yet from pg_stat_statements"})`);
     const span = await measure(tgt, collectors, seconds, scans);
-    return { label, settings: Object.fromEntries(settings.map((s) => [s.name, s.setting])), aiosCalibrated: calibrated(), ...span, scanErrors: scans.errors.slice(0, 3) };
+    return { label, settings, aiosCalibrated: calibrated(), ...span, scanErrors: scans.errors.slice(0, 3) };
   } finally {
     await scans.close();
     await loop;
