@@ -117,6 +117,9 @@ export const NO_OPERATION = "invalid";
 
 function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: RunFiles) {
   for (const [, , len, fSync, desc] of handles ?? []) {
+    // Handed out, not yet defined (f_sync NULL): no read yet, neither async nor synchronous. Under
+    // io_method = sync it is the only handle with f_sync not true; counted as async, it read as one.
+    if (fSync === null) continue;
     const parsed = parseTargetDesc(desc);
     const length = len ?? 0;
     if (fSync) {
