@@ -137,11 +137,12 @@ export function startPg19(opts: { settings?: Record<string, string> } = {}): Pro
   return startIoUringPg({ major: 19, settings: { io_method: "worker", ...opts.settings } });
 }
 
-/** A fresh cluster (unique name) on a free port, io_method = io_uring, PostgreSQL 18 unless `major`; call stop() to remove it. */
-export async function startIoUringPg(opts: { settings?: Record<string, string>; major?: 18 | 19 } = {}): Promise<IoUringPg> {
+/** A fresh cluster (unique name) on a free port, io_method = io_uring, PostgreSQL 18 unless `major`, data checksums on unless `dataChecksums: false`; call stop() to remove it. */
+export async function startIoUringPg(opts: { settings?: Record<string, string>; major?: 18 | 19; dataChecksums?: boolean } = {}): Promise<IoUringPg> {
   const name = `t${process.pid}-${randomBytes(4).toString("hex")}`;
   const settings = Object.entries(opts.settings ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const info = parseInfo("start", await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...settings]));
+  const checksums = opts.dataChecksums === false ? ["--no-data-checksums"] : [];
+  const info = parseInfo("start", await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...checksums, ...settings]));
   return {
     name,
     port: info.port,
