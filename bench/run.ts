@@ -43,6 +43,7 @@ import { pageAB } from "./phases/ab-page";
 import { manyTargets } from "./phases/fleet";
 import { costBySize } from "./phases/sizes";
 import { timeLeftFigure } from "./phases/time-left";
+import { waitSamplingFigure } from "./phases/wait-sampling";
 import { viewersAndMemory } from "./phases/viewers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -63,12 +64,14 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
  * targets of one process alone; BENCH_ONLY=sizes: figure 9 alone;
  * BENCH_ONLY=scans: phase 1 alone (figures 1, 2, 4, 7 and 8, about 9 minutes);
  * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts);
- * BENCH_ONLY=timeleft: figure 11 alone (no build needed, about 4 minutes). Written to bench/tmp/results.<name>.json,
+ * BENCH_ONLY=timeleft: figure 11 alone (no build needed, about 4 minutes);
+ * BENCH_ONLY=pgws: figure 12 alone (Debian's PostgreSQL 18 with pg_wait_sampling
+ * from the test support's folder; no build needed, about 5 minutes). Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft"].includes(ONLY))
-  throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab or timeleft`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft", "pgws"].includes(ONLY))
+  throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab, timeleft or pgws`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -87,6 +90,8 @@ const noteLoad = (phase: string) => (results.load as Json[]).push({ phase, at: n
 
 /** A run that measured nothing (failed at the start) leaves the last good results alone. */
 const measured = () => results.fig1 !== undefined || results.fig9 !== undefined;
+/** Figures 11 and 12 watch from the bench's own process: no build to serve. */
+const IN_PROCESS = ["timeleft", "pgws"];
 
 function save() {
   const file = ONLY
@@ -165,12 +170,12 @@ test("inflight benchmarks", async () => {
     memory: { task: Promise.resolve(), stop: false },
   };
   try {
-    // figure 11 watches from the bench's own process: no build to serve
-    if (ONLY !== "timeleft") {
+    if (!IN_PROCESS.includes(ONLY ?? "")) {
       results.buildId = snapshotApp(bench.paths.root, bench.paths.app);
       log(`serving build ${results.buildId} from a snapshot in ${path.relative(ROOT, bench.paths.app)}`);
     }
     if (ONLY === "timeleft") await phase("6 time left", () => timeLeftFigure(bench));
+    else if (ONLY === "pgws") await phase("7 wait sampling", () => waitSamplingFigure(bench));
     else if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
     else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
     else if (ONLY === "scans") {

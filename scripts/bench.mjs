@@ -18,7 +18,8 @@ const t0 = Date.now();
 // as root with apt-get, otherwise one line each with the command, and exit 1.
 ensurePrereqsOrExit(benchNeeds(), { label: "[inflight bench]" });
 
-await buildIfNeeded(root, { label: "[inflight bench]" });
+// figures 11 and 12 alone watch from the bench's own process: nothing to build
+if (!["timeleft", "pgws"].includes(process.env.BENCH_ONLY ?? "")) await buildIfNeeded(root, { label: "[inflight bench]" });
 console.log(`[inflight bench] running (about ${process.env.BENCH_QUICK === "1" ? 6 : 25} minutes)`);
 const result = spawnSync(
   process.execPath,

@@ -7,9 +7,11 @@
 // folder and run there with chroot(8), listening on 127.0.0.1 only.
 // --major 19 adds Debian experimental's postgresql-19 to the same folder
 // (installed and cached apart); a cluster runs with the major it was made by.
+// setup also installs Debian's postgresql-18-pg-wait-sampling (its own mark:
+// a folder made before gains it); -c shared_preload_libraries=... loads it.
 //
 //   node scripts/iouring-pg.mjs setup [--major 18|19]
-//   node scripts/iouring-pg.mjs start [--major 18|19] [--port N] [--data NAME] [-c name=value ...]
+//   node scripts/iouring-pg.mjs start [--major 18|19] [--port N] [--data NAME] [--no-data-checksums] [-c name=value ...]
 //   node scripts/iouring-pg.mjs restart --data NAME [--io-method sync|worker|io_uring]
 //   node scripts/iouring-pg.mjs upgrade --data NAME --major 19   (pg_upgrade, same port and password)
 //   node scripts/iouring-pg.mjs stop --data NAME [--remove]

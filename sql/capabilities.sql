@@ -17,6 +17,16 @@ SELECT /* inflight:capabilities */
   (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
     WHERE e.extname = 'pg_stat_statements') AS stat_statements_schema,
   pg_catalog.pg_has_role(current_user, 'pg_read_all_stats', 'USAGE') AS read_all_stats,
+  (SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_wait_sampling') AS wait_sampling,
+  (SELECT n.nspname FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'pg_wait_sampling') AS wait_sampling_schema,
+  -- its settings exist only where the library is preloaded (NULL else)
+  (SELECT setting::int FROM pg_catalog.pg_settings WHERE name = 'pg_wait_sampling.profile_period') AS wait_sampling_period_ms,
+  (SELECT setting = 'on' FROM pg_catalog.pg_settings WHERE name = 'pg_wait_sampling.sample_cpu') AS wait_sampling_cpu,
+  (SELECT setting = 'on' FROM pg_catalog.pg_settings WHERE name = 'pg_wait_sampling.profile_pid') AS wait_sampling_by_pid,
+  coalesce((SELECT has_function_privilege(p.oid, 'EXECUTE') FROM pg_catalog.pg_proc p
+    JOIN pg_catalog.pg_extension e ON e.extnamespace = p.pronamespace AND e.extname = 'pg_wait_sampling'
+    WHERE p.proname = 'pg_wait_sampling_get_profile' LIMIT 1), false) AS wait_sampling_allowed,
   current_user AS role_name,
   current_database() AS database,
   (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())::bigint AS database_oid

@@ -160,7 +160,10 @@ async function measureSpan(tgt: BenchTarget, srv: Inflight, role: string, second
 }
 
 /** The most server ms per second over any span of about `ms` (from marks 2 s apart), and when; null under one span. */
-function worstWindow(marks: { at: number; ms: number }[], ms: number): { msPerSecond: number; from: number; seconds: number } | null {
+export function worstWindow(
+  marks: { at: number; ms: number }[],
+  ms: number,
+): { msPerSecond: number; from: number; seconds: number } | null {
   let worst: { msPerSecond: number; from: number; seconds: number } | null = null;
   let i = 0;
   for (let j = 1; j < marks.length; j++) {

@@ -101,6 +101,12 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
           </p>
           {collectionOk ? <CollectionLine aspects={target.aspects} target={target} /> : null}
         </CostLine>
+        {target.waitSampler ? (
+          <p data-testid="wait-sampler" data-source={target.waitSampler.source}>
+            {target.waitSampler.text}
+            {target.waitSampler.note ? <span className="text-amber-700">; {target.waitSampler.note}</span> : null}
+          </p>
+        ) : null}
         {collectionOk ? null : <CollectionLine aspects={target.aspects} target={target} />}
       </div>
     </header>

@@ -105,11 +105,29 @@ export const CapabilitiesRow = z.object({
   stat_statements: z.string().nullable(),
   stat_statements_schema: z.string().nullable(),
   read_all_stats: z.boolean(),
+  /** pg_wait_sampling's version where it is created in this database */
+  wait_sampling: z.string().nullable().default(null),
+  wait_sampling_schema: z.string().nullable().default(null),
+  /** its settings: null where the library is not preloaded */
+  wait_sampling_period_ms: numOrNull.default(null),
+  wait_sampling_cpu: z.boolean().nullable().default(null),
+  /** pg_wait_sampling.profile_pid: the profile is kept by pid (else one count per event for the whole server) */
+  wait_sampling_by_pid: z.boolean().nullable().default(null),
+  /** this role may execute pg_wait_sampling_get_profile() */
+  wait_sampling_allowed: z.boolean().default(false),
   role_name: z.string(),
   database: z.string(),
   database_oid: num,
 });
 export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
+
+/** [pid, event_type, event, queryid, count] of pg_wait_sampling's profile; NULL event: on CPU. */
+export const WaitProfileCount = z.tuple([z.number(), z.string().nullable(), z.string().nullable(), z.string().nullable(), z.number()]);
+export type WaitProfileCount = z.infer<typeof WaitProfileCount>;
+
+/** wait_profile.sql: the profile's cumulative counts, and the server's clock (ms). */
+export const WaitProfileRow = z.object({ counts: z.array(WaitProfileCount), now_ms: num });
+export type WaitProfileRow = z.infer<typeof WaitProfileRow>;
 
 export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });
 export type RelationRow = z.infer<typeof RelationRow>;

@@ -72,6 +72,20 @@ export const WatchCost = z.object({
 });
 export type WatchCost = z.infer<typeof WatchCost>;
 
+/** Where the wait events come from: inflight's polls of pg_stat_activity, or pg_wait_sampling's profile (issue 44). */
+export const WaitSamplerInfo = z.object({
+  source: z.enum(["pg_stat_activity", "pg_wait_sampling"]),
+  /** ms between two samples of a backend's wait event */
+  periodMs: z.number(),
+  /** pg_wait_sampling's profile is read this often (ms); null for the polls */
+  readEveryMs: z.number().nullable(),
+  /** "wait events from pg_wait_sampling, every 10 ms" */
+  text: z.string(),
+  /** why pg_wait_sampling is not used where it is present, and what to run; null: nothing to say */
+  note: z.string().nullable(),
+});
+export type WaitSamplerInfo = z.infer<typeof WaitSamplerInfo>;
+
 export const TargetInfo = z.object({
   id: z.string(),
   name: z.string(),
@@ -104,6 +118,8 @@ export const TargetInfo = z.object({
   /** one entry per collection aspect, in ASPECTS order */
   aspects: z.array(AspectHealth),
   cost: WatchCost,
+  /** absent from payloads stored before it */
+  waitSampler: WaitSamplerInfo.optional(),
   /** the history's samples file (issue 22): kept or why not; absent where none is kept (tests) */
   history: SamplesStatus.optional(),
 });

@@ -1,4 +1,4 @@
-// The command line: a subcommand, then --port, --data, --major, --io-method, --remove and -c name=value.
+// The command line: a subcommand, then --port, --data, --major, --io-method, --remove, --no-data-checksums and -c name=value.
 import { UsageError } from "./errors.mjs";
 import { DEFAULT_MAJOR, MAJORS } from "./layout.mjs";
 
@@ -26,6 +26,7 @@ export function parseArgs(argv) {
       opts.major = major;
     } else if (arg === "--io-method") opts.ioMethod = value();
     else if (arg === "--remove") opts.remove = true;
+    else if (arg === "--no-data-checksums") opts.noDataChecksums = true;
     else if (arg === "-c") {
       const m = /^([A-Za-z_][A-Za-z0-9_.]*)=(.*)$/s.exec(value());
       if (!m) throw new UsageError(`-c wants name=value (got ${JSON.stringify(rest[i])})`);

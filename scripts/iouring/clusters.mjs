@@ -93,7 +93,8 @@ async function createSecrets(c) {
   return secrets;
 }
 
-export async function initdb(c, major = DEFAULT_MAJOR) {
+/** `checksums`: false for a cluster without data checksums (on by default since 18). */
+export async function initdb(c, major = DEFAULT_MAJOR, { checksums = true } = {}) {
   const { uid, gid } = postgresUser();
   const parent = path.dirname(c.host);
   await fs.mkdir(parent, { recursive: true, mode: 0o755 });
@@ -121,6 +122,7 @@ export async function initdb(c, major = DEFAULT_MAJOR) {
       "UTF8",
       "--locale=C",
       "--no-instructions",
+      ...(checksums ? [] : ["--no-data-checksums"]),
     ]);
     if (result.code !== 0) throw new Error(`initdb failed (${describe(result)})`);
     await fs.appendFile(path.join(c.host, "postgresql.conf"), `\n# inflight's settings; ALTER SYSTEM overrides them\n${INCLUDE_LINE}\n`);

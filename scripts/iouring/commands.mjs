@@ -50,7 +50,7 @@ async function startCluster(c, opts, pgss) {
     await fs.rm(c.secrets, { force: true });
   }
   const fresh = state !== "ready";
-  if (fresh) await phase(`initdb ${c.name} (${opts.major})`, () => initdb(c, opts.major));
+  if (fresh) await phase(`initdb ${c.name} (${opts.major})`, () => initdb(c, opts.major, { checksums: !opts.noDataChecksums }));
   else if (majorOf(c) !== opts.major)
     throw new UsageError(`${c.name} is a PostgreSQL ${majorOf(c)} cluster, not ${opts.major}: pass --major ${majorOf(c)}`);
   if (postmasterPid(c) !== null) {

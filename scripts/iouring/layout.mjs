@@ -22,6 +22,10 @@ export const DEFAULT_MAJOR = 18;
 export function installMark(major) {
   return major === DEFAULT_MAJOR ? INSTALL_MARK : `.inflight-install-${major}.json`;
 }
+/** An extension's install for a major, marked apart from the server's (extensions.mjs). */
+export function extensionMark(major, extension) {
+  return `.inflight-ext-${extension}-${major}.json`;
+}
 export const SUITES = (process.env.IOURING_TESTS_SUITES || "sid testing forky").split(/[\s,]+/).filter(Boolean);
 
 export const CLUSTERS_IN = "/var/lib/inflight";

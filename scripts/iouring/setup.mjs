@@ -19,15 +19,17 @@ import {
 } from "./layout.mjs";
 import { log } from "./log.mjs";
 import { checkMachine } from "./machine.mjs";
+import { installWaitSampling } from "./extensions.mjs";
 import { hostMirror, probeRelease } from "./mirror.mjs";
 import { PROC_MOUNT, ensureMounts, removeTree, unmountAll } from "./mounts.mjs";
 import { baseEnv, describe, inRoot, proxyEnv, run, tail } from "./processes.mjs";
 
-/** Bootstrap, then install 18 (and `major` if another): each is skipped when its mark says it was done. */
+/** Bootstrap, then install 18 (and `major` if another), then pg_wait_sampling for 18: each is skipped when its mark says it was done. */
 export async function setup(major = DEFAULT_MAJOR) {
   checkMachine();
   await bootstrap();
   await install(DEFAULT_MAJOR);
+  await installWaitSampling(DEFAULT_MAJOR);
   if (major !== DEFAULT_MAJOR) await install(major);
 }
 

@@ -6,7 +6,8 @@
 //   describe.skipIf(!io.ok)("...", () => { const pg = await startIoUringPg(); ... await pg.stop(); });
 //
 // The same folder holds Debian experimental's postgresql-19 (setup --major
-// 19): pg19Available() and startPg19() run one, io_method = worker.
+// 19): pg19Available() and startPg19() run one, io_method = worker; and
+// Debian's pg_wait_sampling for 18 (WAIT_SAMPLING_PRELOAD loads it).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -128,16 +129,25 @@ function setupOnce(major: 18 | 19): Promise<Availability> {
   return pending;
 }
 
+/** Settings that load pg_wait_sampling beside pg_stat_statements (a cluster's start; CREATE EXTENSION is the test's). */
+export const WAIT_SAMPLING_PRELOAD: Record<string, string> = { shared_preload_libraries: "pg_stat_statements,pg_wait_sampling" };
+
 /** A fresh PostgreSQL 19 cluster, io_method = worker unless `settings` says otherwise; call stop() to remove it. */
 export function startPg19(opts: { settings?: Record<string, string> } = {}): Promise<IoUringPg> {
   return startIoUringPg({ major: 19, settings: { io_method: "worker", ...opts.settings } });
 }
 
-/** A fresh cluster (unique name) on a free port, io_method = io_uring, PostgreSQL 18 unless `major`; call stop() to remove it. */
-export async function startIoUringPg(opts: { settings?: Record<string, string>; major?: 18 | 19 } = {}): Promise<IoUringPg> {
+/** A fresh cluster (unique name) on a free port, io_method = io_uring, PostgreSQL 18 unless `major`, data checksums on unless `dataChecksums: false`; call stop() to remove it. */
+export async function startIoUringPg(
+  opts: { settings?: Record<string, string>; major?: 18 | 19; dataChecksums?: boolean } = {},
+): Promise<IoUringPg> {
   const name = `t${process.pid}-${randomBytes(4).toString("hex")}`;
   const settings = Object.entries(opts.settings ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const info = parseInfo("start", await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...settings]));
+  const checksums = opts.dataChecksums === false ? ["--no-data-checksums"] : [];
+  const info = parseInfo(
+    "start",
+    await runScript(["start", "--major", String(opts.major ?? 18), "--data", name, ...checksums, ...settings]),
+  );
   return {
     name,
     port: info.port,

@@ -98,6 +98,11 @@ describe("deriveSample", () => {
     expect(t.aio).toMatchObject({ inFlight: 1, bytes: 0, byOperation: { invalid: 1 }, byStateOperation: { "HANDED_OUT/invalid": 1 } });
   });
 
+  it("counts a handle not yet defined in the tick's handles but as no read of its run, async or synchronous", () => {
+    const { runs } = deriveSample(1, [row({ handles: [["HANDED_OUT", null, null, null, null]] })], 3);
+    expect(runs[0].sample).toMatchObject({ inFlight: 0, syncInFlight: 0 });
+  });
+
   it("counts io workers alive and busy", () => {
     expect(tick.workers).toEqual({ configured: 3, alive: 3, busy: 2 });
   });

@@ -86,6 +86,11 @@ export function anyReading(rows: readonly Pick<SampledBackend, "backend_type" | 
   );
 }
 
+/** The pids whose waits a tick counts: active clients, parallel and autovacuum workers. */
+export function waitingPids(rows: readonly Pick<SampledBackend, "pid" | "backend_type" | "state">[]): number[] {
+  return rows.filter((r) => WAIT_BACKENDS.has(r.backend_type ?? "") && isActive(r)).map((r) => r.pid);
+}
+
 export interface HandleTotals {
   async: number;
   asyncBytes: number;
@@ -114,6 +119,9 @@ export const NO_OPERATION = "invalid";
 
 function addHandles(totals: HandleTotals, handles: AioHandle[] | null, files: RunFiles) {
   for (const [, , len, fSync, desc] of handles ?? []) {
+    // Handed out, not yet defined (f_sync NULL): no read yet, neither async nor synchronous. Under
+    // io_method = sync it is the only handle with f_sync not true; counted as async, it read as one.
+    if (fSync === null) continue;
     const parsed = parseTargetDesc(desc);
     const length = len ?? 0;
     if (fSync) {

@@ -3,6 +3,8 @@
 import type { QueryRun, Relation } from "../../schemas/runs";
 import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
 import { countOf, noteWait } from "./run-now";
+import { countsOf, foldWaits, noCounts, noteHandles, type HandlesSeen, type SampledCounts } from "./run-waits";
+import type { ProfileRead } from "./wait-profile";
 import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
 import { notePosition, timeLeft, type Position } from "./time-left";
 import { verdictOf } from "./verdict";
@@ -37,6 +39,9 @@ interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "etaRan
   coverage: { t: number; blocks: number }[];
   /** the same over the whole run, thinned (lib/model/window/time-left.ts): the time left's evidence */
   trail: readonly Position[];
+  /** its counts from pg_wait_sampling's samples (run-waits.ts); null before one */
+  sampled: SampledCounts | null;
+  handlesSeen: HandlesSeen[];
   /** bumped by every sample of the run and by its end: what its view is built from changed */
   version: number;
   /** the view last built, for the version it was built at and the relations it named */
@@ -84,6 +89,18 @@ export class RunStore {
     return endedNow.map((run) => this.view(run));
   }
 
+  /** pg_wait_sampling's profile deltas, into the runs open or ended lately that overlap their span (run-waits.ts). */
+  foldWaits(read: ProfileRead, slackMs: number): void {
+    if (!read.deltas.length) return;
+    const from = read.from - slackMs;
+    let i = this.ended.length;
+    while (i > 0 && (this.ended[i - 1].endedAt ?? 0) >= from) i--;
+    for (const run of foldWaits([...this.open.values(), ...this.ended.slice(i)], read, slackMs)) {
+      run.verdict = verdictOf(countsOf(run));
+      run.version++;
+    }
+  }
+
   /** Ends every open run: the connection was lost, nothing more is known. */
   closeAll(t: number): QueryRun[] {
     return this.observe(t, []);
@@ -126,15 +143,8 @@ export class RunStore {
       firstSeen: t,
       lastSeen: t,
       endedAt: null,
-      samples: 0,
-      ioWaitSamples: 0,
-      aioWaitSamples: 0,
-      readWaitSamples: 0,
-      otherIoWaitSamples: 0,
-      cpuSamples: 0,
+      ...noCounts(),
       aioSamples: 0,
-      asyncSamples: 0,
-      syncSamples: 0,
       aioReadSamples: 0,
       inFlightNow: 0,
       maxInFlight: 0,
@@ -149,6 +159,8 @@ export class RunStore {
       syncFiles: new Map(),
       sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
       coverage: [],
+      sampled: null,
+      handlesSeen: [],
       recent: [],
       trail: [],
       version: 0,
@@ -184,6 +196,7 @@ export class RunStore {
       run.sums.asyncBytes += obs.handles.asyncBytes;
       run.sums.syncHandles += obs.handles.sync;
       run.sums.syncBytes += obs.handles.syncBytes;
+      noteHandles(run, t, inFlight, syncInFlight ?? 0);
     }
     for (const pid of obs.workerPids) if (!run.workerPids.includes(pid)) run.workerPids.push(pid);
     for (const [key, blocks] of obs.blocks) {
@@ -194,7 +207,7 @@ export class RunStore {
     for (const [key, blocks] of obs.syncScans) if (!obs.blocks.has(key)) run.scans.set(key, advanceSpan(run.scans.get(key), blocks));
     for (const blocks of obs.syncFiles.values()) mergeBlocks(run.syncFiles, blocks);
     if (obs.blocks.size || obs.syncScans.size) this.noteCoverage(run, t);
-    run.verdict = verdictOf(run);
+    run.verdict = verdictOf(countsOf(run));
     run.version++;
   }
 
@@ -246,7 +259,20 @@ export class RunStore {
   }
 
   private build(run: RunAccum, files: readonly Relation[]): QueryRun {
-    const { scans, asyncFiles, syncFiles, sums, coverage, recent, trail, version: _version, built: _built, ...rest } = run;
+    const {
+      scans,
+      asyncFiles,
+      syncFiles,
+      sums,
+      coverage,
+      recent,
+      trail,
+      sampled: _sampled,
+      handlesSeen: _handles,
+      version: _version,
+      built: _built,
+      ...rest
+    } = run;
     const relations: Relation[] = [];
     let progress: number | null = null;
     let progressRelation: string | null = null;
@@ -271,6 +297,7 @@ export class RunStore {
     const eta = run.endedAt === null && left !== null ? timeLeft(trail, left, run.lastSeen) : null;
     return {
       ...rest,
+      ...countsOf(run),
       workerPids: [...rest.workerPids],
       relations,
       progress,

@@ -21,6 +21,7 @@ import { RelationNames } from "./relations";
 import { OutageLog } from "./outages";
 import { TimeRing } from "./ring";
 import { RunStore } from "./runs";
+import type { ProfileRead } from "./wait-profile";
 import { MethodRuns } from "./method-runs";
 import { ServerSettings } from "./server-settings";
 import { configuredWorkers } from "./settings";
@@ -167,9 +168,18 @@ export class TargetWindow {
 
   /** `reading`: whether the backends carry pg_aios handles (see AioReading).
    * `extra`: a sample between the slots (a burst): kept, but not in the totals,
-   * whose averages assume samples evenly spaced in time. */
-  addActivity(t: number, backends: SampledBackend[], reading: AioReading, extra = false): Tick {
+   * whose averages assume samples evenly spaced in time. `sampledWaits`: the
+   * tick's waits from pg_wait_sampling's profile since its last read (average
+   * backends in each wait), in place of this poll's. */
+  addActivity(
+    t: number,
+    backends: SampledBackend[],
+    reading: AioReading,
+    extra = false,
+    sampledWaits: Record<string, number> | null = null,
+  ): Tick {
     const derived = deriveSample(t, backends, configuredWorkers(this.server.now), reading);
+    if (sampledWaits) derived.tick.waits = sampledWaits;
     const workers = { ...derived.tick.workers, ...poolBounds(this.server.now), ...this.turnover.next(derived.workerPids, t) };
     const tick: Tick = { seq: ++this.seq, ...derived.tick, workers, ...(extra ? { extra: true as const } : {}) };
     this.tickRing.push(tick);
@@ -185,6 +195,9 @@ export class TargetWindow {
     this.evict(t);
     return tick;
   }
+
+  /** pg_wait_sampling's profile deltas into the runs they are of (lib/window/run-waits.ts). */
+  foldWaits = (read: ProfileRead, slackMs: number) => this.runs.foldWaits(read, slackMs);
 
   /** Returns the delta sample, or null for the first read or after a reset. */
   addStatIo(t: number, rows: StatIoRow[]): IoSample | null {

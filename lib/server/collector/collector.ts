@@ -29,7 +29,6 @@ import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./optio
 import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
-
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
  * (the cadence, one tick at a time) and one step per collection aspect,
@@ -104,6 +103,8 @@ export class Collector implements PayloadSource {
     this.publisher.everything(Date.now());
   }
 
+  waitSampler = () => this.sampling.waits.info(this.intervalMs);
+
   get id(): string {
     return this.options.id;
   }
@@ -173,6 +174,7 @@ export class Collector implements PayloadSource {
       windowMs: this.options.windowMs,
       viewers: this.feed.viewers,
       aspects: this.health.list(),
+      waitSampler: this.waitSampler(),
       cost: watchCost({
         now,
         since: this.startedAt,

@@ -77,6 +77,16 @@ function targetFamilies(r: Registry): void {
   family(r, "inflight_sample_interval_seconds", "The sampling interval in force (fast while watched)", "gauge", (c) => [
     one(c, c.intervalMs / 1000),
   ]);
+  family(
+    r,
+    "inflight_wait_sample_period_seconds",
+    "How often a backend's wait event is sampled, by the sampler in use: pg_stat_activity (inflight's polls) or pg_wait_sampling (the server's own samples, its profile read about once a second)",
+    "gauge",
+    (c) => {
+      const w = c.waitSampler();
+      return [one(c, w.periodMs / 1000, { sampler: w.source })];
+    },
+  );
   family(r, "inflight_viewers", "SSE viewers of the target", "gauge", (c) => [one(c, c.feed.viewers)]);
   family(r, "inflight_sample_duration_seconds", "Round trip of the sampling statement", "histogram", (c) => [
     ...[...SAMPLE_DURATION_BUCKETS, "+Inf" as const].map((le, i) => ({

@@ -14,6 +14,7 @@ import {
   StatIoRow,
   StatStatementsRow,
   StatStatementsTextRow,
+  WaitProfileRow,
 } from "../../schemas/rows";
 
 // Every statement inflight runs is a file under sql/; this table is the one
@@ -37,6 +38,7 @@ export const QUERIES = {
   stat_statements: StatStatementsRow,
   stat_statements_legacy: StatStatementsRow,
   stat_statements_texts: StatStatementsTextRow,
+  wait_profile: WaitProfileRow,
 } as const satisfies Record<string, z.ZodType>;
 export type QueryName = keyof typeof QUERIES;
 export type RowOf<N extends QueryName> = z.infer<(typeof QUERIES)[N]>;

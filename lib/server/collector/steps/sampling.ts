@@ -1,10 +1,11 @@
 import "server-only";
 import type { AioHandle } from "../../../schemas/rows";
-import { anyReading, type AioReading } from "../../../model/window/derive";
+import { anyReading, waitingPids, type AioReading } from "../../../model/window/derive";
 import { FreshRuns } from "../../../model/window/fresh-runs";
 import { AIOS_FLOOR_MS, AIOS_PROBE_FIRST_MS, nextProbeMs } from "../budget";
 import { isStatementError } from "../errors";
 import type { Session } from "../session";
+import { WaitSampler } from "../wait-sampler";
 import { OK, type Step, type StepContext, type StepOutcome } from "./step";
 
 /** Names are read again at most this often when an unknown oid appears. */
@@ -39,6 +40,10 @@ export class SamplingStep implements Step {
   extra = false;
   /** this session's pg_conf_load_time() at the last sample (ms): it moves at a reload; null before one */
   confLoadMs: number | null = null;
+  /** pg_wait_sampling's profile, where the server has it: the wait events then come from there */
+  readonly waits = new WaitSampler();
+  /** when the last sample was taken: how far apart a poll and a history sample may be and be one moment */
+  private lastRunAt = 0;
 
   /**
    * `onReload`: the sample saw a reload (this session's pg_conf_load_time()
@@ -55,7 +60,9 @@ export class SamplingStep implements Step {
     return this.fresh.awaiting;
   }
 
-  reset(): void {
+  reset(session: Session): void {
+    this.waits.reset(session);
+    this.lastRunAt = 0;
     this.fresh.clear();
     this.probeMs = AIOS_PROBE_FIRST_MS;
     this.namesAt = 0;
@@ -85,7 +92,12 @@ export class SamplingStep implements Step {
       await this.readNames(session, now);
       named = window.names.nameBackends(rows, handles);
     }
-    const tick = window.addActivity(now, named.backends, reading, this.extra);
+    this.waits.noteActive(waitingPids(rows));
+    const took = this.extra ? null : await this.waits.take(session, now, this.ctx.describe);
+    const tick = window.addActivity(now, named.backends, reading, this.extra, took?.waits ?? null);
+    const gap = this.lastRunAt ? now - this.lastRunAt : 1000;
+    this.lastRunAt = now;
+    if (took) window.foldWaits(took.read, Math.min(1000, Math.max(2 * took.periodMs, gap)));
     const open = new Set(known);
     this.sawNewRun = this.fresh.observe(tick.runs, open, (id) => window.run(id));
     feed.publish("tick", tick);

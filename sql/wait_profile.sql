@@ -1,0 +1,17 @@
+-- About once a second, where pg_wait_sampling is loaded and created: its
+-- profile, the counts of the samples its background worker takes of every
+-- backend's wait event (every profile_period ms, on-CPU as a NULL event with
+-- sample_cpu), by pid, event and top-level queryid, cumulative since the
+-- server started or the profile was reset. inflight takes the deltas between
+-- two reads (lib/window/wait-profile.ts). A read costs the profile's length
+-- (a few rows a backend), not the history ring's (its whole history_size,
+-- copied out of the worker at every read). Idle sessions (Client:ClientRead)
+-- and the auxiliary processes' main loops (Activity) are left out. One row:
+-- the counts as [pid, event_type, event, queryid, count], and this server's
+-- clock (to place the runs' starts on inflight's).
+SELECT /* inflight:wait_profile */
+       coalesce(json_agg(json_build_array(pid, event_type, event, queryid::text, count)), '[]') AS counts,
+       (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
+FROM @extschema@.pg_wait_sampling_profile
+WHERE event_type IS DISTINCT FROM 'Activity'
+  AND event IS DISTINCT FROM 'ClientRead'
