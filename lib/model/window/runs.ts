@@ -1,52 +1,19 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation } from "../../schemas/runs";
-import { mergeBlocks, waitKey, type HandleBlocks, type RunBackend, type RunObservation } from "./derive";
-import { countOf, noteWait } from "./run-now";
-import { countsOf, foldWaits, noCounts, noteHandles, type HandlesSeen, type SampledCounts } from "./run-waits";
+import { mergeBlocks, waitKey, type RunBackend, type RunObservation } from "./derive";
+import { noteWait } from "./run-now";
+import { countsOf, foldWaits, noCounts, noteHandles } from "./run-waits";
 import type { ProfileRead } from "./wait-profile";
-import { advanceSpan, spanCovered, spanProgress, type ScanSpan } from "./scan-span";
-import { notePosition, timeLeft, type Position } from "./time-left";
+import { advanceSpan, spanCovered } from "./scan-span";
+import { notePosition } from "./time-left";
+import { buildRun, RATE_SPAN_MS, sameFiles, type RunAccum } from "./run-accum";
 import { verdictOf } from "./verdict";
 
 /** A relation file's name and size as far as they are known (a pure read). */
 export type RelationLookup = (dbOid: number, filenode: number) => Relation;
 
 const MAX_ENDED_RUNS = 2000;
-
-/** The read rate is judged over this long. */
-const RATE_SPAN_MS = 3000;
-/** ...and needs positions at least this far apart. */
-const RATE_MIN_MS = 500;
-
-interface Sums {
-  asyncHandles: number;
-  asyncBytes: number;
-  syncHandles: number;
-  syncBytes: number;
-}
-
-interface RunAccum extends Omit<QueryRun, "readBlocksPerSec" | "etaMs" | "etaRangeMs" | "asyncReadBytes" | "syncReadBytes" | "nowWaits"> {
-  /** the wait keys of its last few samples, oldest first (run-now.ts) */
-  recent: string[];
-  scans: Map<string, ScanSpan>;
-  /** files read through async handles */
-  asyncFiles: Set<string>;
-  /** files read through synchronous handles (some also through async ones) */
-  syncFiles: Map<string, HandleBlocks>;
-  sums: Sums;
-  /** blocks covered of the furthest scan, at sample times (the last few seconds) */
-  coverage: { t: number; blocks: number }[];
-  /** the same over the whole run, thinned (lib/model/window/time-left.ts): the time left's evidence */
-  trail: readonly Position[];
-  /** its counts from pg_wait_sampling's samples (run-waits.ts); null before one */
-  sampled: SampledCounts | null;
-  handlesSeen: HandlesSeen[];
-  /** bumped by every sample of the run and by its end: what its view is built from changed */
-  version: number;
-  /** the view last built, for the version it was built at and the relations it named */
-  built: { version: number; relations: readonly Relation[]; view: QueryRun } | null;
-}
 
 /** When `run` ended, by what its backend does now: null when that is not known (the backend is gone). */
 function endedBy(run: Pick<RunAccum, "id" | "startedAt">, backend: RunBackend | undefined): number | null {
@@ -219,14 +186,6 @@ export class RunStore {
     while (run.coverage.length > 2 && run.coverage[0].t < t - RATE_SPAN_MS) run.coverage.shift();
   }
 
-  /** Blocks covered per second over the last few seconds, from the oldest position kept to the newest. */
-  private rate(run: RunAccum): number | null {
-    const first = run.coverage[0];
-    const last = run.coverage.at(-1);
-    if (!first || !last || last.t - first.t < RATE_MIN_MS) return null;
-    return ((last.blocks - first.blocks) / (last.t - first.t)) * 1000;
-  }
-
   private relation(dbOid: number, filenode: number): Relation {
     return this.lookup(dbOid, filenode);
   }
@@ -253,66 +212,8 @@ export class RunStore {
     const files = this.namedFiles(run);
     const built = run.built;
     if (built && built.version === run.version && sameFiles(built.relations, files)) return built.view;
-    const view = this.build(run, files);
+    const view = buildRun(run, files);
     run.built = { version: run.version, relations: files, view };
     return view;
   }
-
-  private build(run: RunAccum, files: readonly Relation[]): QueryRun {
-    const {
-      scans,
-      asyncFiles,
-      syncFiles,
-      sums,
-      coverage,
-      recent,
-      trail,
-      sampled: _sampled,
-      handlesSeen: _handles,
-      version: _version,
-      built: _built,
-      ...rest
-    } = run;
-    const relations: Relation[] = [];
-    let progress: number | null = null;
-    let progressRelation: string | null = null;
-    let progressBlocks: number | null = null;
-    let i = 0;
-    for (const [key, span] of scans) {
-      const rel = files[i++];
-      relations.push({ ...rel, read: asyncFiles.has(key) ? (syncFiles.has(key) ? "both" : "async") : "sync" });
-      // The relation covered furthest gives the scan's progress.
-      if (rel.blocks && rel.blocks > 0) {
-        const share = spanProgress(span, rel.blocks);
-        if (progress === null || share > progress) {
-          progress = share;
-          progressRelation = rel.name;
-          progressBlocks = rel.blocks;
-        }
-      }
-    }
-    for (; i < files.length; i++) relations.push({ ...files[i], read: "sync" });
-    const rate = run.endedAt === null ? this.rate(run) : null;
-    const left = progress !== null && progressBlocks !== null ? (1 - progress) * progressBlocks : null;
-    const eta = run.endedAt === null && left !== null ? timeLeft(trail, left, run.lastSeen) : null;
-    return {
-      ...rest,
-      ...countsOf(run),
-      workerPids: [...rest.workerPids],
-      relations,
-      progress,
-      progressRelation,
-      readBlocksPerSec: rate === null ? null : Math.round(rate),
-      etaMs: eta?.midMs ?? null,
-      etaRangeMs: eta ? [eta.lowMs, eta.highMs] : null,
-      nowWaits: countOf(run.endedAt === null ? recent : []),
-      asyncReadBytes: sums.asyncHandles ? Math.round(sums.asyncBytes / sums.asyncHandles) : null,
-      syncReadBytes: sums.syncHandles ? Math.round(sums.syncBytes / sums.syncHandles) : null,
-    };
-  }
-}
-
-/** Whether two lookups of a run's files name and size them alike (what its view shows of them). */
-function sameFiles(a: readonly Relation[], b: readonly Relation[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.name === b[i].name && r.blocks === b[i].blocks);
 }
