@@ -9,7 +9,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { buildIfNeeded } from "./build-if-needed.mjs";
-import { benchNeeds, ensurePrereqsOrExit } from "./prereqs.mjs";
+import { benchNeeds } from "./prereq-needs.mjs";
+import { ensurePrereqsOrExit } from "./prereqs.mjs";
 
 const root = process.cwd();
 const t0 = Date.now();

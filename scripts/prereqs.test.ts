@@ -1,11 +1,15 @@
-// The pure parts of scripts/prereqs.mjs: which needs a run has, what is
-// absent on a given machine, the plan (install, make a user, or tell), and
-// the lines it prints. No apt-get runs here: the machine is a fake.
+// The pure parts of scripts/prereqs.mjs: which needs a run has
+// (prereq-needs.mjs), what is absent on a given machine, the plan (install,
+// make a user, or tell), and the lines it prints. No apt-get runs here: the
+// machine is a fake.
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM without types
+import * as needs from "./prereq-needs.mjs";
 // @ts-expect-error plain ESM without types
 import * as prereqs from "./prereqs.mjs";
 
-const { absentParts, benchNeeds, chromiumNeed, ensurePrereqs, findMissing, installLine, machine, manualLine, plan, testNeeds } = prereqs;
+const { benchNeeds, chromiumNeed, testNeeds } = needs;
+const { absentParts, ensurePrereqs, findMissing, installLine, machine, manualLine, plan } = prereqs;
 
 type Need = {
   name: string;

@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildIfNeeded } from "./build-if-needed.mjs";
-import { ensurePrereqsOrExit, testNeeds } from "./prereqs.mjs";
+import { testNeeds } from "./prereq-needs.mjs";
+import { ensurePrereqsOrExit } from "./prereqs.mjs";
 import { E2E_DEMO_ENV, E2E_PORT } from "../e2e/demo-env.mjs";
 
 const LABEL = "[inflight test]";

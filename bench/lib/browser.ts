@@ -1,11 +1,11 @@
 // Figure 6: the target page in Chromium, measured from inside the page.
 // - a PerformanceObserver for long tasks (> 50 ms);
-// - a paint probe: EventSource is wrapped so that every `tick` event notes
-//   its arrival (performance.now() and Date.now() - tick.t), asks for the
-//   next animation frame, and in it posts a message that runs once that frame
-//   is done. Tick processing (useSyncExternalStore renders in a microtask of
-//   the event) is inside that span; so is any 2 Hz chart redraw that happens
-//   to run before the frame;
+// - a paint probe (page-probe.ts): EventSource is wrapped so that every
+//   `tick` event notes its arrival (performance.now() and Date.now() -
+//   tick.t), asks for the next animation frame, and in it posts a message
+//   that runs once that frame is done. Tick processing (useSyncExternalStore
+//   renders in a microtask of the event) is inside that span; so is any 2 Hz
+//   chart redraw that happens to run before the frame;
 // - main-thread busy share from the DevTools protocol: TaskDuration over wall
 //   time (Performance.getMetrics);
 // - the same seconds traced, top-level tasks only: each long task's own CPU
@@ -15,46 +15,9 @@
 import { loadavg } from "node:os";
 import { chromium, type Browser } from "@playwright/test";
 import { cpuProfile, type ProfileEntry } from "./cpu-profile";
+import { PROBE, readProbe, resetProbe } from "./page-probe";
 import { quantile } from "./stats";
 import { cpuOfLongTasks, startTaskClock, traceLongTasks, type TaskAnatomy } from "./trace";
-
-const PROBE = `(() => {
-  const B = (window.__bench = { arrivals: [], longtasks: [], others: [] });
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) B.longtasks.push([e.startTime, e.duration]);
-    }).observe({ type: "longtask", buffered: true });
-  } catch (e) { B.longtaskError = String(e); }
-  const Native = window.EventSource;
-  class ProbedEventSource extends Native {
-    constructor(url, init) {
-      super(url, init);
-      this.addEventListener("tick", (ev) => {
-        const at = performance.now();
-        const wall = Date.now();
-        let t = NaN;
-        try { t = JSON.parse(ev.data).t; } catch {}
-        const rec = [at, wall - t, NaN];
-        B.arrivals.push(rec);
-        requestAnimationFrame(() => {
-          const ch = new MessageChannel();
-          ch.port1.onmessage = () => { rec[2] = performance.now() - at; };
-          ch.port2.postMessage(0);
-        });
-      });
-    }
-  }
-  // the other events' arrivals and sizes: is a long task the handling of one?
-  const Probed2 = class extends ProbedEventSource {
-    constructor(url, init) {
-      super(url, init);
-      for (const name of ["queries", "queries-changes", "findings", "io", "target", "settings", "outages"]) {
-        this.addEventListener(name, (ev) => B.others.push([performance.now(), name, ev.data.length]));
-      }
-    }
-  };
-  window.EventSource = Probed2;
-})();`;
 
 export const CHROMIUM_FLAGS = [
   "--headless",
@@ -201,12 +164,7 @@ export async function measureBrowser(opts: {
     };
     // traced from before the window opens: starting a trace is not in it
     const clock = await startTaskClock(browser, page).catch((err) => (notes.push(`task clock: ${String(err).slice(0, 200)}`), null));
-    const from = await page.evaluate(() => {
-      const B = (window as unknown as { __bench: { arrivals: unknown[]; longtasks: unknown[]; others: unknown[] } }).__bench;
-      B.arrivals.length = 0;
-      B.others.length = 0;
-      return performance.now();
-    });
+    const from = await resetProbe(page);
     const m0 = await metrics();
     const wall0 = performance.now();
     opts.log(`browser: measuring ${opts.seconds} s on ${url} (${charts.inViewport}/${charts.total} charts in the viewport)`);
@@ -215,20 +173,7 @@ export async function measureBrowser(opts: {
     const loadAfter = loadavg()[0];
     const m1 = await metrics();
     const wall = (performance.now() - wall0) / 1000;
-    const data = await page.evaluate((from) => {
-      const B = (
-        window as unknown as {
-          __bench: { arrivals: number[][]; longtasks: number[][]; others: [number, string, number][]; longtaskError?: string };
-        }
-      ).__bench;
-      return {
-        arrivals: B.arrivals.map((a) => [...a]),
-        longtasks: B.longtasks.filter((l) => l[0] >= from),
-        others: B.others.map((o) => [...o] as [number, string, number]),
-        error: B.longtaskError ?? null,
-        until: performance.now(),
-      };
-    }, from);
+    const data = await readProbe(page, from);
     // stopped after the window's figures are read: ending a trace makes long tasks of its own
     const tasks = clock ? await clock.stop().catch((err) => (notes.push(`task clock: ${String(err).slice(0, 200)}`), null)) : null;
     if (data.error) notes.push(`longtask observer: ${data.error}`);
