@@ -1,3 +1,4 @@
+// Size: the one object every collection step feeds and every payload reads; its parts (rings, runs, settings, outages, totals) are modules of their own and this file only wires them.
 // The rolling window of one target: derived ticks, pg_stat_io deltas, query runs,
 // settings, restarts, checks and pg_stat_statements figures, bounded by time. Pure: no
 // timers, no I/O; the collector feeds it and says what time it is, and the payload

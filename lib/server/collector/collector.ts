@@ -1,4 +1,5 @@
 import "server-only";
+// Size: the connection, the schedule and the steps meet here; making each step a typed state that returns what it read (issue 43) is what will shrink it, not a cut.
 import type pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
 import { TargetWindow } from "../../model/window/window";
