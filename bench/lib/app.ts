@@ -24,7 +24,7 @@ export interface AppServer {
 
 const LINKS = ["node_modules", "sql", "public", "package.json", "next.config.ts", "tsconfig.json", "postcss.config.mjs"];
 /** scripts/start.mjs and what it imports; the sampled picture's writer thread, loaded from disk by path (lib/server/history/writer.ts) */
-const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs", "lib/server/history/samples-writer.mjs", "lib/server/history/samples-db.mjs", "lib/server/history/sqlite.mjs"];
+const COPIES = ["scripts/start.mjs", "scripts/build-if-needed.mjs", "scripts/external-shims.mjs", "lib/server/history/samples-writer.mjs", "lib/server/history/samples-db.mjs", "lib/server/history/sqlite.mjs"];
 
 /** Copies root/.next (or another build, `next`) to <dir>/.next and scripts/start.mjs, links the rest the server needs; returns the build id. */
 export function snapshotApp(root: string, dir: string, next = path.join(root, ".next")): string {
