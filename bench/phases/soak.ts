@@ -8,7 +8,7 @@
 // 5-minute mark once the window is full, the window's contents are counted
 // (GET .../window, what a page opening does) -> bench/lib/soak.ts.
 import { metricSum } from "../lib/metrics-text";
-import { rssBytes } from "../lib/proc";
+import { loadAvg, rssBytes } from "../lib/proc";
 import { soakTable } from "../lib/report-soak";
 import { ScanDriver } from "../lib/scans";
 import { soakFigure, type SoakReading } from "../lib/soak";
@@ -84,6 +84,8 @@ async function readOnce(S: Inflight, s: number) {
     missed: info.missed,
     achievedHz: info.achievedHz,
     costMsPerSecond: info.cost.msPerSecond,
+    // the machine's load beside each reading: other work on the cores moves the delay
+    loadavg: loadAvg(),
   };
 }
 
