@@ -42,6 +42,7 @@ import { setUp, tearDown } from "./phases/setup";
 import { pageAB } from "./phases/ab-page";
 import { manyTargets } from "./phases/fleet";
 import { costBySize } from "./phases/sizes";
+import { soakFigureRun } from "./phases/soak";
 import { timeLeftFigure } from "./phases/time-left";
 import { waitSamplingFigure } from "./phases/wait-sampling";
 import { viewersAndMemory } from "./phases/viewers";
@@ -66,12 +67,13 @@ const PHASES: [string, (ctx: PhaseContext) => Promise<void>][] = [
  * BENCH_ONLY=ab: this build's target page against another's (phases/ab-page.ts);
  * BENCH_ONLY=timeleft: figure 11 alone (no build needed, about 4 minutes);
  * BENCH_ONLY=pgws: figure 12 alone (Debian's PostgreSQL 18 with pg_wait_sampling
- * from the test support's folder; no build needed, about 5 minutes). Written to bench/tmp/results.<name>.json,
+ * from the test support's folder; no build needed, about 5 minutes);
+ * BENCH_ONLY=soak: one server at the shipped defaults for BENCH_SOAK_MIN minutes (phases/soak.ts). Written to bench/tmp/results.<name>.json,
  * never to results.json or the tables here (those are from one whole run).
  */
 const ONLY = env.BENCH_ONLY ?? null;
-if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft", "pgws"].includes(ONLY))
-  throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab, timeleft or pgws`);
+if (ONLY !== null && !["browser", "fleet", "sizes", "scans", "ab", "timeleft", "pgws", "soak"].includes(ONLY))
+  throw new Error(`BENCH_ONLY=${ONLY}: browser, fleet, sizes, scans, ab, timeleft, pgws or soak`);
 
 const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -177,6 +179,7 @@ test("inflight benchmarks", async () => {
     if (ONLY === "timeleft") await phase("6 time left", () => timeLeftFigure(bench));
     else if (ONLY === "pgws") await phase("7 wait sampling", () => waitSamplingFigure(bench));
     else if (ONLY === "fleet") await phase("5 fleet", () => manyTargets(bench));
+    else if (ONLY === "soak") await phase("soak", () => soakFigureRun(bench));
     else if (ONLY === "sizes") await phase("0 sizes", () => costBySize(bench));
     else if (ONLY === "scans") {
       const ctx: PhaseContext = { ...bench, ...(await setUp(bench)) };

@@ -27,6 +27,7 @@ const LINKS = ["node_modules", "sql", "public", "package.json", "next.config.ts"
 const COPIES = [
   "scripts/start.mjs",
   "scripts/build-if-needed.mjs",
+  "scripts/external-shims.mjs",
   "lib/server/history/samples-writer.mjs",
   "lib/server/history/samples-db.mjs",
   "lib/server/history/sqlite.mjs",

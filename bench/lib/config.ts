@@ -42,6 +42,9 @@ export function benchConfig(env: NodeJS.ProcessEnv) {
     /** each bare read at pgbench -R sizeBareRate for this long */
     sizeBareSeconds: num("BENCH_SIZE_BARE_S", quick ? 3 : 10),
     sizeBareRate: 10,
+    /** the soak (BENCH_ONLY=soak): one server at the shipped defaults for this long, read this often */
+    soakMin: num("BENCH_SOAK_MIN", quick ? 4 : 30),
+    soakEverySeconds: num("BENCH_SOAK_EVERY_S", 30),
   };
 }
 
@@ -57,6 +60,8 @@ export const ROLES = {
   size: "bench_inflight_size",
   /** figure 11: the collector watching cold scans' time left */
   timeLeft: "bench_inflight_time_left",
+  /** the soak: one server at the shipped defaults for half an hour */
+  soak: "bench_inflight_soak",
 };
 
 export type Roles = typeof ROLES;

@@ -32,6 +32,7 @@ export interface TargetInfoLite {
 export interface Inflight {
   name: string;
   role: string;
+  /** the interval asked for; with none, the one in force when the target came up */
   sampleMs: number;
   server: AppServer;
   /** the process listening on the port (`next start` may fork a child) */
@@ -53,8 +54,9 @@ export async function startInflight(opts: {
   name: string;
   role: string;
   url: string;
-  sampleMs: number;
-  window: string;
+  /** INFLIGHT_SAMPLE_MS and INFLIGHT_WINDOW; left out, the shipped defaults */
+  sampleMs?: number;
+  window?: string;
   keepRuns?: boolean;
   /** more settings (INFLIGHT_*) for this server */
   env?: Record<string, string>;
@@ -62,8 +64,8 @@ export async function startInflight(opts: {
 }): Promise<Inflight> {
   const server = await startApp(opts.appDir, {
     INFLIGHT_TARGETS: `${TARGET_ID}=${opts.url}`,
-    INFLIGHT_SAMPLE_MS: String(opts.sampleMs),
-    INFLIGHT_WINDOW: opts.window,
+    ...(opts.sampleMs === undefined ? {} : { INFLIGHT_SAMPLE_MS: String(opts.sampleMs) }),
+    ...(opts.window === undefined ? {} : { INFLIGHT_WINDOW: opts.window }),
     INFLIGHT_LOG: "1",
     ...opts.env,
   });
@@ -79,9 +81,13 @@ export async function startInflight(opts: {
   };
   const info = async () => (await json<{ targets: TargetInfoLite[] }>("/api/targets")).targets[0];
   const until = Date.now() + 60_000;
+  let up: TargetInfoLite;
   for (;;) {
     const i = await info().catch(() => null);
-    if (i?.status === "up" && i.samples > 0) break;
+    if (i?.status === "up" && i.samples > 0) {
+      up = i;
+      break;
+    }
     if (Date.now() > until)
       throw new Error(`${opts.name}: target not up in 60 s (${i?.status}: ${i?.lastError}); server said:\n${server.output().slice(-2000)}`);
     await sleep(200);
@@ -91,11 +97,13 @@ export async function startInflight(opts: {
   const viewer = new SseViewer(streamUrl(), { keepRuns: opts.keepRuns });
   await viewer.open();
   const watchedSince = Date.now();
-  opts.log(`${opts.name}: inflight on ${server.url} (pid ${pid}), role ${opts.role}, every ${opts.sampleMs} ms, window ${opts.window}`);
+  opts.log(
+    `${opts.name}: inflight on ${server.url} (pid ${pid}), role ${opts.role}, ${opts.sampleMs === undefined ? "the default cadence" : `every ${opts.sampleMs} ms`}, window ${opts.window ?? `${up.windowMs / 60_000} min (default)`}`,
+  );
   return {
     name: opts.name,
     role: opts.role,
-    sampleMs: opts.sampleMs,
+    sampleMs: opts.sampleMs ?? up.sampleMs,
     server,
     pid,
     viewer,
