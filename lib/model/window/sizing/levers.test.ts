@@ -124,4 +124,18 @@ describe("io_method from pg_stat_statements' minutes", () => {
       lever(sizeLevers(input({ settings: now("sync"), minutes: minutes(sums(20, 100, 30), sums(20, 105, 30)) })), "io_method"),
     ).toMatchObject({ verdict: "leave", value: null });
   });
+
+  it("a statement whose runs under both methods overlap is judged by them, not by its means (a few slow calls move a mean)", () => {
+    // Its runs: worker 1.9-4.0 s, sync 1.8-2.2 s, overlapping; its means 2.8 s against 2.0 s, apart.
+    const timed = (i: number, ms: number) => scanRun(i, { queryId: "7", endedAt: i * 3000 + ms, lastSeen: i * 3000 + ms });
+    const runs = [timed(1, 1900), timed(2, 4000), timed(3, 2500), timed(11, 1800), timed(12, 2200), timed(13, 2000)];
+    const settings = [
+      { t: 0, settings: settingsOf({ io_method: "worker" }) },
+      { t: 30_000, settings: settingsOf({ io_method: "sync" }) },
+      { t: 60_000, settings: settingsOf({ io_method: "worker" }) },
+    ];
+    const v = lever(sizeLevers(input({ runs, settings, minutes: minutes(sums(20, 2800, 300), sums(20, 2000, 100)) })), "io_method");
+    expect(v).toMatchObject({ verdict: "leave", now: "worker", value: null });
+    expect(v.figures.map((f) => f.text).join("; ")).toMatch(/pg_stat_statements .* faster by \d+% under sync/);
+  });
 });

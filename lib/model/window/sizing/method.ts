@@ -4,7 +4,9 @@
 // another method outside the spread (the two ranges of its runs apart, and
 // its median at least METHOD_GAIN_SHARE shorter) and nothing in the range
 // (another statement, a lab) ran faster under the method in force: the
-// history never contradicts the advice. Same timings: leave.
+// history never contradicts the advice. Same timings: leave. A statement's
+// pg_stat_statements minutes count where the range has none of its runs
+// under both methods; where it has, the runs' spread judges it.
 import { formatDuration } from "../../../format";
 import { isHousekeepingRow, sideStats, verdict } from "../../compare/compare";
 import type { QueryRun } from "../../../schemas/runs";
@@ -133,7 +135,11 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
       if (faster(here, sp)) contradicted.add(m);
     }
   }
+  // A statement whose single runs the range has under both methods is judged by them: their spread
+  // shows an overlap that pg_stat_statements' means hide (a few slow calls on a busy machine move a mean).
+  const byRuns = new Set(compared.map((s) => s.statement.queryId).filter((id): id is string => !!id));
   for (const x of minutes) {
+    if (x.statement.queryId && byRuns.has(x.statement.queryId)) continue;
     if (x.faster) gains.set(x.method, [...(gains.get(x.method) ?? []), { statement: x.statement, runs: [], byMethod: new Map() }]);
     if (x.slower) contradicted.add(x.method);
   }
