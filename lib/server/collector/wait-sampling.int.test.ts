@@ -170,7 +170,11 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
       console.log(
         `[pgws] worker: EXPLAIN ${ws.explain.toFixed(3)} sampled ${ws.sampled.toFixed(3)} (${ws.samples} samples, ${ws.perSecond.toFixed(0)}/s) runs ${worker.map((m) => `${(m.explained.readMs / m.explained.execMs).toFixed(2)}/${((m.run.aioWaitSamples + m.run.readWaitSamples) / m.run.samples).toFixed(2)}(${m.run.samples},${m.run.verdict})`).join(" ")}`,
       );
-      expect(worker.every((m) => m.run.verdict === "async")).toBe(true);
+      // What 18 promises under worker: a scan's reads are never synchronous. A scan whose reads the page
+      // cache serves in a few percent of its time may show none in flight at all (cpu: CI saw one, at 2%);
+      // one that waits on its reads a tenth of its time or more reads asynchronously.
+      expect(worker.filter((m) => m.run.verdict === "sync")).toEqual([]);
+      for (const m of worker.filter((x) => x.explained.readMs >= 0.1 * x.explained.execMs)) expect(m.run.verdict).toBe("async");
       expect(ws.perSecond).toBeGreaterThan(60);
       expect(Math.abs(ws.sampled - ws.explain)).toBeLessThan(0.05);
       // A tick that read the profile carries the waits of its deltas, as average backends.
@@ -195,7 +199,9 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
       console.log(
         `[pgws] sync: EXPLAIN ${ss.explain.toFixed(3)} sampled ${ss.sampled.toFixed(3)} (${ss.samples} samples, ${ss.perSecond.toFixed(0)}/s) runs ${sync.map((m) => `${(m.explained.readMs / m.explained.execMs).toFixed(2)}/${((m.run.aioWaitSamples + m.run.readWaitSamples) / m.run.samples).toFixed(2)}(${m.run.samples},${m.run.verdict},cpu ${m.run.cpuSamples},other io ${m.run.otherIoWaitSamples})`).join(" ")}`,
       );
-      expect(sync.every((m) => m.run.verdict === "sync")).toBe(true);
+      // Under sync, never async; sync wherever reads took a tenth of the time or more.
+      expect(sync.filter((m) => m.run.verdict === "async")).toEqual([]);
+      for (const m of sync.filter((x) => x.explained.readMs >= 0.1 * x.explained.execMs)) expect(m.run.verdict).toBe("sync");
       // Under sync the samples fall 5-8 points short of EXPLAIN, and not by our doing: EXPLAIN's
       // read time takes in the page checksums verified after each read, outside IO:DataFileRead,
       // where pg_wait_sampling sees the backend on CPU (under worker the io worker verifies them,
