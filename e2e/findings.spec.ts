@@ -58,7 +58,7 @@ test("a running slow scan's finding is on the first screen with its time left, a
       /^(Longest left|Running): pid \d+ .*on public\.readings, [\d.]+ s, (<1|\d+)% scanned \((about [\d.]+ s|\d+-\d+ s|under 1 s) left at [\d.]+ [kMG]?B\/s\)/,
     );
   const found = seen!;
-  expect(["act", "warn", "info"]).toContain(found.severity);
+  expect(["act", "note", "info"]).toContain(found.severity);
   expect(found.rule).not.toBe("");
 
   // Its query quote is monospace text, never HTML.

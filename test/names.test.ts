@@ -55,6 +55,18 @@ const WORDS: { word: string; means: string; files: () => string[]; banned: RegEx
     files: () => ["lib/server/config/config.ts", "lib/server/collector/options.ts"],
     banned: /^\s*sampleMs\??:/,
   },
+  {
+    word: "note",
+    means: "a finding or check worth knowing now, in the model and the contract as the page shows it",
+    files: () => ["lib/schemas/findings.ts", "lib/schemas/enums.ts", ...code.filter((f) => f.startsWith("lib/model/"))],
+    banned: /"warn"/,
+  },
+  {
+    word: "note (view)",
+    means: "the view names it 'note' too; 'warn' is only a colour there (a Badge or banner tone)",
+    files: () => code.filter((f) => /^(lib\/view|components)\//.test(f)),
+    banned: /(severity|status)\??: "warn"|warn: "note"/,
+  },
 ];
 
 describe("one name per concept", () => {
@@ -67,5 +79,7 @@ describe("one name per concept", () => {
     for (const old of ["export type PastTick", "const pastFrame = 1", "usePast(id)", "the sampled picture"])
       expect(WORDS[0].banned.test(old), old).toBe(true);
     expect(hits(["lib/schemas/target.ts"], /^\s*sampleMs:/)).toHaveLength(1);
+    expect(WORDS[4].banned.test('status: alive === 0 ? "fail" : "warn"')).toBe(true);
+    expect(WORDS[5].banned.test('{ act: "act", warn: "note", info: "info" }')).toBe(true);
   });
 });

@@ -110,7 +110,7 @@ const FleetRowView = memo(
   (a, b) => a.shows === b.shows,
 );
 
-const SEVERITY_TEXT = { act: "text-red-800", warn: "text-amber-800", info: "text-slate-600" } as const satisfies Record<
+const SEVERITY_TEXT = { act: "text-red-800", note: "text-amber-800", info: "text-slate-600" } as const satisfies Record<
   Finding["severity"],
   string
 >;

@@ -7,12 +7,12 @@ import { Sentence } from "@/components/ui/term";
 
 export const SEVERITY_CLASSES = {
   act: "border-l-red-600 bg-red-50 text-red-950",
-  warn: "border-l-amber-500 bg-amber-50 text-amber-950",
+  note: "border-l-amber-500 bg-amber-50 text-amber-950",
   info: "border-l-slate-300 bg-white text-slate-800",
 } as const satisfies Record<FindingSeverity, string>;
 export const LABEL_CLASSES = {
   act: "bg-red-600 text-white",
-  warn: "bg-amber-500 text-white",
+  note: "bg-amber-500 text-white",
   info: "bg-slate-200 text-slate-700",
 } as const satisfies Record<FindingSeverity, string>;
 /** Separators drawn, not written: a lever's arrow and a clause's dot are not words to read. */
@@ -20,7 +20,7 @@ const ARROW = "before:mr-1 before:text-slate-500 before:content-['→']";
 const DOT = "before:mr-1 before:content-['·']";
 const LEVER_CLASSES = {
   act: "font-semibold text-red-800",
-  warn: "font-medium text-amber-900",
+  note: "font-medium text-amber-900",
   info: "text-slate-600",
 } as const satisfies Record<FindingSeverity, string>;
 

@@ -11,7 +11,7 @@ import { TERMS, type Term as TermId } from "@/lib/view/glossary";
 
 const isTerm = (name: string): name is TermId => (TERMS as readonly string[]).includes(name);
 
-const CHECK_TONES = { pass: "ok", act: "bad", warn: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<
+const CHECK_TONES = { pass: "ok", act: "bad", note: "warn", fail: "bad", unknown: "muted", info: "info" } as const satisfies Record<
   Check["status"],
   Tone
 >;

@@ -26,7 +26,7 @@ export const RUN_STATES = ["aio", "read", "io", "cpu", "other"] as const;
 export const VERDICTS = ["async", "sync", "cpu"] as const;
 
 /** info: neither good nor bad, a fact about this server (io_uring not offered by its build). */
-export const CHECK_STATUSES = ["pass", "act", "warn", "fail", "unknown", "info"] as const;
+export const CHECK_STATUSES = ["pass", "act", "note", "fail", "unknown", "info"] as const;
 
 /**
  * Collection aspects: each statement family has its own health, so one

@@ -26,8 +26,8 @@ export const FINDING_RULES = [
 export const FindingRule = z.enum(FINDING_RULES);
 export type FindingRule = z.infer<typeof FindingRule>;
 
-/** act: a lever that would help, or something broken; warn: worth knowing now; info: what the figures mean. */
-export const FINDING_SEVERITIES = ["act", "warn", "info"] as const;
+/** act: a lever that would help, or something broken; note: worth knowing now; info: what the figures mean. */
+export const FINDING_SEVERITIES = ["act", "note", "info"] as const;
 export const FindingSeverity = z.enum(FINDING_SEVERITIES);
 export type FindingSeverity = z.infer<typeof FindingSeverity>;
 

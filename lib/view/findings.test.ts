@@ -16,7 +16,7 @@ const f = (id: string, severity: Finding["severity"], runId?: string, since = 0)
 describe("findingList", () => {
   it("puts the server's causes first, most severe first, and the running queries in the server's order", () => {
     const list = findingList(
-      { asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "info"), f("r2", "act", "2:2"), f("w", "warn")], moreRuns: 0 },
+      { asOf: 0, findings: [f("r1", "info", "1:1"), f("s", "info"), f("r2", "act", "2:2"), f("w", "note")], moreRuns: 0 },
       "demo",
       10_000,
     );
@@ -34,7 +34,7 @@ describe("findingList", () => {
           withLeft("1:1", "act", 2000),
           withLeft("2:2", "info", 9000),
           withLeft("3:3", "act", null),
-          withLeft("4:4", "warn", 5000),
+          withLeft("4:4", "note", 5000),
         ],
         moreRuns: 0,
       },

@@ -8,7 +8,7 @@ import { formatViewParams } from "./url";
 /** Running queries listed by name; the rest are counted (the server sends no more either). */
 export const MAX_RUN_LINES = 3;
 
-export const SEVERITY_LABELS = { act: "act", warn: "note", info: "info" } as const satisfies Record<FindingSeverity, string>;
+export const SEVERITY_LABELS = { act: "act", note: "note", info: "info" } as const satisfies Record<FindingSeverity, string>;
 
 export interface FindingLine {
   finding: Finding;

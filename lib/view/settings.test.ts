@@ -50,9 +50,9 @@ describe("blockSizeOf", () => {
 
 describe("orderChecks", () => {
   it("shows failures and warnings first", () => {
-    const c = (id: string, status: "pass" | "warn" | "fail" | "unknown" | "info") => ({ id, status, title: id, message: "" });
+    const c = (id: string, status: "pass" | "note" | "fail" | "unknown" | "info") => ({ id, status, title: id, message: "" });
     expect(
-      orderChecks([c("a", "pass"), c("b", "warn"), c("c", "unknown"), c("d", "fail"), c("e", "warn"), c("f", "info")]).map((x) => x.id),
+      orderChecks([c("a", "pass"), c("b", "note"), c("c", "unknown"), c("d", "fail"), c("e", "note"), c("f", "info")]).map((x) => x.id),
     ).toEqual(["d", "b", "e", "c", "f", "a"]);
   });
 });

@@ -35,7 +35,7 @@ export function settingRows(settings: Settings): SettingRow[] {
     .sort((a, b) => rank(a.name) - rank(b.name) || byCodePoint(a.name, b.name));
 }
 
-const CHECK_RANK = { fail: 0, act: 1, warn: 2, unknown: 3, info: 4, pass: 5 } as const satisfies Record<Check["status"], number>;
+const CHECK_RANK = { fail: 0, act: 1, note: 2, unknown: 3, info: 4, pass: 5 } as const satisfies Record<Check["status"], number>;
 
 /** Failures first, then what a finding says to act on, passes last; otherwise as the server sent them. */
 export function orderChecks(checks: readonly Check[]): Check[] {

@@ -98,7 +98,7 @@ describe("SampleRecorder", () => {
 });
 
 describe("worstFinding", () => {
-  const f = (severity: "act" | "warn" | "info", from: number, to: number | null, seen = to ?? from) => ({
+  const f = (severity: "act" | "note" | "info", from: number, to: number | null, seen = to ?? from) => ({
     id: `${severity}${from}`,
     rule: "workers_queue" as const,
     severity,
@@ -110,7 +110,7 @@ describe("worstFinding", () => {
   });
   it("is the most severe, then the longest held", () => {
     expect(worstFinding([])).toBeNull();
-    expect(worstFinding([f("info", 0, 100_000), f("warn", 0, 1000), f("warn", 1, null, 5000)])?.id).toBe("warn1");
-    expect(worstFinding([f("warn", 0, 1000), f("act", 10, 20)])?.id).toBe("act10");
+    expect(worstFinding([f("info", 0, 100_000), f("note", 0, 1000), f("note", 1, null, 5000)])?.id).toBe("note1");
+    expect(worstFinding([f("note", 0, 1000), f("act", 10, 20)])?.id).toBe("act10");
   });
 });

@@ -40,11 +40,11 @@ describe("checksWithFindings: a check never passes what a finding acts on", () =
   it.each<[FindingRule, string, Finding["severity"]]>([
     ["readahead_depth", "worker", "act"],
     ["workers_queue", "worker", "act"],
-    ["workers_queue", "worker", "warn"],
+    ["workers_queue", "worker", "note"],
     ["io_method_sync", "sync", "act"],
     ["combine_clamped", "worker", "act"],
     ["restart_pending", "worker", "act"],
-    ["io_uring_submit", "io_uring", "warn"],
+    ["io_uring_submit", "io_uring", "note"],
   ])("%s (%s, %s): its check shows the finding's state and cites it", (rule, method, severity) => {
     const id = CHECK_OF_RULE[rule as keyof typeof CHECK_OF_RULE].check;
     const before = passing(method).find((c) => c.id === id);
@@ -59,7 +59,7 @@ describe("checksWithFindings: a check never passes what a finding acts on", () =
     expect(
       checksWithFindings(passing("worker"), [
         finding("async_reads", "info"),
-        finding("small_reads", "warn"),
+        finding("small_reads", "note"),
         finding("reload_applied", "info"),
       ]),
     ).toEqual(passing("worker"));
@@ -67,7 +67,7 @@ describe("checksWithFindings: a check never passes what a finding acts on", () =
 
   it("the most severe of two findings on one check; a failing check stays failed", () => {
     const io = (checks: ReturnType<typeof passing>) => checks.find((c) => c.id === "io_workers")!;
-    expect(io(checksWithFindings(passing("worker"), [finding("workers_queue", "warn"), finding("workers_queue", "act")])).status).toBe(
+    expect(io(checksWithFindings(passing("worker"), [finding("workers_queue", "note"), finding("workers_queue", "act")])).status).toBe(
       "act",
     );
     const failing = passing("worker").map((c) => (c.id === "io_workers" ? { ...c, status: "fail" as const } : c));

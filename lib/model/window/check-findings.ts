@@ -18,7 +18,7 @@ type MappedRule = keyof typeof CHECK_OF_RULE;
 const isMapped = (rule: FindingRule): rule is MappedRule => rule in CHECK_OF_RULE;
 
 /** The finding states a check takes over; info only explains. */
-const TAKEN: readonly FindingSeverity[] = ["act", "warn"];
+const TAKEN: readonly FindingSeverity[] = ["act", "note"];
 
 /**
  * The checks with each one a current finding acts on or warns about shown

@@ -29,7 +29,7 @@ function checks(rows: ReturnType<typeof s>[], extra: Partial<CheckInput> = {}) {
 describe("computeChecks", () => {
   it("warns about settings waiting for a restart and names them", () => {
     const c = checks([s("io_method", "worker", { pending_restart: true }), s("io_workers", "3")]);
-    expect(c.pending_restart.status).toBe("warn");
+    expect(c.pending_restart.status).toBe("note");
     expect(c.pending_restart.message).toMatch(
       /^Waiting for a restart: io_method worker in force; the value the next restart brings is in pg_file_settings/,
     );
@@ -37,16 +37,16 @@ describe("computeChecks", () => {
 
   it("warns with the effective value when io_combine_limit is above the max", () => {
     const c = checks([s("io_combine_limit", "32", { unit: "8kB" }), s("io_max_combine_limit", "16", { unit: "8kB" })]);
-    expect(c.io_combine_limit.status).toBe("warn");
+    expect(c.io_combine_limit.status).toBe("note");
     expect(c.io_combine_limit.message).toContain("the effective value is 128 kB");
   });
 
   it.each([
     ["worker", "3", 3, "pass"],
-    ["worker", "5", 3, "warn"],
+    ["worker", "5", 3, "note"],
     ["worker", "3", 0, "fail"],
     ["sync", "3", 0, "pass"],
-    ["sync", "3", 2, "warn"],
+    ["sync", "3", 2, "note"],
   ])("io_method=%s io_workers=%s with %i alive -> %s", (method, workers, alive, want) => {
     const c = checks([s("io_method", method), s("io_workers", workers)], { lastTick: tick(alive) });
     expect(c.io_workers.status).toBe(want);
@@ -68,7 +68,7 @@ describe("computeChecks", () => {
   });
 
   it("says read wait cannot be measured with track_io_timing off", () => {
-    expect(checks([s("track_io_timing", "off")]).track_io_timing.status).toBe("warn");
+    expect(checks([s("track_io_timing", "off")]).track_io_timing.status).toBe("note");
   });
 
   it("calls read-ahead a limit, not a count of reads in flight", () => {
@@ -89,7 +89,7 @@ describe("computeChecks", () => {
   });
 
   it("says read-ahead is off at effective_io_concurrency 0", () => {
-    expect(checks([s("effective_io_concurrency", "0")]).effective_io_concurrency.status).toBe("warn");
+    expect(checks([s("effective_io_concurrency", "0")]).effective_io_concurrency.status).toBe("note");
   });
 
   it.each([

@@ -1,5 +1,5 @@
 // Whether the io settings in force are the ones intended, as rows of
-// pass / warn / fail / unknown with one line of why and what to do.
+// pass / note / fail / unknown with one line of why and what to do.
 import type { Capabilities } from "../../schemas/target";
 import type { Check, Settings } from "../../schemas/settings";
 import type { Tick } from "../../schemas/tick";
@@ -32,7 +32,7 @@ const pendingRestart: CheckFn = ({ settings }) => {
       message: "No io setting waits for a restart: the values shown are the ones in force.",
     };
   }
-  return { id: "pending_restart", status: "warn", title: "Pending restart", message: text };
+  return { id: "pending_restart", status: "note", title: "Pending restart", message: text };
 };
 
 /** The two ways io_method = io_uring fails to start, and what to do about each. */
@@ -76,7 +76,7 @@ const combineLimit: CheckFn = ({ settings }) => {
   }
   return {
     id: "io_combine_limit",
-    status: "warn",
+    status: "note",
     title: "io_combine_limit",
     message: `io_combine_limit ${formatBytes(a)} is above io_max_combine_limit ${formatBytes(b)}: it is clamped silently, the effective value is ${formatBytes(b)}. Raise io_max_combine_limit (restart) or lower io_combine_limit.`,
   };
@@ -100,7 +100,7 @@ const ioWorkers: CheckFn = ({ settings, lastTick, capabilities }) => {
       ? { id: "io_workers", status: "pass", title: "io workers", message: `io_method = ${method}: no io worker processes, as expected.` }
       : {
           id: "io_workers",
-          status: "warn",
+          status: "note",
           title: "io workers",
           message: `io_method = ${method}, yet ${alive} io worker processes are running.`,
         };
@@ -117,7 +117,7 @@ function fixedCheck(alive: number, want: number): Check {
   }
   return {
     id: "io_workers",
-    status: alive === 0 ? "fail" : "warn",
+    status: alive === 0 ? "fail" : "note",
     title: "io workers",
     message: `${alive} io workers alive, io_workers = ${want}. Workers may be starting or stopping; if it lasts, check the server log.`,
   };
@@ -136,7 +136,7 @@ function poolCheck(alive: number, pool: { min: number; max: number }): Check {
   }
   return {
     id: "io_workers",
-    status: alive === 0 ? "fail" : "warn",
+    status: alive === 0 ? "fail" : "note",
     title: "io workers",
     message: `${alive} io workers alive, outside ${band}. Workers may be starting or stopping (or a bound just changed); if it lasts, check the server log.`,
   };
@@ -154,7 +154,7 @@ const trackIoTiming: CheckFn = ({ settings }) => {
       }
     : {
         id: "track_io_timing",
-        status: "warn",
+        status: "note",
         title: "track_io_timing",
         message: `Off: read wait cannot be measured (read time reads 0). ${TRACK_IO_TIMING_SQL.replace("\n", " ")}`,
       };
@@ -166,7 +166,7 @@ const readAhead: CheckFn = ({ settings }) => {
   return s.setting === "0"
     ? {
         id: "effective_io_concurrency",
-        status: "warn",
+        status: "note",
         title: "Read-ahead",
         message: "effective_io_concurrency = 0: read-ahead is off, reads are not issued ahead of need.",
       }
@@ -194,7 +194,7 @@ const asyncObserved: CheckFn = ({ settings, capabilities, asyncSeen, readsSeen }
   if (method === "sync") {
     return {
       id: "async_observed",
-      status: asyncSeen ? "warn" : "pass",
+      status: asyncSeen ? "note" : "pass",
       title: "Async reads observed",
       message: asyncSeen
         ? "io_method = sync, yet async handles were seen in the window."

@@ -39,7 +39,7 @@ describe("what differs by major", () => {
   it.each([
     [2, "pass", /^2 io workers alive, within io_min_workers = 2 to io_max_workers = 8: the pool grows on demand/],
     [8, "pass", /^8 io workers alive, within/],
-    [1, "warn", /^1 io workers alive, outside io_min_workers = 2 to io_max_workers = 8\./],
+    [1, "note", /^1 io workers alive, outside io_min_workers = 2 to io_max_workers = 8\./],
     [0, "fail", /outside/],
   ] as const)("19's io workers check with %i alive: %s", (alive, status, message) => {
     const [check] = computeChecks({

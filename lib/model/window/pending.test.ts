@@ -63,7 +63,7 @@ describe("pendingText", () => {
     const check = computeChecks({ settings: s, capabilities: null, lastTick: undefined, asyncSeen: false, readsSeen: false }).find(
       (c) => c.id === "pending_restart",
     );
-    expect(check).toMatchObject({ status: "warn", message: pendingText(s) });
+    expect(check).toMatchObject({ status: "note", message: pendingText(s) });
   });
 });
 

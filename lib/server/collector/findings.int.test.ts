@@ -197,7 +197,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
         );
         expect(f.text, f.text).toMatch(/raise io_workers \(now 1; a reload applies it\) and measure again/i);
         expect(f.evidence.saturatedShare as number).toBeGreaterThanOrEqual(WORKERS_PARTIAL_SHARE);
-        expect(f.severity).toBe(f.evidence.level === "queue" ? "act" : "warn");
+        expect(f.severity).toBe(f.evidence.level === "queue" ? "act" : "note");
       }
       console.log(`one io worker, six cold scans: ${JSON.stringify(fast.evidence)} (50 ms); ${JSON.stringify(slow.evidence)} (defaults)`);
     } finally {
@@ -248,7 +248,7 @@ describe("findings about the server (a PostgreSQL 18 of the test's own)", () => 
     const sql = `SELECT count(*) FROM (${all.map((t) => `SELECT 1 FROM ${t}`).join(" UNION ALL ")}) x WHERE (SELECT 1 FROM pg_sleep(0.5)) = 1`;
     const f = await findingDuring({ collector }, admin, own.server.dataDir, all, sql, byRule(["io_method_sync"]));
     // This statement never ran here under worker: the advice says it is unmeasured, and offers the lab.
-    expect(f.severity).toBe("warn");
+    expect(f.severity).toBe("note");
     expect(f.text, f.text).toMatch(
       /\d+% scanned.*io_method = sync: it waits for each read in turn \(IO:DataFileRead\); io_method = worker keeps a scan's reads in flight, unmeasured here: measure it on a copy with the lab/,
     );

@@ -85,6 +85,26 @@ describe("the sample store", () => {
     await again.close();
   });
 
+  it('reads a finding kept as "warn" by an earlier inflight as the "note" the page shows', async () => {
+    const store = SampleStore.open(opts());
+    await store.flush(T0);
+    await store.close();
+    const file = samplesFile(path.join(dir, "history.db"));
+    const db = new Database(file);
+    const kept = { ...rows(T0, 1).findings[0], id: "small_reads", rule: "small_reads", severity: "warn" };
+    db.prepare("INSERT INTO sample_findings (target, id, since, seen, data) VALUES (?, ?, ?, ?, ?)").run(
+      "east",
+      kept.id,
+      T0,
+      T0 + 1000,
+      JSON.stringify(kept),
+    );
+    db.close();
+    const again = SampleStore.open(opts());
+    expect(again.read("east", T0, T0 + DAY).findings.map((f) => [f.rule, f.severity])).toEqual([["small_reads", "note"]]);
+    await again.close();
+  });
+
   it("lets go of what is older than the retention", async () => {
     const store = SampleStore.open(opts({ retentionMs: DAY }));
     const sink = store.forTarget("east", () => "east");

@@ -43,6 +43,9 @@ export interface HistoryRows {
   keptFrom: number | null;
 }
 
+/** A finding as kept: before the severity "warn" was named "note" as the page shows it, it was kept as "warn". */
+const keptFinding = (f: HistoryFinding | (Omit<HistoryFinding, "severity"> & { severity: "warn" })): HistoryFinding =>
+  f.severity === "warn" ? { ...f, severity: "note" } : f;
 const count = (r: SampleRows) => r.ticks.length + r.runs.length + r.findings.length;
 
 /**
@@ -179,7 +182,7 @@ export class SampleStore {
         .prepare("SELECT data FROM sample_findings WHERE target = ? AND seen >= ? AND since < ? ORDER BY since")
         .pluck()
         .all(key, from, to) as string[];
-      return rows.map((d) => JSON.parse(d) as HistoryFinding);
+      return rows.map((d) => keptFinding(JSON.parse(d) as HistoryFinding | (Omit<HistoryFinding, "severity"> & { severity: "warn" })));
     });
   }
 

@@ -104,7 +104,7 @@ describe("io_method advice checked against this server's own history", () => {
 
   it("nothing measured here: says so and offers the lab, quoting no figure from elsewhere", () => {
     const f = finding(input({ measured: new Map([["8", measure({})]]) }));
-    expect(f?.severity).toBe("warn");
+    expect(f?.severity).toBe("note");
     expect(f?.text).toMatch(/unmeasured here: measure it on a copy with the lab \(npm run lab, or the lab button of the demo\)\.$/);
     expect(f?.text).not.toMatch(/published|labs:|\d+-\d+%/);
   });

@@ -96,7 +96,7 @@ const workersQueue: RunRule = (run, f, ctx) => {
   if (ctx.ioMethod !== "worker" || !f.async || !w.saturated) return null;
   return {
     rule: "workers_queue",
-    severity: w.level === "queue" ? "act" : "warn",
+    severity: w.level === "queue" ? "act" : "note",
     // The evidence is the server's finding, said once for every query it holds back.
     clause: `${queueHead(w)} (the io workers finding): ${ctx.workersLever} and measure again`,
     lever: ctx.workersLeverShort,
@@ -137,7 +137,7 @@ const ioMethodSync: RunRule = (run, f, ctx) => {
   }
   return {
     rule: "io_method_sync",
-    severity: "warn",
+    severity: "note",
     clause: `${head}; io_method = worker keeps a scan's reads in flight, unmeasured here: ${MEASURE_WITH_LAB}`,
     lever: "io_method = worker? unmeasured here: try the lab",
     evidence,
@@ -175,7 +175,7 @@ const smallReads: RunRule = (run, f, ctx) => {
   if (!f.async || run.asyncReadBytes === null || run.asyncReadBytes >= SMALL_READ_BYTES) return null;
   return {
     rule: "small_reads",
-    severity: "warn",
+    severity: "note",
     clause: `its reads are small (${formatBytes(run.asyncReadBytes)} on average${ctx.combineBytes ? ` against io_combine_limit ${formatBytes(ctx.combineBytes)}` : ""}): scattered blocks, little to combine`,
     lever: NO_LEVER,
     evidence: { asyncReadBytes: run.asyncReadBytes, combineBytes: ctx.combineBytes },

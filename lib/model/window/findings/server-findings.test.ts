@@ -179,7 +179,7 @@ describe("about the server", () => {
       input({ target: target({ status: "down", lastError: "x" }), settings: settingsOf("worker", [row("io_combine_limit", "32", "8kB")]) }),
     );
     expect(findings[0].rule).toBe("target_down");
-    const ranks = findings.map((f) => ["act", "warn", "info"].indexOf(f.severity));
+    const ranks = findings.map((f) => ["act", "note", "info"].indexOf(f.severity));
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
   });
 });

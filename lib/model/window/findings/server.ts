@@ -60,7 +60,7 @@ export function degraded({ target }: ServerInput): NewFinding[] {
     .map((a) => ({
       id: `collection_degraded:${a.aspect}`,
       rule: "collection_degraded" as const,
-      severity: "warn" as const,
+      severity: "note" as const,
       glance: { now: `${ASPECT_NAMES[a.aspect]} cannot be read: ${(a.lastError ?? "error").split("\n")[0]}`, lever: null },
       text: `${ASPECT_NAMES[a.aspect]} cannot be read since ${formatClock(a.since)}: ${a.lastError ?? "error"}. The other figures are still read.`,
       evidence: { aspect: a.aspect, since: a.since, error: a.lastError },
@@ -73,7 +73,7 @@ export function workersQueue({ settings, workers: w }: ServerInput): NewFinding 
   return {
     id: "workers_queue",
     rule: "workers_queue",
-    severity: w.level === "queue" ? "act" : "warn",
+    severity: w.level === "queue" ? "act" : "note",
     glance: {
       now: `io workers are the queue (${pct(w.saturatedShare)} of the last ${WORKERS_SPAN_MS / 1000} s)`,
       lever: workersLeverShort(settings, w.alive),
@@ -90,7 +90,7 @@ export function uringSubmit({ settings, recent }: ServerInput): NewFinding | nul
   return {
     id: "io_uring_submit",
     rule: "io_uring_submit",
-    severity: "warn",
+    severity: "note",
     glance: { now: `Handing reads to io_uring is where backends wait (${pct(share)})`, lever: "compare io_method = worker on a copy" },
     text: `io_uring submission waits dominate: active backends wait on IO:AioIoUringSubmit (handing reads to the kernel) in ${pct(share)} of the samples of the last 5 s. The kernel's queue, not the read itself, is where they wait: compare with io_method = worker on a copy.`,
     evidence: { submitShare: share },

@@ -17,7 +17,7 @@ export const WORKERS_SPAN_MS = 5000;
 /** The io workers full (every alive one busy, or reads queued for one) while a backend waited, in at least
  * this share of the samples over WORKERS_SPAN_MS: they are the queue (act). */
 export const WORKERS_BUSY_SHARE = 0.8;
-/** ...in at least this share: the queue part of the time (warn), a lever still: one io worker behind four
+/** ...in at least this share: the queue part of the time (a note), a lever still: one io worker behind four
  * cold scans, full in about a third of the samples, made them 20% slower than three workers did (issue 19). */
 export const WORKERS_PARTIAL_SHARE = 0.2;
 /** Samples needed over WORKERS_SPAN_MS before the io workers are judged. */

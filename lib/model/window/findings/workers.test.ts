@@ -142,10 +142,10 @@ describe("the finding", () => {
     expect(f.evidence).toMatchObject({ level: "queue", ioWorkers: 1, saturatedShare: 1, allBusyShare: 1 });
   });
 
-  it("partly saturated: a warn of its own, how often, and the same lever", () => {
+  it("partly saturated: a note of its own, how often, and the same lever", () => {
     const found = workersFindings(input(load(1, 17)));
     const [f] = found;
-    expect(f.severity).toBe("warn");
+    expect(f.severity).toBe("note");
     expect(f.text).toMatch(
       /the io workers are the queue part of the time \(the io workers finding\): raise io_workers \(now 1; a reload applies it\)/,
     );

@@ -15,7 +15,7 @@ import { WORKERS_BUSY_SHARE, WORKERS_MIN_SAMPLES, WORKERS_PARTIAL_SHARE, WORKERS
 export const SUBMISSION_QUEUE_WAIT = "LWLock:AioWorkerSubmissionQueue";
 export const COMPLETION_WAIT = "IO:AioIoCompletion";
 
-/** none: not the queue; partial: the queue part of the time (warn); queue: most of the time (act). */
+/** none: not the queue; partial: the queue part of the time (a note); queue: most of the time (act). */
 export type WorkersLevel = "none" | "partial" | "queue";
 
 export interface WorkerLoad {
