@@ -94,6 +94,12 @@ test("the header says when inflight connected apart from the server's start, and
   await expect(page.getByTestId("watch-cost")).toContainText(/[<\d.]+% of a core/);
   // Nothing fails here (pg_aios may be "not read yet" until a backend is active: not a fault).
   await expect(page.getByTestId("collection")).toHaveAttribute("data-degraded", "false");
+  // The demo has no pg_wait_sampling: where the wait events come from is said under the cost toggle, not above the charts.
+  const sampler = page.getByTestId("watch-cost").getByTestId("wait-sampler");
+  await expect(sampler).toBeHidden();
+  await page.getByTestId("watch-cost").locator("summary").click();
+  await expect(sampler).toHaveText(/^wait events from pg_stat_activity, every \d+ ms$/);
+  await expect(sampler).toHaveAttribute("data-source", "pg_stat_activity");
 });
 
 test("settings and checks say what they mean: units, limits, and io_uring not offered", async ({ page }) => {

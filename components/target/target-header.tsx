@@ -100,16 +100,22 @@ export function TargetHeader({ target, controls }: { target: TargetInfo; control
             {target.viewers} viewer{target.viewers === 1 ? "" : "s"}
           </p>
           {collectionOk ? <CollectionLine aspects={target.aspects} target={target} /> : null}
+          {target.waitSampler && !target.waitSampler.note ? <WaitSamplerLine sampler={target.waitSampler} /> : null}
         </CostLine>
-        {target.waitSampler ? (
-          <p data-testid="wait-sampler" data-source={target.waitSampler.source}>
-            {target.waitSampler.text}
-            {target.waitSampler.note ? <span className="text-amber-700">; {target.waitSampler.note}</span> : null}
-          </p>
-        ) : null}
+        {target.waitSampler?.note ? <WaitSamplerLine sampler={target.waitSampler} /> : null}
         {collectionOk ? null : <CollectionLine aspects={target.aspects} target={target} />}
       </div>
     </header>
+  );
+}
+
+/** Where the wait events come from, under the cost toggle; above it only while it says what to run (a GRANT, CREATE EXTENSION). */
+function WaitSamplerLine({ sampler }: { sampler: NonNullable<TargetInfo["waitSampler"]> }) {
+  return (
+    <p data-testid="wait-sampler" data-source={sampler.source}>
+      {sampler.text}
+      {sampler.note ? <span className="text-amber-700">; {sampler.note}</span> : null}
+    </p>
   );
 }
 
