@@ -17,8 +17,6 @@ import { SeriesLine, StackedAreas, type LineSpec, type SeriesSpec } from "./seri
 import { PointerSurface, Pointed, type PointerActions } from "./pointer-layer";
 import { useTimeView, useView, timeMarks, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE,
-  AXIS_TICK,
   BYTES_COLOR,
   CHART_MARGIN_RIGHT_AXIS,
   CHART_STYLE,
@@ -27,10 +25,10 @@ import {
   STATE_COLORS,
   SYNC_COLOR,
   Y_LABELS,
-  Y_WIDTH,
   countTick,
   kbTick,
-  timeTick,
+  timeXAxis,
+  valueYAxis,
 } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
@@ -181,38 +179,9 @@ const InFlightPlot = memo(function InFlightPlot({ rows, states, max, axis, kbAxi
     <Pointed rows={rows} series={tooltip} domain={axis.xDomain} actions={handlers}>
       <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          yAxisId="n"
-          domain={countAxis.domain}
-          ticks={countAxis.ticks}
-          allowDataOverflow
-          allowDecimals={false}
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.handles}
-        />
-        <YAxis
-          yAxisId="b"
-          orientation="right"
-          domain={kbAxis.domain}
-          ticks={kbAxis.ticks}
-          allowDataOverflow
-          tickFormatter={kbTick}
-          tick={AXIS_TICK}
-          width={64}
-          label={Y_LABELS.bytesRight}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(countAxis, { label: Y_LABELS.handles, format: countTick, id: "n", whole: true })} />
+        <YAxis {...valueYAxis(kbAxis, { label: Y_LABELS.bytesRight, format: kbTick, id: "b", right: true, width: 64 })} />
         {timeMarks(axis, "n")}
         <StackedAreas rows={rows} series={stacked} yAxisId="n" fillOpacity={0.85} />
         <SeriesLine rows={rows} line={SYNC_LINE} />

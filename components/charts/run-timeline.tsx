@@ -26,8 +26,6 @@ import { SeriesLine, type LineSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { useView, useViewQueries } from "./time-view";
 import {
-  AXIS_LINE,
-  AXIS_TICK,
   CHART_MARGIN,
   GRID_STROKE,
   RUN_STATE_COLORS,
@@ -38,7 +36,8 @@ import {
   Y_LABELS,
   Y_WIDTH,
   countTick,
-  timeTick,
+  timeXAxis,
+  valueYAxis,
 } from "./theme";
 
 const LINE_LEGEND = [
@@ -177,26 +176,8 @@ const RunLinePlot = memo(function RunLinePlot({
     <Pointed rows={rows} series={LINES} domain={axis.xDomain}>
       <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          domain={yAxis.domain}
-          ticks={yAxis.ticks}
-          allowDataOverflow
-          allowDecimals={false}
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.inFlight}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(yAxis, { label: Y_LABELS.inFlight, format: countTick, whole: true })} />
         <SeriesLine rows={rows} line={async} />
         <SeriesLine rows={rows} line={sync} />
         <PointerSurface />

@@ -96,3 +96,44 @@ export function waitColor(name: string): string {
   for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
   return PALETTE[h % PALETTE.length];
 }
+
+/** The time along a live chart's bottom: the props of its <XAxis>, from the view's domain and ticks. */
+export const timeXAxis = ({ xDomain, xTicks }: { xDomain: [number, number]; xTicks: number[] }) =>
+  ({
+    dataKey: "t",
+    type: "number",
+    domain: xDomain,
+    ticks: xTicks,
+    tickFormatter: timeTick,
+    tick: AXIS_TICK,
+    axisLine: AXIS_LINE,
+    allowDataOverflow: true,
+  }) as const;
+
+/**
+ * A value axis from its round ticks (lib/view/scale): the props of a <YAxis>,
+ * on the left unless `right`. `whole`: only whole numbers (counts).
+ */
+export const valueYAxis = (
+  { domain, ticks }: { domain: [number, number]; ticks: number[] },
+  o: {
+    label: (typeof Y_LABELS)[keyof typeof Y_LABELS];
+    format: (n: number) => string;
+    id?: string;
+    right?: boolean;
+    width?: number;
+    whole?: boolean;
+  },
+) =>
+  ({
+    ...(o.id ? { yAxisId: o.id } : {}),
+    ...(o.right ? { orientation: "right" as const } : {}),
+    domain,
+    ticks,
+    allowDataOverflow: true,
+    ...(o.whole ? { allowDecimals: false } : {}),
+    tickFormatter: o.format,
+    tick: AXIS_TICK,
+    width: o.width ?? Y_WIDTH,
+    label: o.label,
+  }) as const;

@@ -17,18 +17,16 @@ import { SeriesLine, type LineSpec, type SeriesSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
 import {
-  AXIS_LINE,
-  AXIS_TICK,
   CHART_MARGIN,
   CHART_MARGIN_RIGHT_AXIS,
   CHART_STYLE,
   GRID_STROKE,
   SMALL_CHART_STYLE,
   Y_LABELS,
-  Y_WIDTH,
   countTick,
   decimalTick,
-  timeTick,
+  timeXAxis,
+  valueYAxis,
 } from "./theme";
 
 const COLORS = { live: "#2563eb", counted: "#64748b", kb: "#0d9488", limit: "#f59e0b" } as const;
@@ -156,37 +154,9 @@ const RatePlot = memo(function RatePlot({ counted, live, axis }: { counted: Thro
     <Pointed rows={rows} series={RATE_TOOLTIP} domain={axis.xDomain}>
       <LineChart style={CHART_STYLE} responsive margin={CHART_MARGIN_RIGHT_AXIS}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          yAxisId="mb"
-          domain={mbAxis.domain}
-          ticks={mbAxis.ticks}
-          allowDataOverflow
-          tickFormatter={decimalTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.mbs}
-        />
-        <YAxis
-          yAxisId="counted"
-          orientation="right"
-          domain={countedAxis.domain}
-          ticks={countedAxis.ticks}
-          allowDataOverflow
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={56}
-          label={Y_LABELS.mbCountedRight}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(mbAxis, { label: Y_LABELS.mbs, format: decimalTick, id: "mb" })} />
+        <YAxis {...valueYAxis(countedAxis, { label: Y_LABELS.mbCountedRight, format: countTick, id: "counted", right: true, width: 56 })} />
         {timeMarks(axis, "mb")}
         <SeriesLine rows={live} line={LIVE_LINE} />
         <SeriesLine rows={counted} line={COUNTED_DOTS} />
@@ -214,25 +184,8 @@ const SizePlot = memo(function SizePlot({ rows, axis, limitKb, kbAxis }: SizePlo
     <Pointed rows={rows} series={SIZE_TOOLTIP} domain={axis.xDomain}>
       <LineChart style={SMALL_CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          domain={kbAxis.domain}
-          ticks={kbAxis.ticks}
-          allowDataOverflow
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.kb}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(kbAxis, { label: Y_LABELS.kb, format: countTick })} />
         {timeMarks(axis)}
         {limitKb !== null ? (
           <ReferenceLine

@@ -12,7 +12,7 @@ import { ChartBody, Legend } from "./chart-frame";
 import { StackedAreas, type SeriesSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, Y_WIDTH, countTick, timeTick, waitColor } from "./theme";
+import { CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, countTick, waitColor, timeXAxis, valueYAxis } from "./theme";
 
 /** Redraw slot within a frame (see useStaggeredFrame). */
 const SLOT = 4;
@@ -71,26 +71,8 @@ const WaitsPlot = memo(function WaitsPlot({
     <Pointed rows={rows} series={tooltip} domain={axis.xDomain}>
       <AreaChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          domain={yAxis.domain}
-          ticks={yAxis.ticks}
-          allowDataOverflow
-          allowDecimals={false}
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.backends}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(yAxis, { label: Y_LABELS.backends, format: countTick, whole: true })} />
         {timeMarks(axis)}
         <StackedAreas rows={rows} series={specs} fillOpacity={0.8} />
         <PointerSurface />

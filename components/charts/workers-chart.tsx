@@ -15,7 +15,7 @@ import { ChartBody, Legend } from "./chart-frame";
 import { SeriesBand, SeriesLine, type BandSpec, type LineSpec, type SeriesSpec } from "./series-layer";
 import { PointerSurface, Pointed } from "./pointer-layer";
 import { timeMarks, useTimeView, type TimeAxis } from "./time-view";
-import { AXIS_LINE, AXIS_TICK, CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, Y_WIDTH, countTick, timeTick } from "./theme";
+import { CHART_MARGIN, CHART_STYLE, GRID_STROKE, Y_LABELS, countTick, timeXAxis, valueYAxis } from "./theme";
 
 const COLORS = { configured: "#94a3b8", alive: "#0f766e", busy: "#f59e0b", launched: "#16a34a", exited: "#dc2626" } as const;
 const LINES = [
@@ -151,26 +151,8 @@ const WorkersPlot = memo(function WorkersPlot({
     <Pointed rows={rows} series={TOOLTIP_SERIES} domain={axis.xDomain}>
       <ComposedChart style={CHART_STYLE} responsive margin={CHART_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={axis.xDomain}
-          ticks={axis.xTicks}
-          tickFormatter={timeTick}
-          tick={AXIS_TICK}
-          axisLine={AXIS_LINE}
-          allowDataOverflow
-        />
-        <YAxis
-          domain={yAxis.domain}
-          ticks={yAxis.ticks}
-          allowDataOverflow
-          allowDecimals={false}
-          tickFormatter={countTick}
-          tick={AXIS_TICK}
-          width={Y_WIDTH}
-          label={Y_LABELS.workers}
-        />
+        <XAxis {...timeXAxis(axis)} />
+        <YAxis {...valueYAxis(yAxis, { label: Y_LABELS.workers, format: countTick, whole: true })} />
         {timeMarks(axis)}
         <SeriesBand rows={rows} band={POOL_BAND} />
         <SeriesLine rows={rows} line={ALIVE} />
