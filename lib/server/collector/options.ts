@@ -31,5 +31,7 @@ export interface CollectorOptions {
 
 /** Extra samples when a statement starts, spread over the interval after it. */
 export const BURST_SAMPLES = 3;
-/** 5 ms of server time per second: 0.5% of one core. */
+/** INFLIGHT_BUDGET's default: 5 ms of server time per second, 0.5% of one core. */
 export const DEFAULT_BUDGET_MS = 5;
+/** INFLIGHT_SAMPLE_MS's default: ten samples a second while someone watches. */
+export const DEFAULT_WATCHED_SAMPLE_MS = 100;

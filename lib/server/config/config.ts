@@ -1,5 +1,6 @@
 import "server-only";
 import { parseDuration } from "../../duration";
+import { DEFAULT_BUDGET_MS, DEFAULT_WATCHED_SAMPLE_MS } from "../collector/options";
 import { isLoopback, isLoopbackAddress, ownListenAddresses } from "./addresses";
 import { ConfigError } from "./config-error";
 import { parseHostList, servedHosts, type HostName } from "./hosts";
@@ -105,7 +106,7 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
 
 /** INFLIGHT_BUDGET: "5", "2.5" or "5ms": ms of server time per second of each target. */
 function budgetSetting(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === "") return 5;
+  if (raw === undefined || raw.trim() === "") return DEFAULT_BUDGET_MS;
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:ms)?\s*$/.exec(raw);
   if (!m)
     throw new ConfigError(
@@ -134,7 +135,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
       );
     }
   }
-  const watchedSampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", 100, 10, 60_000);
+  const watchedSampleMs = intSetting(env, "INFLIGHT_SAMPLE_MS", DEFAULT_WATCHED_SAMPLE_MS, 10, 60_000);
   const idleSampleMs = intSetting(env, "INFLIGHT_IDLE_SAMPLE_MS", Math.max(1000, watchedSampleMs), watchedSampleMs, 60_000);
   let windowMs = 15 * 60_000;
   if (env.INFLIGHT_WINDOW) {
