@@ -164,7 +164,7 @@ describe("Budget", () => {
         b.spend(sampleMs, t);
         charges.push({ t, ms: sampleMs });
         samples++;
-        // steps/sampling.ts: past the bucket at the floor, never past the window
+        // Pace.aios: past the bucket at the floor, never past the window
         const floor = t - readAt >= AIOS_FLOOR_MS;
         if (floor ? b.affordsFloor(aiosMs, t) : b.affords(aiosMs, t)) {
           b.spend(aiosMs, t);

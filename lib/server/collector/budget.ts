@@ -49,7 +49,7 @@ const MIN_SAMPLING_SHARE = 0.3;
  * cheap enough to fit in the headroom (affordsFloor()).
  * Over any 20 s the server time charged stays within the budget, but for an
  * estimate that fell short (settled afterwards) and a read too costly to
- * ever fit, tried after AIOS_PROBE_FIRST_MS and less often after, up to every AIOS_PROBE_MS (steps/sampling.ts).
+ * ever fit, tried after AIOS_PROBE_FIRST_MS and less often after, up to every AIOS_PROBE_MS (Pace.aios).
  */
 export class Budget {
   private tokens: number;

@@ -1,5 +1,4 @@
 import "server-only";
-// Size: the connection, the schedule and the steps meet here; making each step a typed state that returns what it read (issue 43) is what will shrink it, not a cut.
 import type pg from "pg";
 import type { Capabilities, TargetInfo, TargetStatus } from "../../schemas/target";
 import { TargetWindow } from "../../model/window/window";
@@ -10,7 +9,6 @@ import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
 import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
-import { isStatementError } from "./errors";
 import { HealthBoard } from "./health";
 import { ThrottledLog } from "./log";
 import { Publisher } from "./publisher";
@@ -21,20 +19,18 @@ import { Pace } from "./pace";
 import { CostMeter } from "./cost";
 import { watchCost } from "./watch-cost";
 import { CollectorStats } from "./stats";
-import { RelationsStep } from "./steps/relations";
-import { SamplingStep } from "./steps/sampling";
-import { ServerStateStep } from "./steps/server-state";
-import { StatIoStep } from "./steps/stat-io";
-import { StatStatementsStep } from "./steps/stat-statements";
+import { StepRunner } from "./steps/runner";
 import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
-import { DEFAULT_CADENCES, type Step, type StepContext } from "./steps/step";
+import { DEFAULT_CADENCES } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
 /**
  * Watches one target: a connection (connect, retry, port watch), a schedule
- * (the cadence, one tick at a time) and one step per collection aspect,
- * feeding the window and publishing what changed. At most one statement is
- * in flight on the connection.
+ * (the cadence, one tick at a time, and a burst of samples when a statement
+ * starts) and one step per collection aspect, run by its StepRunner: the
+ * steps read into the window and return what they read; the runner
+ * publishes it and asks the budget (Pace). At most one statement is in
+ * flight on the connection.
  */
 export class Collector implements PayloadSource {
   readonly window: TargetWindow;
@@ -48,10 +44,7 @@ export class Collector implements PayloadSource {
   private readonly connection: Connection;
   private readonly schedule: Schedule;
   private readonly log: ThrottledLog;
-  private readonly sampling: SamplingStep;
-  private readonly serverState: ServerStateStep;
-  /** after sampling, in this order, each when due */
-  private readonly steps: Step[];
+  private readonly steps: StepRunner;
   private readonly publisher: Publisher;
   /** the history on disk; null when none is kept */
   private readonly recording: Recording | null;
@@ -69,23 +62,6 @@ export class Collector implements PayloadSource {
     this.health = new HealthBoard(Date.now());
     this.pace = new Pace(this.budget, this.cost, this.stats, () => (this.status === "up" ? this.statusSince : null), this.startedAt);
     this.log = new ThrottledLog((line) => options.log?.(line));
-    const ctx: StepContext = {
-      target: options.name,
-      window: this.window,
-      feed: this.feed,
-      health: this.health,
-      log: this.log,
-      stats: this.stats,
-      cadences: { ...DEFAULT_CADENCES, ...options.cadences },
-      cost: this.cost,
-      budget: this.budget,
-      history: options.history ?? NO_HISTORY,
-      describe: (err) => this.connection.describe(err),
-      address: () => this.address,
-    };
-    this.sampling = new SamplingStep(ctx, (session, now) => this.serverState.run(session, now));
-    this.serverState = new ServerStateStep(ctx, () => this.sampling.confLoadMs);
-    this.steps = [new StatIoStep(ctx), this.serverState, new StatStatementsStep(ctx), new RelationsStep(ctx)];
     this.connection = new Connection({
       statementTimeoutMs: this.statementTimeoutMs,
       events: { open: (client) => this.open(client), up: () => this.up(), down: (error, wasUp) => this.down(error, wasUp) },
@@ -95,7 +71,20 @@ export class Collector implements PayloadSource {
       (now) => this.tick(now),
       (n) => this.stats.miss(n),
     );
-    this.publisher = new Publisher(this, () => this.serverState.publishNow());
+    this.publisher = new Publisher(this);
+    this.steps = new StepRunner(
+      {
+        target: options.name,
+        window: this.window,
+        log: this.log,
+        cadences: { ...DEFAULT_CADENCES, ...options.cadences },
+        cost: this.cost,
+        history: options.history ?? NO_HISTORY,
+        describe: (err) => this.connection.describe(err),
+        address: () => this.address,
+      },
+      { feed: this.feed, publisher: this.publisher, health: this.health, pace: this.pace, budget: this.budget },
+    );
     this.recording = options.samples ? new Recording(options.samples, this.window, this.redact) : null;
     this.feed.onViewersChange = () => {
       this.schedule.reset();
@@ -104,7 +93,7 @@ export class Collector implements PayloadSource {
     this.publisher.everything(Date.now());
   }
 
-  waitSampler = () => this.sampling.waits.info(this.intervalMs);
+  waitSampler = () => this.steps.sampling.waits.info(this.intervalMs);
 
   get id(): string {
     return this.options.id;
@@ -183,7 +172,7 @@ export class Collector implements PayloadSource {
         budget: this.budget,
         asked: this.askedMs,
         interval: this.intervalMs,
-        aios: this.sampling.aiosCadence(now),
+        aios: this.steps.sampling.aiosCadence(now),
         aiosRead: this.stats.statements.has("aios"),
         samplingShare: this.pace.samplingShare(now),
         othersMsPerSecond: this.pace.othersMsPerSecond(now),
@@ -211,8 +200,7 @@ export class Collector implements PayloadSource {
     this.capabilities = session.capabilities;
     this.serverVersion = { text: caps.server_version, num: caps.server_version_num };
     this.health.waiting(Date.now());
-    for (const step of [this.sampling as Step, ...this.steps]) step.reset?.(session);
-    await this.serverState.read(session, Date.now());
+    await this.steps.connect(session, Date.now());
     this.session = session;
   }
 
@@ -239,23 +227,23 @@ export class Collector implements PayloadSource {
     this.publisher.findings(Date.now());
   }
 
-  /** Sampling, then every step that is due; false when no sample was taken (a miss). */
+  /** A sample, then every step that is due; false when no sample was taken (a miss). */
   private async tick(now: number): Promise<boolean> {
     const session = this.session;
     if (!session) return false;
     try {
-      const sampled = await this.runStep(this.sampling, session, now);
+      const sampled = await this.steps.sample(session, now, "slot");
       if (sampled) this.stats.sampled(now);
       // From the sample that saw the statement start, not after the steps below: a scan of
       // 100 ms is often over by the time a whole tick (pg_stat_io, the statements) has ended.
-      if (sampled && this.sampling.sawNewRun) this.burst(session, BURST_SAMPLES, Math.round(this.intervalMs / (2 * (BURST_SAMPLES + 1))));
-      for (const step of this.steps) if (step.due(now, session)) await this.runStep(step, session, now);
+      if (sampled?.newRun) this.burst(session, BURST_SAMPLES, Math.round(this.intervalMs / (2 * (BURST_SAMPLES + 1))));
+      await this.steps.afterSample(session, now);
       this.publisher.afterTick(now);
       // The checks follow every sample (async reads seen, io workers alive), as the runs and charts do,
       // and the findings of this moment (just refreshed above): a check never passes what a finding acts on.
-      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.serverState.publishNow();
+      if (sampled && this.window.refreshChecks(now, session.capabilities)) this.publisher.settings();
       this.recording?.afterTick(now);
-      return sampled;
+      return sampled !== null;
     } catch (err) {
       // The connection is gone (or no longer trusted): reconnect.
       if (this.session === session) this.connection.lose(session.client, err);
@@ -274,41 +262,15 @@ export class Collector implements PayloadSource {
    * cost, when the slot already saw the reads).
    */
   private burst(session: Session, left: number, firstMs?: number): void {
-    const now = Date.now();
-    const cost = this.cost.latest("activity", now) + this.cost.latest("aios", now);
-    if (left <= 0 || !this.sampling.awaitingReads || this.feed.viewers === 0 || !this.budget.affords(cost * left, now)) return;
+    if (left <= 0 || !this.steps.sampling.awaitingReads || this.feed.viewers === 0 || !this.pace.affordsSamples(left, Date.now())) return;
     this.schedule.extra(Math.max(10, firstMs ?? Math.round(this.intervalMs / (BURST_SAMPLES + 1))), async (t) => {
       if (this.session !== session) return;
       try {
-        this.sampling.extra = true;
-        const ok = await this.runStep(this.sampling, session, t).finally(() => (this.sampling.extra = false));
-        if (ok) this.stats.extraSamples++;
+        if (await this.steps.sample(session, t, "extra")) this.stats.extraSamples++;
         this.burst(session, left - 1);
       } catch (err) {
         if (this.session === session) this.connection.lose(session.client, err);
       }
     });
-  }
-
-  /** Runs one step and records its aspect's health; a statement error stays
-   * with its aspect, a lost connection ends the tick. */
-  private async runStep(step: Step, session: Session, now: number): Promise<boolean> {
-    try {
-      const outcome = await step.run(session, now);
-      const changed =
-        "unavailable" in outcome
-          ? this.health.unavailable(step.aspect, outcome.unavailable, now)
-          : this.health.ok(step.aspect, now, outcome.note ?? null);
-      if (changed) this.publisher.target();
-      return "ok" in outcome;
-    } catch (err) {
-      if (!isStatementError(err)) throw err;
-      const text = this.connection.describe(err);
-      // The session still works: reconnecting would not cure the statement,
-      // it would only loop. The next tick tries again at the usual cadence.
-      if (this.health.fail(step.aspect, text, now)) this.publisher.target();
-      this.log.once(`target ${this.options.name}: ${step.aspect}: ${text}`);
-      return false;
-    }
   }
 }

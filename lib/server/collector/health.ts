@@ -2,6 +2,9 @@ import "server-only";
 import { ASPECTS, type Aspect } from "../../schemas/enums";
 import type { AspectHealth } from "../../schemas/target";
 
+/** What a read says of its aspect: read, not offered here (and why), or failed. */
+export type AspectOutcome = { kind: "read" } | { kind: "unavailable"; why: string } | { kind: "failed"; error: string };
+
 /**
  * The health of each collection aspect (as pganalyze's collector records
  * one per aspect): its state, last error and since when. A good read
@@ -22,9 +25,16 @@ export class HealthBoard {
     return changed;
   }
 
+  /** What a read said of its aspect; returns whether the visible state changed. */
+  record(aspect: Aspect, outcome: AspectOutcome, now: number): boolean {
+    if (outcome.kind === "unavailable") return this.unavailable(aspect, outcome.why, now);
+    if (outcome.kind === "failed") return this.fail(aspect, outcome.error, now);
+    return this.ok(aspect, now);
+  }
+
   /** A read worked; returns whether the visible state changed. */
-  ok(aspect: Aspect, now: number, note: string | null = null): boolean {
-    return this.set(aspect, { state: "ok", lastError: null, note }, now, true);
+  ok(aspect: Aspect, now: number): boolean {
+    return this.set(aspect, { state: "ok", lastError: null, note: null }, now, true);
   }
 
   fail(aspect: Aspect, error: string, now: number): boolean {

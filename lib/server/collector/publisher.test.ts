@@ -49,7 +49,7 @@ describe("Publisher", () => {
     const window = new TargetWindow(600_000);
     const feed = new Feed();
     const source = { window, feed, redact: false, info: () => target({ status: "up" }) };
-    const publisher = new Publisher(source, () => {});
+    const publisher = new Publisher(source);
     const got = viewer(feed);
     for (let t = 1_000; t <= 6_000; t += 100) {
       window.addActivity(t, [scan()], "unknown");
@@ -72,7 +72,7 @@ describe("Publisher", () => {
   it("sends what changed of the runs: a new viewer gets them all first", () => {
     const window = new TargetWindow(600_000);
     const feed = new Feed();
-    const publisher = new Publisher({ window, feed, redact: false, info: () => target({ status: "up" }) }, () => {});
+    const publisher = new Publisher({ window, feed, redact: false, info: () => target({ status: "up" }) });
     let t = 1_000;
     // 120 short scans that ended, then one that runs on.
     for (let pid = 100; pid < 220; pid++, t += 200) {

@@ -2,7 +2,7 @@ import "server-only";
 import type { Feed } from "../payloads/feed";
 import type { PayloadSource } from "../payloads/source";
 import { diffQueries, sentQueries, type SentQueries } from "../../model/window/query-changes";
-import { findingsPayload, outagesPayload, queriesPayload } from "../payloads/window";
+import { findingsPayload, outagesPayload, queriesPayload, settingsPayload } from "../payloads/window";
 
 /** What the publisher reads of its collector: the payloads' source and its feed. */
 export interface PublishSource extends PayloadSource {
@@ -16,8 +16,8 @@ const PUBLISH_BUSY_MS = 500;
 const FINDINGS_EVERY_MS = 500;
 
 /**
- * When a collector's state events go out: ticks and io samples as they come
- * (their steps publish them), the target every second, and the query runs
+ * When a collector's state events go out: ticks, io samples and the settings
+ * as the steps read them (the collector hands them on), the target every second, and the query runs
  * with the findings of the same moment, twice a second while reads are in
  * flight (once a second otherwise, and as soon as a finding changes), only
  * while someone watches. The findings and the runs they quote always go out
@@ -33,10 +33,7 @@ export class Publisher {
   /** the queries state the viewers have: the next changes are against it */
   private sent: SentQueries | null = null;
 
-  constructor(
-    private readonly c: PublishSource,
-    private readonly settings: () => void,
-  ) {}
+  constructor(private readonly c: PublishSource) {}
 
   afterTick(now: number): void {
     const { feed, window } = this.c;
@@ -83,5 +80,10 @@ export class Publisher {
 
   target(): void {
     this.c.feed.publish("target", this.c.info());
+  }
+
+  /** The settings, a restart and the checks: when any changed (the collector knows), and to a first viewer. */
+  settings(): void {
+    this.c.feed.publish("settings", settingsPayload(this.c.window));
   }
 }

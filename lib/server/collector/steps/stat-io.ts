@@ -1,6 +1,7 @@
 import "server-only";
+import type { IoSample } from "../../../schemas/tick";
 import type { Session } from "../session";
-import { OK, type Step, type StepContext, type StepOutcome } from "./step";
+import type { Cadence, StepContext, StepOutcome } from "./step";
 
 /** While a backend is active: rates over what completes. */
 const ACTIVE_EVERY_MS = 1000;
@@ -14,28 +15,31 @@ const AFTER_BUSY_MS = 3000;
 
 /** pg_stat_io's cumulative counters, kept as deltas: each second while a
  * backend is active (and just after), every 10 s otherwise (one delta then
- * spans the pause). */
-export class StatIoStep implements Step {
+ * spans the pause). Returns the delta for the runner to publish. */
+export class StatIoStep {
   readonly aspect = "stat_io" as const;
-  private lastAt = 0;
-  private busyAt = 0;
+  /** when it last read, and when the last tick showed a backend busy */
+  private state = { lastAt: 0, busyAt: 0 };
 
-  constructor(private readonly ctx: StepContext) {}
+  constructor(private readonly ctx: Pick<StepContext, "window">) {}
 
-  due(now: number): boolean {
-    const { window, budget, cost } = this.ctx;
-    const tick = window.lastTick();
-    if (tick !== undefined && (Object.keys(tick.waits).length > 0 || tick.workers.busy > 0)) this.busyAt = now;
-    const busy = now - this.busyAt <= AFTER_BUSY_MS;
-    return now - this.lastAt >= budget.interval(busy ? ACTIVE_EVERY_MS : IDLE_EVERY_MS, cost.exact("stat_io", now), BUDGET_SHARE);
+  cadence(now: number): Cadence {
+    const tick = this.ctx.window.lastTick();
+    if (tick !== undefined && (Object.keys(tick.waits).length > 0 || tick.workers.busy > 0)) this.state.busyAt = now;
+    const busy = now - this.state.busyAt <= AFTER_BUSY_MS;
+    return {
+      lastAt: this.state.lastAt,
+      everyMs: busy ? ACTIVE_EVERY_MS : IDLE_EVERY_MS,
+      stretch: { statement: "stat_io", share: BUDGET_SHARE },
+    };
   }
 
-  async run(session: Session, now: number): Promise<StepOutcome> {
-    this.lastAt = now;
-    if (!session.caps.stat_io) return { unavailable: `PostgreSQL ${session.caps.server_version} has no pg_stat_io (it came in 16)` };
+  /** `delta`: null for the first read or after a reset. */
+  async run(session: Session, now: number): Promise<StepOutcome<{ delta: IoSample | null }>> {
+    this.state.lastAt = now;
+    if (!session.caps.stat_io)
+      return { kind: "unavailable", why: `PostgreSQL ${session.caps.server_version} has no pg_stat_io (it came in 16)` };
     const rows = await session.run(session.caps.stat_io_bytes ? "stat_io" : "stat_io_op_bytes");
-    const delta = this.ctx.window.addStatIo(now, rows);
-    if (delta) this.ctx.feed.publish("io", delta);
-    return OK;
+    return { kind: "read", delta: this.ctx.window.addStatIo(now, rows) };
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { Charge } from "../cost";
 import { sqlState } from "../errors";
 import type { Session } from "../session";
-import { OK, type Step, type StepContext, type StepOutcome } from "./step";
+import type { Cadence, StepContext, StepOutcome } from "./step";
 
 const BUDGET_SHARE = 0.2;
 const SNAPSHOT_EVERY_MS = 10_000;
@@ -27,97 +27,117 @@ const RETRY_FAILED_MS = 60_000;
 /** Errors that say pg_stat_statements cannot be read here; the session itself is fine. */
 const UNREADABLE = new Set(["42883", "42703", "42P01", "42501", "55000", "3F000"]);
 
+/** One read of pg_stat_statements as kept: its rows by queryid, when, and of which cluster. */
+interface Read {
+  rows: Map<string, StatStatementsRow>;
+  at: number;
+  systemId: string | null;
+}
+
+/** What one session's reads keep; a new session starts again (reset). */
+interface SessionReads {
+  /** pg_stat_statements' version in this database (null: not installed) */
+  version: string | null;
+  /** reads in this session (the first is the baseline), and when the last was */
+  count: number;
+  lastAt: number;
+  /** a read failed with an error that says it cannot be read here: tried again RETRY_FAILED_MS later */
+  failure: { message: string; at: number } | null;
+  /** this session's previous read: the history keeps what happened in between, and
+   * inflight's own entries in it say what each of its statements costs */
+  previous: Read | null;
+  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom), and for how many calls */
+  charged: Map<QueryName, Charge>;
+  chargedFrom: number;
+}
+
+/** What inflight's own reads took beyond their charges since `from` (negative: charged beyond what
+ * they took): the runner settles the budget's window with it, where the calls were made. */
+export interface Owed {
+  ms: number;
+  from: number;
+}
+
+const newSession = (version: string | null): SessionReads => ({
+  version,
+  count: 0,
+  lastAt: 0,
+  failure: null,
+  previous: null,
+  charged: new Map(),
+  chargedFrom: 0,
+});
+
 /**
  * pg_stat_statements deltas over the window: exact figures for statements
  * that finished, where the sampled live view can only estimate. Read every
  * 10 s with pg_stat_statements(false), its counters without the texts (which
  * can run to hundreds of MB on a busy server); a text is read once per new
- * queryid.
+ * queryid. Returns what inflight's own reads took beyond their charges, for
+ * the runner to settle the budget with.
  */
-export class StatStatementsStep implements Step {
+export class StatStatementsStep {
   readonly aspect = "statements" as const;
-  private lastAt = 0;
-  private version: string | null = null;
-  private failure: { message: string; at: number } | null = null;
+  private reads = newSession(null);
+  /** kept over the sessions: the window's snapshots, the texts read, and the last read of the
+   * session before this one with its server start: the first read of this one takes what ran since
+   * (up to a restart too: pg_stat_statements keeps its counters across a clean one) */
   private snapshots: { t: number; rows: Map<string, StatStatementsRow> }[] = [];
   private texts = new Map<string, string>();
-  /** this session's previous read: the history keeps what happened in between, and
-   * inflight's own entries in it say what each of its statements costs */
-  private previous: Map<string, StatStatementsRow> | null = null;
-  private previousAt = 0;
-  /** the last read of the session before this one, its server start and cluster: the first read of
-   * this one takes what ran since (up to a restart too: pg_stat_statements keeps its counters across a clean one) */
-  private carry: { rows: Map<string, StatStatementsRow>; at: number; epoch: number | null; systemId: string | null } | null = null;
-  private systemId: string | null = null;
-  /** reads in this session (the first is the baseline) */
-  private reads = 0;
-  /** what the budget was charged, per statement, since `previous` was read (at chargedFrom), and for how many calls */
-  private charged = new Map<QueryName, Charge>();
-  private chargedFrom = 0;
+  private carry: (Read & { epoch: number | null }) | null = null;
 
-  constructor(private readonly ctx: StepContext) {}
+  constructor(private readonly ctx: Pick<StepContext, "window" | "cadences" | "cost" | "history">) {}
 
   reset(session: Session): void {
-    if (session.caps.stat_statements !== this.version) this.snapshots = [];
+    const { previous, version } = this.reads;
+    if (session.caps.stat_statements !== version) this.snapshots = [];
     // A new session may be a new server: its first read is a baseline, taken
     // at the first tick, so that little of the new server goes uncounted; of
     // the same cluster (record: carry), it also takes what ran since the
-    // last read of this session before.
-    this.carry = this.previous
-      ? { rows: this.previous, at: this.previousAt, epoch: this.ctx.window.serverStart, systemId: this.systemId }
-      : this.carry;
-    this.previous = null;
-    this.charged = new Map();
-    this.chargedFrom = 0;
-    this.reads = 0;
-    this.lastAt = 0;
-    this.version = session.caps.stat_statements;
-    // A new connection tries again: the extension may have been fixed.
-    this.failure = null;
+    // last read of this session before. A new connection tries a failed read
+    // again: the extension may have been fixed.
+    if (previous) this.carry = { ...previous, epoch: this.ctx.window.serverStart };
+    this.reads = newSession(session.caps.stat_statements);
   }
 
-  due(now: number): boolean {
-    const { budget, cost } = this.ctx;
-    if (this.reads === 1) return now - this.lastAt >= Math.min(SECOND_READ_MS, this.ctx.cadences.statStatementsMs);
-    return (
-      now - this.lastAt >=
-      budget.interval(
-        this.ctx.cadences.statStatementsMs,
-        cost.exact(this.version && countersStatement(this.version) ? countersStatement(this.version)! : "stat_statements", now),
-        BUDGET_SHARE,
-      )
-    );
+  cadence(): Cadence {
+    const { count, lastAt, version } = this.reads;
+    const everyMs = this.ctx.cadences.statStatementsMs;
+    if (count === 1) return { lastAt, everyMs: Math.min(SECOND_READ_MS, everyMs) };
+    const statement = (version && countersStatement(version)) || "stat_statements";
+    return { lastAt, everyMs, stretch: { statement, share: BUDGET_SHARE } };
   }
 
-  async run(session: Session, now: number): Promise<StepOutcome> {
-    this.lastAt = now;
-    this.reads++;
+  async run(session: Session, now: number): Promise<StepOutcome<{ owed: Owed }>> {
+    const reads = this.reads;
+    reads.lastAt = now;
+    reads.count++;
     const { window } = this.ctx;
     const unavailable = this.unavailable(session, now);
     if (unavailable) {
       window.setStatements([], unavailable);
-      return { unavailable };
+      return { kind: "unavailable", why: unavailable };
     }
     const extSchema = session.caps.stat_statements_schema!;
     let rows: StatStatementsRow[];
     // What was charged up to this read, the calls it will count; a failed read leaves it to the next.
     for (const [name, c] of this.ctx.cost.takeCharges()) {
-      const sum = this.charged.get(name) ?? { ms: 0, calls: 0 };
-      this.charged.set(name, { ms: sum.ms + c.ms, calls: sum.calls + c.calls });
+      const sum = reads.charged.get(name) ?? { ms: 0, calls: 0 };
+      reads.charged.set(name, { ms: sum.ms + c.ms, calls: sum.calls + c.calls });
     }
     try {
-      rows = await session.run(countersStatement(this.version!)!, { extSchema });
+      rows = await session.run(countersStatement(reads.version!)!, { extSchema });
       await this.loadTexts(session, rows, extSchema);
-      this.failure = null;
+      reads.failure = null;
     } catch (err) {
       const code = sqlState(err);
       if (!code || !UNREADABLE.has(code)) throw err;
-      this.failure = { message: (err as Error).message.split("\n")[0], at: now };
+      reads.failure = { message: (err as Error).message.split("\n")[0], at: now };
       const why = this.unavailable(session, now)!;
       window.setStatements([], why);
-      return { unavailable: why };
+      return { kind: "unavailable", why };
     }
-    this.calibrate(rows, now);
+    const owed = this.calibrate(rows, now);
     const latest = new Map(rows.map((r) => [r.queryid, r]));
     const last = this.snapshots.at(-1);
     if (!last || now - last.t >= SNAPSHOT_EVERY_MS) this.snapshots.push({ t: now, rows: latest });
@@ -127,7 +147,7 @@ export class StatStatementsStep implements Step {
     window.setMeasures(this.ctx.history.measures(now));
     const stats = statementDeltas(this.snapshots[0].rows, latest, this.texts, serverTiming).filter((s) => !isOwn(s.query));
     window.setStatements(stats, statementsNote(serverTiming, stats));
-    return OK;
+    return { kind: "read", owed };
   }
 
   /** What ran since the previous read goes to the history (the workload's statements, not inflight's). */
@@ -138,11 +158,9 @@ export class StatStatementsStep implements Step {
     serverTiming: boolean,
     systemId: string | null,
   ): void {
-    const previous = this.previous;
+    const previous = this.reads.previous?.rows;
     const carry = this.carry;
-    this.previous = latest;
-    this.previousAt = now;
-    this.systemId = systemId;
+    this.reads.previous = { rows: latest, at: now, systemId };
     const epoch = this.ctx.window.serverStart;
     if (epoch === null) return;
     const keep = (from: Map<string, StatStatementsRow>, t: number, at: number, these: StatStatementsRow[]) => {
@@ -167,20 +185,19 @@ export class StatStatementsStep implements Step {
    * inflight's own statements: their server time since the last read, per
    * call, is the exact cost from here on. What they took beyond what the
    * budget was charged for them (estimates lag a server that slows down) is
-   * entered in the budget's window over the span the calls were made in, and
-   * in the figures the page and /metrics show. Calls are charged at the cost
-   * as last measured (CostMeter.latest), so little is owed.
+   * entered in the figures the page and /metrics show, and returned for the
+   * budget's window (Owed). Calls are charged at the cost as last measured
+   * (CostMeter.latest), so little is owed.
    */
-  private calibrate(rows: StatStatementsRow[], now: number): void {
+  private calibrate(rows: StatStatementsRow[], now: number): Owed {
     const names = new Set<string>(QUERY_NAMES);
     const nameOf = (queryid: string) => ownStatement(this.texts.get(queryid) ?? "");
-    const charged = this.charged;
-    const from = this.chargedFrom;
-    this.charged = new Map();
-    this.chargedFrom = now;
-    if (!this.previous) return;
+    const { charged, chargedFrom: from, previous } = this.reads;
+    this.reads.charged = new Map();
+    this.reads.chargedFrom = now;
     let owed = 0;
-    for (const cost of ownCallCosts(this.previous, rows, nameOf)) {
+    if (!previous) return { ms: owed, from };
+    for (const cost of ownCallCosts(previous.rows, rows, nameOf)) {
       if (!names.has(cost.name)) continue;
       const statement = cost.name as QueryName;
       this.ctx.cost.calibrate(statement, cost.msPerCall, now);
@@ -193,18 +210,17 @@ export class StatStatementsStep implements Step {
       if (over > 0) this.ctx.cost.owe(statement, over, now, from);
       owed += over;
     }
-    // Where the calls were made, not now: the window the budget holds sees it; pg_aios is not stopped to repay it.
-    this.ctx.budget.settle(owed, from, now);
+    return { ms: owed, from };
   }
 
   private unavailable(session: Session, now: number): string | null {
-    if (!this.version || !session.caps.stat_statements_schema) {
+    const { version, failure } = this.reads;
+    if (!version || !session.caps.stat_statements_schema) {
       return "pg_stat_statements is not installed in this database: add it to shared_preload_libraries, restart, and CREATE EXTENSION pg_stat_statements.";
     }
-    if (!countersStatement(this.version))
-      return `pg_stat_statements ${this.version} is older than 1.8 (PostgreSQL 13): inflight does not read it. ALTER EXTENSION pg_stat_statements UPDATE;`;
-    if (this.failure && now - this.failure.at < RETRY_FAILED_MS)
-      return `pg_stat_statements ${this.version} cannot be read: ${this.failure.message}`;
+    if (!countersStatement(version))
+      return `pg_stat_statements ${version} is older than 1.8 (PostgreSQL 13): inflight does not read it. ALTER EXTENSION pg_stat_statements UPDATE;`;
+    if (failure && now - failure.at < RETRY_FAILED_MS) return `pg_stat_statements ${version} cannot be read: ${failure.message}`;
     return null;
   }
 

@@ -1,14 +1,9 @@
 import "server-only";
-import type { Aspect } from "../../../schemas/enums";
 import type { TargetWindow } from "../../../model/window/window";
-import type { Feed } from "../../payloads/feed";
 import type { HistorySink } from "../../history/sink";
-import type { Budget } from "../budget";
+import type { QueryName } from "../../pg/queries";
 import type { CostMeter } from "../cost";
-import type { HealthBoard } from "../health";
 import type { ThrottledLog } from "../log";
-import type { Session } from "../session";
-import type { CollectorStats } from "../stats";
 
 /** How often the periodic steps read, ms (CollectorOptions.cadences overrides them). */
 export interface Cadences {
@@ -19,18 +14,15 @@ export interface Cadences {
 }
 export const DEFAULT_CADENCES: Cadences = { settingsMs: 30_000, statStatementsMs: 10_000 };
 
-/** What every collection step may use: the window it feeds, the feed it
- * publishes to, and the board it reports its health on. */
+/** What a collector offers its steps; each takes the few it uses (a Pick of it). The steps
+ * neither publish nor ask the budget: they return what they read, and the runner (runner.ts) does. */
 export interface StepContext {
   readonly target: string;
+  /** the model of the target: what the steps read goes there */
   readonly window: TargetWindow;
-  readonly feed: Feed;
-  readonly health: HealthBoard;
   readonly log: ThrottledLog;
-  readonly stats: CollectorStats;
   readonly cadences: Cadences;
   readonly cost: CostMeter;
-  readonly budget: Budget;
   /** the history on disk, for this target: what the steps read goes there too */
   readonly history: HistorySink;
   /** host:port/database the target is reached at (null before it is started) */
@@ -39,19 +31,18 @@ export interface StepContext {
   describe(err: unknown): string;
 }
 
-/** What a step's run says of its aspect: read, or not offered here (and why). */
-export type StepOutcome = { ok: true; note?: string } | { unavailable: string };
-export const OK: StepOutcome = { ok: true };
+/** What a step's run says of its aspect: read (with what it returns), or not offered here (and why).
+ * A statement error is thrown: the runner records it against the aspect. */
+export type StepOutcome<Read extends object = object> = ({ kind: "read" } & Read) | { kind: "unavailable"; why: string };
+export const READ = { kind: "read" } as const;
 
 /**
- * One collection aspect: a statement family with its own cadence and its
- * own health. A step that fails (a statement error) never skips another;
- * one whose connection is lost ends the tick.
+ * When a periodic step reads next: `everyMs` after `lastAt`, where the
+ * budget may stretch it (Pace.due) so that `statement`, at its exact cost,
+ * takes at most `share` of the budget; without `stretch`, never stretched.
  */
-export interface Step {
-  readonly aspect: Aspect;
-  due(now: number, session: Session): boolean;
-  run(session: Session, now: number): Promise<StepOutcome>;
-  /** a new session: forget what was per connection */
-  reset?(session: Session): void;
+export interface Cadence {
+  lastAt: number;
+  everyMs: number;
+  stretch?: { statement: QueryName; share: number };
 }
