@@ -75,33 +75,42 @@ function handleShares(seen: readonly HandlesSeen[], read: ProfileRead, slackMs: 
   return { async: polls.filter((h) => h.async).length / polls.length, sync: polls.filter((h) => h.sync).length / polls.length };
 }
 
+/** Adds `n` of a delta's samples to counts: by its wait, and (on CPU or another wait) as async or sync in the `handles` shares. */
+export function addSamples(c: SampledCounts, d: Pick<WaitDelta, "state">, n: number, handles: { async: number; sync: number }): void {
+  c.samples += n;
+  if (d.state === "aio") c.aioWaitSamples += n;
+  else if (d.state === "read") c.readWaitSamples += n;
+  else if (d.state === "io") c.otherIoWaitSamples += n;
+  else if (d.state === "cpu") c.cpuSamples += n;
+  if (d.state === "aio" || d.state === "read" || d.state === "io") c.ioWaitSamples += n;
+  c.asyncSamples += d.state === "aio" ? n : n * handles.async;
+  c.syncSamples += d.state === "read" ? n : n * handles.sync;
+}
+
 /**
- * Adds each delta to its runs' counts; returns the runs that took one.
+ * Adds each delta to its runs' counts; returns the runs that took one, and
+ * the deltas that went to no run (a statement no poll saw: missed-runs.ts).
  * `slackMs`: how far apart a poll and the span may be and still be one
  * moment (the polling interval): a run's end is known to a poll, handles at
  * a poll.
  */
-export function foldWaits<R extends WaitedRun>(runs: readonly R[], read: ProfileRead, slackMs: number): Set<R> {
+export function foldWaits<R extends WaitedRun>(
+  runs: readonly R[],
+  read: ProfileRead,
+  slackMs: number,
+): { changed: Set<R>; unmatched: WaitDelta[] } {
   const changed = new Set<R>();
+  const unmatched: WaitDelta[] = [];
   for (const d of read.deltas) {
     const mine = runsOf(runs, d, read, slackMs);
+    if (!mine.length) unmatched.push(d);
     const total = mine.reduce((n, m) => n + m.ms, 0);
     for (const { run, ms } of mine) {
-      const n = (d.n * ms) / total;
-      const c = (run.sampled ??= noCounts());
-      const handles = handleShares(run.handlesSeen, read, slackMs);
-      c.samples += n;
-      if (d.state === "aio") c.aioWaitSamples += n;
-      else if (d.state === "read") c.readWaitSamples += n;
-      else if (d.state === "io") c.otherIoWaitSamples += n;
-      else if (d.state === "cpu") c.cpuSamples += n;
-      if (d.state === "aio" || d.state === "read" || d.state === "io") c.ioWaitSamples += n;
-      c.asyncSamples += d.state === "aio" ? n : n * handles.async;
-      c.syncSamples += d.state === "read" ? n : n * handles.sync;
+      addSamples((run.sampled ??= noCounts()), d, (d.n * ms) / total, handleShares(run.handlesSeen, read, slackMs));
       changed.add(run);
     }
   }
-  return changed;
+  return { changed, unmatched };
 }
 
 /** A run's wait counts: pg_wait_sampling's once it has taken one of its samples (whole samples: a delta shared by two runs splits), else its polls'. */

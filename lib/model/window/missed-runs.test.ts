@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import type { SampledBackend } from "../../schemas/rows";
+import { activeBackend } from "../../../test/support/fixtures";
+import { deriveSample } from "./derive";
+import { missedText } from "./missed-accum";
+import { groupUnmatched, MISSED_RUN_MIN_MS, placeInSpan } from "./missed-runs";
+import { RunStore } from "./runs";
+import type { ProfileRead, WaitDelta } from "./wait-profile";
+
+const backend = (pid: number, queryId: string, startMs: number) => activeBackend(pid, startMs, { query_id: queryId });
+const lookup = (dbOid: number, filenode: number) => ({ name: "public.t", dbOid, filenode, blocks: 1000 });
+const aio = (pid: number, n: number, queryId: string | null = "8"): WaitDelta => ({
+  pid,
+  state: "aio",
+  key: "IO:AioIoCompletion",
+  queryId,
+  n,
+});
+const cpu = (pid: number, n: number, queryId: string | null = "8"): WaitDelta => ({ pid, state: "cpu", key: "CPU", queryId, n });
+const fileRead = (pid: number, n: number, queryId = "8"): WaitDelta => ({ pid, state: "read", key: "IO:DataFileRead", queryId, n });
+/** A read of the profile over [from, to] on inflight's clock; the server's clock 50 ms behind. */
+const read = (from: number, deltas: WaitDelta[], to = from + 1000): ProfileRead => ({
+  from,
+  to,
+  offsetMs: 50,
+  periodMs: 10,
+  ownPid: 99,
+  deltas,
+});
+/** Polls every 250 ms, one late (the tick held up by pg_stat_io and the statements): 1000, 1250, then 1750, 2000. */
+const POLLS = [1000, 1250, 1750, 2000, 2250, 2500, 2750, 3000, 3250, 3500, 3750, 4000];
+const texts = new Map([["8", "SELECT count(*) FROM t WHERE payload LIKE $1"]]);
+const ctx = { polls: POLLS, textOf: (id: string) => texts.get(id) ?? null };
+const missed = (store: RunStore) => store.list().filter((r) => r.seenBy === "pg_wait_sampling");
+
+describe("placeInSpan: between two polls, in the longest gap, centred", () => {
+  it("puts a statement in the gap no poll saw into", () => {
+    expect(placeInSpan([1000, 1250, 1750, 2000], 1000, 2010, 360)).toEqual({ start: 1320, end: 1680 });
+  });
+  it("keeps it within the span when it is longer than any gap", () => {
+    expect(placeInSpan([1500], 1000, 2000, 800)).toEqual({ start: 1200, end: 2000 });
+  });
+});
+
+describe("groupUnmatched: the deltas of no run, by queryid", () => {
+  it("leaves out inflight's own session, deltas with no queryid and queryids a run of the span has", () => {
+    const r = read(1000, []);
+    const groups = groupUnmatched(r, [aio(10, 30), cpu(11, 5), aio(99, 40), cpu(12, 50, null), aio(13, 40, "9")], new Set(["9"]));
+    expect([...groups.keys()]).toEqual(["8"]);
+    expect(groups.get("8")!.map((d) => d.pid)).toEqual([10, 11]);
+  });
+});
+
+describe("RunStore: runs the polls missed, from pg_wait_sampling's profile", () => {
+  it("makes an ended run of a statement no poll saw, one read later: its length from the leader's samples, in the gap between polls, async as its waits say", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [aio(10, 30), cpu(10, 6)]), 250, ctx);
+    // Held a read: it might have gone on past the read.
+    expect(missed(store)).toEqual([]);
+    store.foldWaits(read(2000, []), 250, ctx);
+    const [run] = missed(store);
+    expect(run).toMatchObject({
+      pid: 10,
+      workerPids: [],
+      queryId: "8",
+      query: texts.get("8"),
+      firstSeen: 1320,
+      lastSeen: 1680,
+      startedAt: 1270,
+      endedAt: 1630,
+      samples: 36,
+      aioWaitSamples: 30,
+      cpuSamples: 6,
+      asyncSamples: 30,
+      syncSamples: 0,
+      aioReadSamples: 0,
+      verdict: "async",
+      seenBy: "pg_wait_sampling",
+    });
+    expect(run.id).toBe("10:1270");
+  });
+
+  it("gives the verdict the polls give: a statement waiting in IO:DataFileRead is sync", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [fileRead(10, 12), cpu(10, 20)]), 250, ctx);
+    store.foldWaits(read(2000, []), 250, ctx);
+    expect(missed(store).map((r) => [r.verdict, r.readWaitSamples, r.syncSamples])).toEqual([["sync", 12, 12]]);
+  });
+
+  it("takes the pid with the most samples as the run's, the others as its workers; a leader under MISSED_RUN_MIN_MS is no run", () => {
+    const store = new RunStore(lookup);
+    const short = MISSED_RUN_MIN_MS / 10 - 1;
+    store.foldWaits(read(1000, [aio(11, 12), aio(10, 15), cpu(10, 5), aio(12, 12), cpu(20, short, "7")]), 250, ctx);
+    store.foldWaits(read(2000, []), 250, ctx);
+    expect(missed(store).map((r) => ({ pid: r.pid, workerPids: r.workerPids, samples: r.samples, ms: r.endedAt! - r.startedAt }))).toEqual([
+      { pid: 10, workerPids: [11, 12], samples: 44, ms: 200 },
+    ]);
+  });
+
+  it("leaves out another inflight's statements (their text says so) and a queryid a polled run of the span has", () => {
+    const store = new RunStore(lookup);
+    texts.set("5", "SELECT /* inflight:aios */ count(*) FROM pg_aios");
+    const poll = (t: number, rows: SampledBackend[]) => store.observe(t, deriveSample(t, rows, 3).runs);
+    poll(1100, [backend(30, "8", 1050)]);
+    poll(1350, []);
+    store.foldWaits(read(1000, [cpu(40, 30, "5"), aio(31, 30)]), 250, ctx);
+    store.foldWaits(read(2000, []), 250, ctx);
+    expect(missed(store)).toEqual([]);
+    texts.delete("5");
+  });
+
+  it("makes one run of a statement still running at a read: it began its first part's length before that read", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [aio(10, 20)]), 250, ctx);
+    store.foldWaits(read(2000, [aio(10, 10), cpu(10, 5)]), 250, ctx);
+    store.foldWaits(read(3000, []), 250, ctx);
+    expect(missed(store).map((r) => [r.firstSeen, r.lastSeen, r.endedAt! - r.startedAt, r.samples])).toEqual([[1800, 2150, 350, 35]]);
+  });
+
+  it("gives a statement's samples to its polled run when a poll saw it only after the read", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [aio(10, 30)]), 250, ctx);
+    store.observe(2100, deriveSample(2100, [backend(10, "8", 1900)], 3).runs);
+    store.foldWaits(read(2000, [aio(10, 20)]), 250, ctx);
+    const runs = store.list();
+    expect(runs.map((r) => [r.id, r.seenBy, r.samples])).toEqual([["10:1900", undefined, 50]]);
+  });
+
+  it("names the statement by its queryid until pg_stat_statements has its text", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [aio(10, 30, "77")]), 250, ctx);
+    store.foldWaits(read(2000, []), 250, ctx);
+    expect(missed(store)[0].query).toBe(missedText("77"));
+    expect(missedText("77")).toContain("queryid 77");
+    store.nameMissed((id) => (id === "77" ? "SELECT 77" : null));
+    expect(missed(store)[0].query).toBe("SELECT 77");
+  });
+
+  it("keeps the ended runs in order of their end, so eviction and the fold read them right", () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [aio(10, 30)]), 250, ctx);
+    store.observe(2100, deriveSample(2100, [backend(20, "3", 2050)], 3).runs);
+    store.observe(2350, []);
+    store.foldWaits(read(2000, []), 250, ctx);
+    expect(store.list().map((r) => r.pid)).toEqual([20, 10]);
+    store.evictBefore(2000);
+    expect(store.list().map((r) => r.pid)).toEqual([20]);
+  });
+});
