@@ -18,10 +18,13 @@ export interface MissedContext {
 /** A missed run's text until pg_stat_statements has the statement's. */
 export const missedText = (queryId: string) => `(queryid ${queryId}: its text when pg_stat_statements has it)`;
 
-/** No poll saw it, so no pg_aios either: its handles are unknown, and only its waits say async or sync. */
-const NO_HANDLES = { async: 0, sync: 0 };
-
-export function missedAccum(m: MissedRun, text: string | null): RunAccum {
+/**
+ * No poll saw it, so no read of pg_aios either: its samples on CPU count as
+ * async or sync in `handles`, the shares the polls saw in flight in the last
+ * run of the same query (same statement, same reads: run-store's handlesOf);
+ * without one, only its waits (IO:Aio*, IO:DataFileRead) say.
+ */
+export function missedAccum(m: MissedRun, text: string | null, handles = { async: 0, sync: 0 }): RunAccum {
   const startedAt = m.start - m.offsetMs;
   const run: RunAccum = {
     ...blankRun(runId(m.pid, startedAt), m.pid, startedAt),
@@ -35,7 +38,7 @@ export function missedAccum(m: MissedRun, text: string | null): RunAccum {
     seenBy: "pg_wait_sampling",
     sampled: noCounts(),
   };
-  for (const d of m.deltas) addSamples(run.sampled!, d, d.n, NO_HANDLES);
+  for (const d of m.deltas) addSamples(run.sampled!, d, d.n, handles);
   run.verdict = verdictOf(countsOf(run));
   return run;
 }

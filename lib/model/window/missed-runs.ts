@@ -2,35 +2,30 @@
 // profile delta with a queryid that went to no run (run-waits.ts) is a
 // statement no poll of pg_stat_activity saw: it ran between two polls. Its
 // samples say how long it ran and what it waited on, to the profile's period;
-// the read they rose in says where, give or take the span between two reads.
+// the read they rose in says where, and the polls that did not see it narrow
+// that to a gap between two of them (placeInSpan).
 //
 // The deltas of one read are grouped by queryid: the pid with the most
 // samples is the run's, the others its workers (a parallel query's workers
 // carry their leader's queryid). Several sessions running the same statement
-// between the same two reads are then one run, of the busiest of them. A
-// statement still running at a read has samples in the next one too: a group
-// is held for one read, and one that goes on in the next read is the same
-// run. Groups whose leader ran less than MISSED_RUN_MIN_MS are not runs, as
-// a statement shorter than the polls' interval seldom is one: OLTP
-// statements would flood the list.
+// between the same two reads are then one run, of the busiest of them, and
+// so are two statements of one session. The profile is read in a tick right
+// after its poll: a statement still running at a read was running at that
+// poll, and has its run. Groups whose leader ran less than MISSED_RUN_MIN_MS
+// are not runs, as a statement shorter than the polls' interval seldom is
+// one: OLTP statements would flood the list.
 import type { WaitDelta, ProfileRead } from "./wait-profile";
 
 /** The default watched poll interval: a statement shorter than this seldom has a run from the polls either. */
 export const MISSED_RUN_MIN_MS = 100;
 
-/** One read's part of a missed statement. */
-export interface MissedPart {
-  read: ProfileRead;
-  deltas: WaitDelta[];
-  /** where in the read's span it ran, on inflight's clock, were this its only part (placeInSpan) */
-  place: { start: number; end: number };
-}
-
+/** One read's deltas of a query that no run took. */
 export interface MissedGroup {
   queryId: string;
-  /** samples by pid over all parts */
+  read: ProfileRead;
+  deltas: WaitDelta[];
+  /** samples by pid */
   byPid: Map<number, number>;
-  parts: MissedPart[];
 }
 
 /** What a group makes: its leader, its workers, its span on inflight's clock. */
@@ -57,17 +52,26 @@ function leaderOf(byPid: ReadonlyMap<number, number>): number {
 
 /**
  * Where in [from, to] a statement of `ms` ran that no poll saw: between two
- * polls (each of `polls` is a moment it was not running), in the longest
+ * polls (each of `polls` is a moment it was not running), outside the spans
+ * `taken` by its session's other statements placed there, in the longest
  * such gap (the one a statement of that length fits in the most ways),
  * centred there.
  */
-export function placeInSpan(polls: readonly number[], from: number, to: number, ms: number): { start: number; end: number } {
-  const bounds = [from, ...polls.filter((t) => t > from && t < to).sort((a, b) => a - b), to];
+export function placeInSpan(
+  polls: readonly number[],
+  from: number,
+  to: number,
+  ms: number,
+  taken: readonly { start: number; end: number }[] = [],
+): { start: number; end: number } {
+  const marks = [...polls, ...taken.flatMap((t) => [t.start, t.end])];
+  const bounds = [from, ...marks.filter((t) => t > from && t < to).sort((a, b) => a - b), to];
   let gap = [from, to];
   let longest = -1;
   for (let i = 1; i < bounds.length; i++) {
-    const len = bounds[i] - bounds[i - 1];
-    if (len >= longest) [gap, longest] = [[bounds[i - 1], bounds[i]], len];
+    const [a, b] = [bounds[i - 1], bounds[i]];
+    if (taken.some((t) => a >= t.start && b <= t.end)) continue;
+    if (b - a >= longest) [gap, longest] = [[a, b], b - a];
   }
   const mid = (gap[0] + gap[1]) / 2;
   const end = Math.min(to, Math.max(from, mid - ms / 2) + ms);
@@ -77,34 +81,61 @@ export function placeInSpan(polls: readonly number[], from: number, to: number, 
 /**
  * The groups of one read's unmatched deltas, by queryid: not inflight's own
  * session, not a delta without a queryid (auxiliary processes, utility
- * statements), not a queryid a run of the span has (`seen`: a parallel
- * worker the polls did not see, of a query they did).
+ * statements), not a query `skip` names (another inflight's statements), not
+ * a pid's samples of a query whose runs of the span are all other pids'
+ * (`seen`: queryid to the pids of its runs): a parallel worker the polls did
+ * not see, of a query they did. A pid's samples beyond what its own run of
+ * the query could hold (run-waits.ts) are another statement of it.
  */
-export function groupUnmatched(read: ProfileRead, unmatched: readonly WaitDelta[], seen: ReadonlySet<string>): Map<string, WaitDelta[]> {
-  const groups = new Map<string, WaitDelta[]>();
+export function groupUnmatched(
+  read: ProfileRead,
+  unmatched: readonly WaitDelta[],
+  seen: ReadonlyMap<string, ReadonlySet<number>>,
+  skip: (queryId: string) => boolean = () => false,
+): MissedGroup[] {
+  const groups = new Map<string, MissedGroup>();
   for (const d of unmatched) {
-    if (d.queryId === null || d.pid === read.ownPid || seen.has(d.queryId)) continue;
-    const list = groups.get(d.queryId);
-    if (list) list.push(d);
-    else groups.set(d.queryId, [d]);
+    if (d.queryId === null || d.pid === read.ownPid) continue;
+    const pids = seen.get(d.queryId);
+    if (pids && !pids.has(d.pid)) continue;
+    let group = groups.get(d.queryId);
+    if (!group) {
+      if (skip(d.queryId)) continue;
+      group = { queryId: d.queryId, read, deltas: [], byPid: new Map() };
+      groups.set(d.queryId, group);
+    }
+    group.deltas.push(d);
+    sum(group.byPid, d.pid, d.n);
   }
-  return groups;
+  return [...groups.values()];
 }
 
-/** A group as a run: the leader's samples give its length; one part is placed in its span, several run on from the first read's end. */
-export function missedRun(group: MissedGroup): MissedRun {
-  const pid = leaderOf(group.byPid);
-  const first = group.parts[0];
-  const last = group.parts.at(-1)!;
-  const periodMs = last.read.periodMs;
-  const durationMs = (group.byPid.get(pid) ?? 0) * periodMs;
-  const leaderIn = (part: MissedPart) => part.deltas.reduce((n, d) => n + (d.pid === pid ? d.n : 0), 0) * periodMs;
-  let { start, end } = first.place;
-  if (group.parts.length > 1) {
-    // Running at the first read: it began its part's length before that read and ran on.
-    start = Math.max(first.read.from, first.read.to - leaderIn(first));
-    end = Math.min(last.read.to, start + durationMs);
-  }
+/** The leader's samples are worth a run. */
+export const worthARun = (group: MissedGroup): boolean =>
+  (group.byPid.get(leaderOf(group.byPid)) ?? 0) * group.read.periodMs >= MISSED_RUN_MIN_MS;
+
+/** The groups of a read as runs, the longest first, each in a gap of its own: the leader's samples give its length, the polls and its session's other runs its place in the read's span (placeInSpan). */
+export function missedRuns(groups: readonly MissedGroup[], polls: readonly number[]): MissedRun[] {
+  const runs: MissedRun[] = [];
+  const byLength = groups
+    .map((g) => ({ g, pid: leaderOf(g.byPid) }))
+    .sort((a, b) => (b.g.byPid.get(b.pid) ?? 0) - (a.g.byPid.get(a.pid) ?? 0));
+  for (const { g, pid } of byLength)
+    runs.push(
+      missedRun(
+        g,
+        pid,
+        polls,
+        runs.filter((r) => r.pid === pid),
+      ),
+    );
+  return runs;
+}
+
+function missedRun(group: MissedGroup, pid: number, polls: readonly number[], taken: readonly MissedRun[]): MissedRun {
+  const { read } = group;
+  const durationMs = (group.byPid.get(pid) ?? 0) * read.periodMs;
+  const { start, end } = placeInSpan(polls, read.from, read.to, durationMs, taken);
   return {
     queryId: group.queryId,
     pid,
@@ -112,43 +143,7 @@ export function missedRun(group: MissedGroup): MissedRun {
     start,
     end,
     durationMs,
-    offsetMs: first.read.offsetMs,
-    deltas: group.parts.flatMap((p) => p.deltas),
+    offsetMs: read.offsetMs,
+    deltas: group.deltas,
   };
-}
-
-/** The leader's samples are worth a run. */
-export const worthARun = (group: MissedGroup): boolean =>
-  (group.byPid.get(leaderOf(group.byPid)) ?? 0) * group.parts[0].read.periodMs >= MISSED_RUN_MIN_MS;
-
-/**
- * The groups held from one read to the next. `take` adds a read's groups
- * and returns those held from the read before that did not go on in this
- * one (ended: a run to make, or not). Held groups outlive a lost
- * connection: the first read on the next one ends them.
- */
-export class MissedGroups {
-  private held = new Map<string, MissedGroup>();
-
-  take(read: ProfileRead, groups: ReadonlyMap<string, WaitDelta[]>, polls: readonly number[]): MissedGroup[] {
-    const ended: MissedGroup[] = [];
-    const next = new Map<string, MissedGroup>();
-    for (const [queryId, deltas] of groups) {
-      const byPid = new Map<number, number>();
-      for (const d of deltas) sum(byPid, d.pid, d.n);
-      const ms = (byPid.get(leaderOf(byPid)) ?? 0) * read.periodMs;
-      const part: MissedPart = { read, deltas, place: placeInSpan(polls, read.from, read.to, ms) };
-      const held = this.held.get(queryId);
-      // The same statement when the reads are consecutive and a pid is common to both.
-      if (held && held.parts.at(-1)!.read.to === read.from && [...byPid.keys()].some((p) => held.byPid.has(p))) {
-        for (const [pid, n] of byPid) sum(held.byPid, pid, n);
-        held.parts.push(part);
-        next.set(queryId, held);
-        this.held.delete(queryId);
-      } else next.set(queryId, { queryId, byPid, parts: [part] });
-    }
-    ended.push(...this.held.values());
-    this.held = next;
-    return ended;
-  }
 }

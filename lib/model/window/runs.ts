@@ -3,9 +3,9 @@
 import type { QueryRun, Relation } from "../../schemas/runs";
 import { mergeBlocks, waitKey, type RunBackend, type RunObservation } from "./derive";
 import { noteWait } from "./run-now";
-import { countsOf, foldWaits, noteHandles } from "./run-waits";
+import { countsOf, foldWaits, handleShares, noteHandles } from "./run-waits";
 import type { ProfileRead } from "./wait-profile";
-import { groupUnmatched, missedRun, MissedGroups, worthARun } from "./missed-runs";
+import { groupUnmatched, missedRuns, worthARun } from "./missed-runs";
 import { missedAccum, missedText, type MissedContext } from "./missed-accum";
 import { isOwn } from "./stat-statements";
 import { advanceSpan, spanCovered } from "./scan-span";
@@ -28,8 +28,6 @@ function endedBy(run: Pick<RunAccum, "id" | "startedAt">, backend: RunBackend | 
 export class RunStore {
   private open = new Map<string, RunAccum>();
   private ended: RunAccum[] = [];
-  /** the profile's groups of no run, held a read (missed-runs.ts) */
-  private readonly missed = new MissedGroups();
   /** missed runs whose text pg_stat_statements did not have yet */
   private readonly untitled = new Set<RunAccum>();
 
@@ -66,7 +64,7 @@ export class RunStore {
   /**
    * pg_wait_sampling's profile deltas, into the runs open or ended lately
    * that overlap their span (run-waits.ts); those of no run make the runs the
-   * polls missed (missed-runs.ts), one read later. `polls`: when the polls
+   * polls missed (missed-runs.ts). `polls`: when the polls
    * were taken (moments no missed statement was running); `textOf`: a
    * queryid's text, where pg_stat_statements has it.
    */
@@ -76,18 +74,12 @@ export class RunStore {
     while (i > 0 && (this.ended[i - 1].endedAt ?? 0) >= from) i--;
     const near = [...this.open.values(), ...this.ended.slice(i)];
     const { changed, unmatched } = foldWaits(near, read, slackMs);
-    const seen = new Set(near.flatMap((r) => (r.queryId ? [r.queryId] : [])));
-    const groups = groupUnmatched(read, unmatched, seen);
-    // Another inflight's statements, where their text says so.
-    for (const id of groups.keys()) if (isOwn(ctx.textOf(id) ?? "")) groups.delete(id);
-    for (const group of this.missed.take(read, groups, ctx.polls)) {
-      // A poll saw it after all, still running: its samples before that are the polled run's.
-      const polled = near.find((r) => r.queryId === group.queryId && group.byPid.has(r.pid) && !r.seenBy);
-      if (polled)
-        for (const part of group.parts)
-          foldWaits([polled], { ...part.read, deltas: part.deltas }, slackMs).changed.forEach((r) => changed.add(r));
-      else if (worthARun(group)) this.addEnded(missedAccum(missedRun(group), ctx.textOf(group.queryId)));
-    }
+    const seen = new Map<string, Set<number>>();
+    for (const r of near) if (r.queryId) seen.set(r.queryId, (seen.get(r.queryId) ?? new Set()).add(r.pid));
+    // Another inflight's statements, where their text says so, are not the workload.
+    const groups = groupUnmatched(read, unmatched, seen, (id) => isOwn(ctx.textOf(id) ?? ""));
+    for (const m of missedRuns(groups.filter(worthARun), ctx.polls))
+      this.addEnded(missedAccum(m, ctx.textOf(m.queryId), this.handlesOf(m.queryId)));
     for (const run of changed) {
       run.verdict = verdictOf(countsOf(run));
       run.version++;
@@ -103,6 +95,13 @@ export class RunStore {
       run.version++;
       this.untitled.delete(run);
     }
+  }
+
+  /** The shares of async and sync handles the polls saw in the last run of a query that they saw reading. */
+  private handlesOf(queryId: string): { async: number; sync: number } | undefined {
+    const polled = [...this.open.values(), ...this.ended].filter((r) => r.queryId === queryId && r.handlesSeen.length && !r.seenBy);
+    const last = polled.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+    return last && handleShares(last.handlesSeen);
   }
 
   /** An ended run found late, in its place by end (the eviction and the fold read the list in that order). */
