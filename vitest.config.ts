@@ -24,6 +24,7 @@ const TIMED = [
   "lib/server/collector/read-share.int.test.ts",
   "lib/server/collector/time-left.int.test.ts",
   "lib/server/collector/wait-sampling.int.test.ts",
+  "lib/server/collector/wait-sampling-runs.int.test.ts",
   "test/aspects.int.test.ts",
   "test/crowd.int.test.ts",
   "test/load.int.test.ts",

@@ -2,6 +2,7 @@ import { FleetTable } from "@/components/fleet/fleet-table";
 import { getRuntime } from "@/lib/server/runtime/runtime";
 import type { TargetInfo } from "@/lib/schemas/target";
 import { cadenceNote } from "@/lib/view/fleet";
+import { WAIT_SAMPLING_WATCHED_MS } from "@/lib/server/collector/options";
 import { fleetMajor, aioTitle } from "@/lib/model/window/major";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,14 @@ export default function Home() {
       </header>
       <FleetTable initial={initial} />
       <p className="text-xs text-slate-500" data-testid="fleet-cadence">
-        Pick a target for its live view. {runtime ? cadenceNote(runtime.config.watchedSampleMs, runtime.config.idleSampleMs) : ""}
+        Pick a target for its live view.{" "}
+        {runtime
+          ? cadenceNote(
+              runtime.config.watchedSampleMs,
+              runtime.config.idleSampleMs,
+              runtime.config.watchedSampleMsGiven ? null : WAIT_SAMPLING_WATCHED_MS,
+            )
+          : ""}
       </p>
     </main>
   );

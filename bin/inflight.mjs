@@ -50,7 +50,8 @@ Options (each sets the variable named beside it; every INFLIGHT_* variable is re
                        address needs an auth token)
   --auth-token TOKEN   INFLIGHT_AUTH_TOKEN: required beyond loopback, 16 characters or more
                        (better set in the environment: arguments show in ps)
-  --sample-ms N        INFLIGHT_SAMPLE_MS: the fast sampling interval (default 100)
+  --sample-ms N        INFLIGHT_SAMPLE_MS: the fast sampling interval (default 100;
+                       250 where pg_wait_sampling gives the wait events)
   --window DURATION    INFLIGHT_WINDOW: what the live view keeps (default 15m)
   --budget MS          INFLIGHT_BUDGET: server time watching may cost each target,
                        ms per second (default 5)

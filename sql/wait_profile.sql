@@ -7,11 +7,13 @@
 -- (a few rows a backend), not the history ring's (its whole history_size,
 -- copied out of the worker at every read). Idle sessions (Client:ClientRead)
 -- and the auxiliary processes' main loops (Activity) are left out. One row:
--- the counts as [pid, event_type, event, queryid, count], and this server's
--- clock (to place the runs' starts on inflight's).
+-- the counts as [pid, event_type, event, queryid, count], this server's
+-- clock (to place the runs' starts on inflight's) and this session's pid
+-- (inflight's own samples are never a run).
 SELECT /* inflight:wait_profile */
        coalesce(json_agg(json_build_array(pid, event_type, event, queryid::text, count)), '[]') AS counts,
-       (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
+       (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
+       pg_catalog.pg_backend_pid() AS own_pid
 FROM @extschema@.pg_wait_sampling_profile
 WHERE event_type IS DISTINCT FROM 'Activity'
   AND event IS DISTINCT FROM 'ClientRead'

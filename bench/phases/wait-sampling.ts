@@ -2,12 +2,15 @@
 // pg_stat_activity (issue 44). One Debian PostgreSQL 18 with the extension
 // preloaded (bench/lib/pgws-target.ts), three inflight collectors side by
 // side in the bench's process at the shipped budget (INFLIGHT_BUDGET 5), each
-// under its own role: one reads the extension and polls pg_stat_activity at
-// 10 a second (the shipped INFLIGHT_SAMPLE_MS 100), one reads it and polls at
-// 4 a second (250), one is denied it and polls at 10 a second. On the same
-// cold scans, at the same time: each role's server time (pg_stat_statements,
-// every 2 s for the worst 20 s), the wait samples a second each gives a
-// scanning backend, and the extension's own background worker's CPU. Then
+// under its own role: one reads the extension as shipped (no
+// INFLIGHT_SAMPLE_MS: the polls of pg_stat_activity at 4 a second, the runs
+// they miss from the profile), one reads it with the polls at 10 a second
+// (INFLIGHT_SAMPLE_MS=100), one is denied it and polls at 10 a second (the
+// shipped cadence without it). On the same cold scans, at the same time: each
+// role's server time (pg_stat_statements, every 2 s for the worst 20 s), the
+// wait samples a second each gives a scanning backend, how many of the
+// bench's own scans (its list, its clock) each has a run of, and the
+// extension's own background worker's CPU. Then
 // no query running, then one bare read of each way to read the extension,
 // then the same server restarted as max_connections 1000 x
 // io_max_concurrency 64 and scanned again.
@@ -18,14 +21,20 @@ import { perStatement, pgssDelta } from "../lib/pgss";
 import { collectorPid, startPgwsTarget, type PgwsTarget } from "../lib/pgws-target";
 import { cpuSeconds } from "../lib/proc";
 import { ScanDriver } from "../lib/scans";
+import { runsOfScans } from "../lib/scan-runs";
+import { fig12Tables } from "../lib/report-pgws";
+import { MISSED_RUN_MIN_MS } from "@/lib/model/window/missed-runs";
 import { r3, r5, sleep } from "../lib/stats";
 import { pgssSnapshot } from "../lib/target";
 import type { Bench, Json } from "./context";
 import { worstWindow } from "./sizes";
 
-const ROLES = { ext: "bench_pgws_extension", ext4: "bench_pgws_extension_4hz", polls: "bench_pgws_polls" } as const;
+const ROLES = { ext: "bench_pgws_extension", ext10: "bench_pgws_extension_10hz", polls: "bench_pgws_polls" } as const;
 type Side = keyof typeof ROLES;
-const SAMPLE_MS: Record<Side, number> = { ext: 100, ext4: 250, polls: 100 };
+/** INFLIGHT_SAMPLE_MS as each is given it: none (the shipped choice, by the wait sampler in use) or 100 */
+const SAMPLE_MS: Record<Side, number | undefined> = { ext: undefined, ext10: 100, polls: undefined };
+/** A scan ending this close to a span's end may not have its profile read yet: not counted. */
+const PROFILE_SETTLE_MS = 2000;
 /** about 190 MB and 38 MB: cold scans of 0.5-3 s here */
 const ROWS = 800_000;
 const SECONDS = { warmUp: 25, scans: 40, idle: 20, bare: 10, bigScans: 60 };
@@ -39,7 +48,7 @@ const PROFILE_SQL =
 
 export async function waitSamplingFigure(bench: Bench): Promise<void> {
   const { results, log, paths } = bench;
-  const tgt = await startPgwsTarget({ rows: ROWS, granted: [ROLES.ext, ROLES.ext4], denied: [ROLES.polls], log });
+  const tgt = await startPgwsTarget({ rows: ROWS, granted: [ROLES.ext, ROLES.ext10], denied: [ROLES.polls], log });
   const config = parseConfig({}, paths.root);
   const collectors = Object.fromEntries(
     (Object.keys(ROLES) as Side[]).map((side) => [
@@ -79,6 +88,7 @@ export async function waitSamplingFigure(bench: Bench): Promise<void> {
     await tgt.restartWith({ max_connections: "1000", io_max_concurrency: "64" });
     await upBoth(collectors, 30_000);
     fig12.big = await scanSpans(bench, tgt, collectors, SECONDS.bigScans);
+    log(`fig12:\n${fig12Tables(fig12)}`);
   } finally {
     unsubscribe.forEach((u) => u());
     await Promise.all(Object.values(collectors).map((c) => c.stop()));
@@ -162,6 +172,7 @@ async function measure(tgt: PgwsTarget, collectors: Record<Side, Collector>, sec
       ),
       byStatement: perStatement(d, span),
       pollsPerSecond: r3((c.info().samples - slots0[side]) / span),
+      sampleMs: c.info().sampleMs,
       sampler: c.info().waitSampler?.text ?? null,
       note: c.info().waitSampler?.note ?? null,
       page: { msPerSecond: c.info().cost.msPerSecond, aiosIntervalMs: c.info().cost.aios.intervalMs },
@@ -171,16 +182,26 @@ async function measure(tgt: PgwsTarget, collectors: Record<Side, Collector>, sec
   return { from, to, seconds: r3(span), sides, extensionWorkerCpu: cpu0 !== null && cpu1 !== null ? r5((cpu1 - cpu0) / span) : null };
 }
 
-/** The scans that ran wholly in the span, and the wait samples their runs got a second of scan: the samples a second per active backend. */
+/**
+ * The bench's own scans that ran wholly in the span (by its clock, and ended
+ * long enough before its end for the profile to have been read past them),
+ * which of them the collector has a run of (scan-runs.ts), and the wait
+ * samples those runs got a second of scan: the samples a second per active backend.
+ */
 function scanSamples(c: Collector, scans: ScanDriver, from: number, to: number): Json {
-  const mine = scans.scans.filter((s) => s.start >= from && s.end <= to);
-  const runs = c.window.queries().filter((q) => mine.some((s) => q.pid === s.pid && q.query.includes(s.marker)));
+  const mine = scans.scans.filter((s) => s.start >= from && s.end <= to - PROFILE_SETTLE_MS);
+  const found = runsOfScans(mine, c.window.queries());
+  const runs = [...found.values()];
   const samples = runs.reduce((n, r) => n + r.samples, 0);
-  const scanMs = mine.reduce((n, s) => n + s.ms, 0);
+  const scanMs = mine.filter((s) => found.has(s.n)).reduce((n, s) => n + s.ms, 0);
   const io = runs.reduce((n, r) => n + r.aioWaitSamples + r.readWaitSamples, 0);
+  const long = mine.filter((s) => s.ms >= MISSED_RUN_MIN_MS);
   return {
     scans: mine.length,
     runs: runs.length,
+    scansOver100ms: long.length,
+    runsOver100ms: long.filter((s) => found.has(s.n)).length,
+    fromProfile: runs.filter((r) => r.seenBy === "pg_wait_sampling").length,
     scanMsP50: r3(mine.map((s) => s.ms).sort((a, b) => a - b)[Math.floor(mine.length / 2)] ?? null),
     samplesPerScanSecond: r3(samples / (scanMs / 1000)),
     readShare: r3(samples ? io / samples : null),

@@ -12,6 +12,9 @@ import { Term } from "@/components/ui/term";
 
 export const VERDICT_TONES = { async: "info", sync: "warn", cpu: "muted" } as const satisfies Record<Verdict, Tone>;
 
+const SEEN_BY_WAIT_SAMPLING =
+  "No poll of pg_stat_activity saw it: it ran between two polls. Its length and wait shares are pg_wait_sampling's samples; its start is placed to within the second it ran in, and its reads in flight (pg_aios) are not known.";
+
 interface RowProps {
   run: QueryRun;
   /** the stream's clock, for a running run's elapsed time; an ended run's is its own (pass 0, and it stays memoised) */
@@ -73,6 +76,11 @@ export const RunRow = memo(function RunRow({ run, now, selected, onSelect, state
             </>
           ) : null}
         </div>
+        {run.seenBy === "pg_wait_sampling" ? (
+          <div className="text-slate-500" data-testid="run-seen-by" title={SEEN_BY_WAIT_SAMPLING}>
+            seen by pg_wait_sampling only
+          </div>
+        ) : null}
       </td>
       <td className="py-1.5 pr-2">
         <Badge tone={VERDICT_TONES[run.verdict]}>{verdictLabel(run)}</Badge>

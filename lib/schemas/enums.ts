@@ -25,6 +25,9 @@ export const RUN_STATES = ["aio", "read", "io", "cpu", "other"] as const;
 
 export const VERDICTS = ["async", "sync", "cpu"] as const;
 
+/** What found a run other than the polls of pg_stat_activity (QueryRun.seenBy). */
+export const RUN_FINDERS = ["pg_wait_sampling"] as const;
+
 /** info: neither good nor bad, a fact about this server (io_uring not offered by its build). */
 export const CHECK_STATUSES = ["pass", "act", "note", "fail", "unknown", "info"] as const;
 

@@ -1,7 +1,7 @@
 // Query runs (a backend's statement, sampled) and pg_stat_statements figures
 // (exact, counted when each statement ends).
 import { z } from "zod";
-import { VERDICTS } from "./enums";
+import { RUN_FINDERS, VERDICTS } from "./enums";
 
 export const Verdict = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof Verdict>;
@@ -82,6 +82,10 @@ export const QueryRun = z.object({
   asyncReadBytes: z.number().nullable(),
   /** mean size of the synchronous handles seen (bytes): 8 kB for index pages */
   syncReadBytes: z.number().nullable(),
+  /** set when no poll of pg_stat_activity saw it: found in pg_wait_sampling's
+   * profile (ran between two polls), its length and waits from its samples,
+   * its place in time to within the profile's read (lib/model/window/missed-runs.ts) */
+  seenBy: z.enum(RUN_FINDERS).optional(),
 });
 export type QueryRun = z.infer<typeof QueryRun>;
 

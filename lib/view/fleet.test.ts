@@ -77,6 +77,13 @@ describe("cadenceNote", () => {
     ],
     [1000, 1000, "Each target is sampled once a second; the rate achieved is under its name."],
   ])("%i / %i", (fast, idle, want) => expect(cadenceNote(fast, idle)).toBe(want));
+
+  it("says the slower cadence where pg_wait_sampling gives the wait events, when INFLIGHT_SAMPLE_MS was not given", () => {
+    expect(cadenceNote(100, 1000, 250)).toBe(
+      "Each target is sampled every 100 ms (every 250 ms where pg_wait_sampling gives the wait events) while someone has its page open, once a second otherwise; the rate achieved is under its name.",
+    );
+    expect(cadenceNote(100, 1000, 100)).toBe(cadenceNote(100, 1000));
+  });
 });
 
 describe("findingHref", () => {

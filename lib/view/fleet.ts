@@ -73,11 +73,15 @@ export function sparkLines(values: readonly (number | null)[], width: number, he
   return { lines, dots, peak, max, samples: values.filter((v) => v !== null).length };
 }
 
-/** The fleet page's footnote: the two cadences, as configured. */
-export function cadenceNote(sampleMs: number, idleSampleMs: number): string {
+/** The fleet page's footnote: the two cadences, as configured; `waitSamplingMs`: the watched one where pg_wait_sampling is in use, when it differs. */
+export function cadenceNote(sampleMs: number, idleSampleMs: number, waitSamplingMs: number | null = null): string {
   const every = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000 === 1 ? "once a second" : `every ${ms / 1000} s`}` : `every ${ms} ms`);
   if (sampleMs === idleSampleMs) return `Each target is sampled ${every(sampleMs)}; the rate achieved is under its name.`;
-  return `Each target is sampled ${every(sampleMs)} while someone has its page open, ${every(idleSampleMs)} otherwise; the rate achieved is under its name.`;
+  const there =
+    waitSamplingMs !== null && waitSamplingMs !== sampleMs
+      ? ` (${every(waitSamplingMs)} where pg_wait_sampling gives the wait events)`
+      : "";
+  return `Each target is sampled ${every(sampleMs)}${there} while someone has its page open, ${every(idleSampleMs)} otherwise; the rate achieved is under its name.`;
 }
 
 /** Where a target's top finding leads: its run's row and timeline, or the target page. */

@@ -3,6 +3,7 @@
 import type { IoSample, RunSample, Tick } from "@/lib/schemas/tick";
 import type { QueryRun } from "@/lib/schemas/runs";
 import type { TargetInfo } from "@/lib/schemas/target";
+import type { SampledBackend } from "@/lib/schemas/rows";
 import type { WindowSnapshot } from "@/lib/schemas/window";
 import { ASPECTS } from "@/lib/schemas/enums";
 
@@ -58,6 +59,26 @@ export function target(over: Partial<TargetInfo> = {}): TargetInfo {
       aios: { msPerRead: 0.08, intervalMs: 100, skipped: 0 },
       note: null,
     },
+    ...over,
+  };
+}
+
+/** A client backend in a scan, as activity.sql returns it: waiting on its async reads. */
+export function activeBackend(pid: number, queryStartMs: number, over: Partial<SampledBackend> = {}): SampledBackend {
+  return {
+    pid,
+    leader_pid: null,
+    backend_type: "client backend",
+    state: "active",
+    wait_event_type: "IO",
+    wait_event: "AioIoCompletion",
+    query_id: "7",
+    query_start_ms: queryStartMs,
+    state_change_ms: queryStartMs,
+    datname: "db",
+    usename: "u",
+    query: "select count(*) from t",
+    handles: null,
     ...over,
   };
 }

@@ -3,22 +3,9 @@ import type { Finding } from "../../schemas/findings";
 import type { AioHandle, SampledBackend } from "../../schemas/rows";
 import { TargetWindow } from "../window/window";
 import { OPEN_REWRITE_MS, SampleRecorder, worstFinding, type WindowView } from "./samples";
+import { activeBackend } from "../../../test/support/fixtures";
 
-const scan = (handles: AioHandle[] | null): SampledBackend => ({
-  pid: 10,
-  leader_pid: null,
-  backend_type: "client backend",
-  state: "active",
-  wait_event_type: "IO",
-  wait_event: "AioIoCompletion",
-  query_id: "7",
-  query_start_ms: 1000,
-  state_change_ms: 1000,
-  datname: "db",
-  usename: "u",
-  query: "select count(*) from t",
-  handles,
-});
+const scan = (handles: AioHandle[] | null): SampledBackend => activeBackend(10, 1000, { handles });
 const handle = (last: number): AioHandle => ["SUBMITTED", "readv", 131072, false, `blocks ${last - 15}..${last} in file "base/5/100"`];
 
 function viewOf(w: TargetWindow, findings: Finding[] = []): WindowView {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tick } from "../../../test/support/fixtures";
+import { activeBackend, tick } from "../../../test/support/fixtures";
 import { TargetWindow } from "../window/window";
 import { SampleRecorder } from "./samples";
 import { loadsBySecond } from "./second-load";
@@ -45,21 +45,7 @@ describe("a second's load over all its samples", () => {
 });
 
 describe("SampleRecorder keeps each second's load beside its busiest tick", () => {
-  const scan = (handles: AioHandle[] | null): SampledBackend => ({
-    pid: 10,
-    leader_pid: null,
-    backend_type: "client backend",
-    state: "active",
-    wait_event_type: "IO",
-    wait_event: "AioIoCompletion",
-    query_id: "7",
-    query_start_ms: 1000,
-    state_change_ms: 1000,
-    datname: "db",
-    usename: "u",
-    query: "select 1",
-    handles,
-  });
+  const scan = (handles: AioHandle[] | null): SampledBackend => activeBackend(10, 1000, { query: "select 1", handles });
   const handle: AioHandle = ["SUBMITTED", "readv", 131072, false, 'blocks 0..15 in file "base/5/100"'];
 
   it("the row of a second counts all three of its samples", () => {

@@ -4,7 +4,7 @@
 import type { QueryRun, Relation } from "../../schemas/runs";
 import type { HandleBlocks } from "./derive";
 import { countOf } from "./run-now";
-import { countsOf, type HandlesSeen, type SampledCounts } from "./run-waits";
+import { countsOf, noCounts, type HandlesSeen, type SampledCounts } from "./run-waits";
 import { spanProgress, type ScanSpan } from "./scan-span";
 import { timeLeft, type Position } from "./time-left";
 
@@ -43,6 +43,46 @@ export interface RunAccum extends Omit<
   version: number;
   /** the view last built, for the version it was built at and the relations it named */
   built: { version: number; relations: readonly Relation[]; view: QueryRun } | null;
+}
+
+/** A run with nothing accumulated yet: its identity from the caller, every figure at zero. */
+export function blankRun(id: string, pid: number, t: number): RunAccum {
+  return {
+    id,
+    pid,
+    workerPids: [],
+    query: "",
+    queryId: null,
+    database: null,
+    user: null,
+    backendType: "",
+    startedAt: t,
+    firstSeen: t,
+    lastSeen: t,
+    endedAt: null,
+    ...noCounts(),
+    aioReadSamples: 0,
+    aioSamples: 0,
+    maxInFlight: 0,
+    sumInFlight: 0,
+    inFlightNow: 0,
+    bytesInFlight: 0,
+    verdict: "cpu",
+    relations: [],
+    progress: null,
+    progressRelation: null,
+    scans: new Map(),
+    asyncFiles: new Set(),
+    syncFiles: new Map(),
+    sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
+    coverage: [],
+    sampled: null,
+    handlesSeen: [],
+    recent: [],
+    trail: [],
+    version: 0,
+    built: null,
+  };
 }
 
 /** Blocks covered per second over the last few seconds, from the oldest position kept to the newest. */

@@ -68,40 +68,64 @@ function runsOf<R extends WaitedRun>(runs: readonly R[], d: WaitDelta, read: Pro
   return out;
 }
 
-/** The share of the polls within the span (and `slackMs` before it) that saw the run's async, and its sync, handles. */
-function handleShares(seen: readonly HandlesSeen[], read: ProfileRead, slackMs: number): { async: number; sync: number } {
-  const polls = seen.filter((h) => h.t >= read.from - slackMs && h.t <= read.to);
+/** The share of `polls` that saw async, and sync, handles in flight. */
+export function handleShares(polls: readonly HandlesSeen[]): { async: number; sync: number } {
   if (!polls.length) return { async: 0, sync: 0 };
   return { async: polls.filter((h) => h.async).length / polls.length, sync: polls.filter((h) => h.sync).length / polls.length };
 }
 
+/** ...of the polls within the span (and `slackMs` before it). */
+const spanShares = (seen: readonly HandlesSeen[], read: ProfileRead, slackMs: number) =>
+  handleShares(seen.filter((h) => h.t >= read.from - slackMs && h.t <= read.to));
+
+/** Adds `n` of a delta's samples to counts: by its wait, and (on CPU or another wait) as async or sync in the `handles` shares. */
+export function addSamples(c: SampledCounts, d: Pick<WaitDelta, "state">, n: number, handles: { async: number; sync: number }): void {
+  c.samples += n;
+  if (d.state === "aio") c.aioWaitSamples += n;
+  else if (d.state === "read") c.readWaitSamples += n;
+  else if (d.state === "io") c.otherIoWaitSamples += n;
+  else if (d.state === "cpu") c.cpuSamples += n;
+  if (d.state === "aio" || d.state === "read" || d.state === "io") c.ioWaitSamples += n;
+  c.asyncSamples += d.state === "aio" ? n : n * handles.async;
+  c.syncSamples += d.state === "read" ? n : n * handles.sync;
+}
+
+/** A pid's samples of one query may exceed what its runs could hold by this many before the rest is another
+ * statement's: the extension's worker wakes a little late or early. Kept small: a run of the polls takes no more
+ * than its length's worth of another statement's samples, and a few of its own left over are far from a run. */
+const ROOM_SAMPLES = 1;
+
 /**
- * Adds each delta to its runs' counts; returns the runs that took one.
+ * Adds each delta to its runs' counts; returns the runs that took one, and
+ * what went to no run (a statement no poll saw: missed-runs.ts): the deltas
+ * of no run, and the samples of a pid and query beyond what its runs could
+ * hold in the time they overlapped the span (another statement of the same
+ * query, between two polls), shared out over its waits.
  * `slackMs`: how far apart a poll and the span may be and still be one
  * moment (the polling interval): a run's end is known to a poll, handles at
  * a poll.
  */
-export function foldWaits<R extends WaitedRun>(runs: readonly R[], read: ProfileRead, slackMs: number): Set<R> {
+export function foldWaits<R extends WaitedRun>(
+  runs: readonly R[],
+  read: ProfileRead,
+  slackMs: number,
+): { changed: Set<R>; unmatched: WaitDelta[] } {
   const changed = new Set<R>();
+  const unmatched: WaitDelta[] = [];
+  const samples = new Map<string, number>();
+  for (const d of read.deltas) samples.set(`${d.pid}|${d.queryId}`, (samples.get(`${d.pid}|${d.queryId}`) ?? 0) + d.n);
   for (const d of read.deltas) {
     const mine = runsOf(runs, d, read, slackMs);
     const total = mine.reduce((n, m) => n + m.ms, 0);
+    const room = mine.length ? Math.max(0, total) / read.periodMs + ROOM_SAMPLES : 0;
+    const kept = Math.min(1, room / samples.get(`${d.pid}|${d.queryId}`)!);
+    if (kept < 1) unmatched.push({ ...d, n: d.n * (1 - kept) });
     for (const { run, ms } of mine) {
-      const n = (d.n * ms) / total;
-      const c = (run.sampled ??= noCounts());
-      const handles = handleShares(run.handlesSeen, read, slackMs);
-      c.samples += n;
-      if (d.state === "aio") c.aioWaitSamples += n;
-      else if (d.state === "read") c.readWaitSamples += n;
-      else if (d.state === "io") c.otherIoWaitSamples += n;
-      else if (d.state === "cpu") c.cpuSamples += n;
-      if (d.state === "aio" || d.state === "read" || d.state === "io") c.ioWaitSamples += n;
-      c.asyncSamples += d.state === "aio" ? n : n * handles.async;
-      c.syncSamples += d.state === "read" ? n : n * handles.sync;
+      addSamples((run.sampled ??= noCounts()), d, (d.n * kept * ms) / total, spanShares(run.handlesSeen, read, slackMs));
       changed.add(run);
     }
   }
-  return changed;
+  return { changed, unmatched };
 }
 
 /** A run's wait counts: pg_wait_sampling's once it has taken one of its samples (whole samples: a delta shared by two runs splits), else its polls'. */

@@ -3,11 +3,14 @@
 import type { QueryRun, Relation } from "../../schemas/runs";
 import { mergeBlocks, waitKey, type RunBackend, type RunObservation } from "./derive";
 import { noteWait } from "./run-now";
-import { countsOf, foldWaits, noCounts, noteHandles } from "./run-waits";
+import { countsOf, foldWaits, handleShares, noteHandles } from "./run-waits";
 import type { ProfileRead } from "./wait-profile";
+import { groupUnmatched, missedRuns, worthARun } from "./missed-runs";
+import { missedAccum, missedText, type MissedContext } from "./missed-accum";
+import { isOwn } from "./stat-statements";
 import { advanceSpan, spanCovered } from "./scan-span";
 import { notePosition } from "./time-left";
-import { buildRun, RATE_SPAN_MS, sameFiles, type RunAccum } from "./run-accum";
+import { blankRun, buildRun, RATE_SPAN_MS, sameFiles, type RunAccum } from "./run-accum";
 import { verdictOf } from "./verdict";
 
 /** A relation file's name and size as far as they are known (a pure read). */
@@ -25,6 +28,8 @@ function endedBy(run: Pick<RunAccum, "id" | "startedAt">, backend: RunBackend | 
 export class RunStore {
   private open = new Map<string, RunAccum>();
   private ended: RunAccum[] = [];
+  /** missed runs whose text pg_stat_statements did not have yet */
+  private readonly untitled = new Set<RunAccum>();
 
   constructor(private readonly lookup: RelationLookup) {}
 
@@ -56,16 +61,55 @@ export class RunStore {
     return endedNow.map((run) => this.view(run));
   }
 
-  /** pg_wait_sampling's profile deltas, into the runs open or ended lately that overlap their span (run-waits.ts). */
-  foldWaits(read: ProfileRead, slackMs: number): void {
-    if (!read.deltas.length) return;
+  /**
+   * pg_wait_sampling's profile deltas, into the runs open or ended lately
+   * that overlap their span (run-waits.ts); those of no run make the runs the
+   * polls missed (missed-runs.ts). `polls`: when the polls
+   * were taken (moments no missed statement was running); `textOf`: a
+   * queryid's text, where pg_stat_statements has it.
+   */
+  foldWaits(read: ProfileRead, slackMs: number, ctx: MissedContext = { polls: [], textOf: () => null }): void {
     const from = read.from - slackMs;
     let i = this.ended.length;
     while (i > 0 && (this.ended[i - 1].endedAt ?? 0) >= from) i--;
-    for (const run of foldWaits([...this.open.values(), ...this.ended.slice(i)], read, slackMs)) {
+    const near = [...this.open.values(), ...this.ended.slice(i)];
+    const { changed, unmatched } = foldWaits(near, read, slackMs);
+    const seen = new Map<string, Set<number>>();
+    for (const r of near) if (r.queryId) seen.set(r.queryId, (seen.get(r.queryId) ?? new Set()).add(r.pid));
+    // Another inflight's statements, where their text says so, are not the workload.
+    const groups = groupUnmatched(read, unmatched, seen, (id) => isOwn(ctx.textOf(id) ?? ""));
+    for (const m of missedRuns(groups.filter(worthARun), ctx.polls))
+      this.addEnded(missedAccum(m, ctx.textOf(m.queryId), this.handlesOf(m.queryId)));
+    for (const run of changed) {
       run.verdict = verdictOf(countsOf(run));
       run.version++;
     }
+  }
+
+  /** The missed runs' query text, once pg_stat_statements has it. */
+  nameMissed(textOf: MissedContext["textOf"]): void {
+    for (const run of this.untitled) {
+      const text = run.queryId ? textOf(run.queryId) : null;
+      if (text === null) continue;
+      run.query = text;
+      run.version++;
+      this.untitled.delete(run);
+    }
+  }
+
+  /** The shares of async and sync handles the polls saw in the last run of a query that they saw reading. */
+  private handlesOf(queryId: string): { async: number; sync: number } | undefined {
+    const polled = [...this.open.values(), ...this.ended].filter((r) => r.queryId === queryId && r.handlesSeen.length && !r.seenBy);
+    const last = polled.sort((a, b) => b.lastSeen - a.lastSeen)[0];
+    return last && handleShares(last.handlesSeen);
+  }
+
+  /** An ended run found late, in its place by end (the eviction and the fold read the list in that order). */
+  private addEnded(run: RunAccum): void {
+    let i = this.ended.length;
+    while (i > 0 && (this.ended[i - 1].endedAt ?? 0) > (run.endedAt ?? 0)) i--;
+    this.ended.splice(i, 0, run);
+    if (run.query === missedText(run.queryId ?? "")) this.untitled.add(run);
   }
 
   /** Ends every open run: the connection was lost, nothing more is known. */
@@ -76,6 +120,7 @@ export class RunStore {
   evictBefore(cutoff: number): void {
     let drop = 0;
     while (drop < this.ended.length && (this.ended[drop].endedAt ?? 0) < cutoff) drop++;
+    for (const run of this.ended.slice(0, drop)) this.untitled.delete(run);
     if (drop) this.ended.splice(0, drop);
   }
 
@@ -98,40 +143,14 @@ export class RunStore {
   private begin(t: number, obs: RunObservation): RunAccum {
     const row = obs.leader;
     const run: RunAccum = {
-      id: obs.sample.id,
-      pid: row.pid,
-      workerPids: [],
+      ...blankRun(obs.sample.id, row.pid, row.query_start_ms ?? t),
       query: row.query ?? "",
       queryId: row.query_id,
       database: row.datname,
       user: row.usename,
       backendType: row.backend_type ?? "",
-      startedAt: row.query_start_ms ?? t,
       firstSeen: t,
       lastSeen: t,
-      endedAt: null,
-      ...noCounts(),
-      aioSamples: 0,
-      aioReadSamples: 0,
-      inFlightNow: 0,
-      maxInFlight: 0,
-      sumInFlight: 0,
-      bytesInFlight: 0,
-      verdict: "cpu",
-      relations: [],
-      progress: null,
-      progressRelation: null,
-      scans: new Map(),
-      asyncFiles: new Set(),
-      syncFiles: new Map(),
-      sums: { asyncHandles: 0, asyncBytes: 0, syncHandles: 0, syncBytes: 0 },
-      coverage: [],
-      sampled: null,
-      handlesSeen: [],
-      recent: [],
-      trail: [],
-      version: 0,
-      built: null,
     };
     this.open.set(run.id, run);
     return run;

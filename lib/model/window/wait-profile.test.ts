@@ -3,7 +3,7 @@ import type { WaitProfileCount } from "../../schemas/rows";
 import { foldWaits, noCounts, type WaitedRun } from "./run-waits";
 import { averageWaits, WaitProfileReader, type ProfileRead } from "./wait-profile";
 
-const row = (counts: WaitProfileCount[], nowMs = 10_000) => ({ counts, now_ms: nowMs });
+const row = (counts: WaitProfileCount[], nowMs = 10_000) => ({ counts, now_ms: nowMs, own_pid: 99 });
 
 describe("WaitProfileReader: deltas between two reads of the profile's cumulative counts", () => {
   it("takes the counts at the first read, then what each rose by; a count new since counts whole", () => {
@@ -20,7 +20,7 @@ describe("WaitProfileReader: deltas between two reads of the profile's cumulativ
       ),
       2000,
     );
-    expect(read).toMatchObject({ from: 1000, to: 2000, offsetMs: 0 });
+    expect(read).toMatchObject({ from: 1000, to: 2000, offsetMs: 0, periodMs: 10, ownPid: 99 });
     expect(read!.deltas).toEqual([
       { pid: 7, state: "read", key: "IO:DataFileRead", queryId: "42", n: 25 },
       { pid: 7, state: "cpu", key: "CPU", queryId: "42", n: 60 },
@@ -57,6 +57,8 @@ describe("averageWaits: the deltas of the backends a tick counts, as average bac
       from: 0,
       to: 1000,
       offsetMs: 0,
+      periodMs: 10,
+      ownPid: null,
       deltas: [
         { pid: 7, state: "aio", key: "IO:AioIoCompletion", queryId: null, n: 40 },
         { pid: 7, state: "cpu", key: "CPU", queryId: null, n: 60 },
@@ -72,7 +74,7 @@ function run(over: Partial<WaitedRun>): WaitedRun {
 }
 
 describe("foldWaits: a delta goes to the runs of its pid or leader and query that overlap its span", () => {
-  const span = (deltas: ProfileRead["deltas"]): ProfileRead => ({ from: 1000, to: 2000, offsetMs: 0, deltas });
+  const span = (deltas: ProfileRead["deltas"]): ProfileRead => ({ from: 1000, to: 2000, offsetMs: 0, periodMs: 10, ownPid: null, deltas });
 
   it("shares a delta between two runs of one pid by how long each overlapped the span", () => {
     const ended = run({ startedAt: 500, endedAt: 1250 });

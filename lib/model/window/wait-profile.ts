@@ -26,6 +26,10 @@ export interface ProfileRead {
   to: number;
   /** add to a server time (ms, as query_start) to have it on inflight's clock */
   offsetMs: number;
+  /** pg_wait_sampling.profile_period: a sample stands for this long (ms) */
+  periodMs: number;
+  /** the session that read it: inflight's own, never a run */
+  ownPid: number | null;
 }
 
 export class WaitProfileReader {
@@ -39,7 +43,7 @@ export class WaitProfileReader {
   }
 
   /** `localMs`: inflight's clock when the row came back. Null on the first read, which only takes the counts. */
-  read(row: WaitProfileRow, localMs: number): ProfileRead | null {
+  read(row: WaitProfileRow, localMs: number, periodMs = 10): ProfileRead | null {
     const before = this.last;
     const from = this.lastAt;
     this.last = new Map();
@@ -55,7 +59,7 @@ export class WaitProfileReader {
       if (n > 0)
         deltas.push({ pid, state: classifyWait(type, event), key: waitKey(type, event), queryId: queryId === "0" ? null : queryId, n });
     }
-    return before ? { deltas, from, to: localMs, offsetMs: localMs - row.now_ms } : null;
+    return before ? { deltas, from, to: localMs, offsetMs: localMs - row.now_ms, periodMs, ownPid: row.own_pid } : null;
   }
 }
 

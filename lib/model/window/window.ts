@@ -197,8 +197,13 @@ export class TargetWindow {
     return tick;
   }
 
-  /** pg_wait_sampling's profile deltas into the runs they are of (lib/window/run-waits.ts). */
-  foldWaits = (read: ProfileRead, slackMs: number) => this.runs.foldWaits(read, slackMs);
+  /** pg_wait_sampling's profile deltas into the runs they are of (run-waits.ts), and the runs the polls missed (missed-runs.ts). */
+  foldWaits(read: ProfileRead, slackMs: number): void {
+    const polls = this.ticksFrom(read.from - slackMs).map((tick) => tick.t);
+    this.runs.foldWaits(read, slackMs, { polls, textOf: this.statementText });
+  }
+
+  private statementText = (queryId: string): string | null => this.stats.statements.find((s) => s.queryId === queryId)?.query || null;
 
   /** Returns the delta sample, or null for the first read or after a reset. */
   addStatIo(t: number, rows: StatIoRow[]): IoSample | null {
@@ -282,6 +287,7 @@ export class TargetWindow {
   /** pg_stat_statements over the window, and why it may be incomplete. */
   setStatements(statements: StatementStat[], note: string | null): void {
     this.stats = { statements, note };
+    this.runs.nameMissed(this.statementText);
   }
 
   /** Ids of the runs still open: their query text is not fetched again. */

@@ -53,7 +53,7 @@ export function boot(): Runtime {
           id: target.id,
           name: target.name,
           demo: target.demo,
-          watchedSampleMs: config.watchedSampleMs,
+          watchedSampleMs: config.watchedSampleMsGiven ? config.watchedSampleMs : undefined,
           idleSampleMs: config.idleSampleMs,
           windowMs: config.windowMs,
           redact: config.redact,

@@ -20,7 +20,7 @@ import { CostMeter } from "./cost";
 import { watchCost } from "./watch-cost";
 import { CollectorStats } from "./stats";
 import { StepRunner } from "./steps/runner";
-import { BURST_SAMPLES, DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
+import { BURST_SAMPLES, DEFAULT_BUDGET_MS, watchedMs, type CollectorOptions } from "./options";
 import { DEFAULT_CADENCES } from "./steps/step";
 
 export { DEFAULT_BUDGET_MS, type CollectorOptions } from "./options";
@@ -107,9 +107,9 @@ export class Collector implements PayloadSource {
     return this.options.statementTimeoutMs ?? 1000;
   }
 
-  /** The interval asked for: fast while someone watches, slow otherwise. */
+  /** The interval asked for: fast while someone watches (slower where pg_wait_sampling gives the waits), slow otherwise. */
   private get askedMs(): number {
-    return this.feed.viewers > 0 ? this.options.watchedSampleMs : this.options.idleSampleMs;
+    return this.feed.viewers > 0 ? watchedMs(this.options.watchedSampleMs, this.steps.sampling.waits.ready) : this.options.idleSampleMs;
   }
 
   /** The interval in force: the one asked for, stretched where the budget says (Pace). */

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { SampledBackend } from "../../schemas/rows";
-import { target } from "../../../test/support/fixtures";
+import { activeBackend, target } from "../../../test/support/fixtures";
 import { TargetWindow } from "../../model/window/window";
 import { Feed } from "../payloads/feed";
 import { Publisher } from "./publisher";
 
-const scan = (pid = 10, start = 0): SampledBackend => ({
-  pid,
-  leader_pid: null,
-  backend_type: "client backend",
-  state: "active",
-  wait_event_type: "IO",
-  wait_event: "AioIoCompletion",
-  query_id: "7",
-  query_start_ms: start,
-  state_change_ms: start,
-  datname: "db",
-  usename: "u",
-  query: "select count(*) from t",
-  handles: null,
-});
+const scan = (pid = 10, start = 0): SampledBackend => activeBackend(pid, start);
 
 /** The queries and findings events a viewer got, decoded. */
 function viewer(feed: Feed): {

@@ -87,7 +87,7 @@ export class WaitSampler {
     this.readAt = now;
     try {
       const [row] = await session.run("wait_profile", { extSchema: schema });
-      const read = this.reader.read(row, Date.now());
+      const read = this.reader.read(row, Date.now(), periodMs);
       const active = this.active;
       this.active = new Set();
       return read ? { read, waits: averageWaits(read, active, periodMs), periodMs } : null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig, parseDuration } from "./config";
+import { watchedMs } from "../collector/options";
 
 const parse = (env: Record<string, string>) => parseConfig(env, "/proj");
 
@@ -17,6 +18,7 @@ describe("parseConfig", () => {
   it("defaults to the demo target on loopback", () => {
     const c = parse({});
     expect(c).toMatchObject({ demo: true, watchedSampleMs: 100, windowMs: 900_000, host: "127.0.0.1", port: 3000, authToken: null });
+    expect(c.watchedSampleMsGiven).toBe(false);
     expect(c.targets).toEqual([{ id: "demo", name: "demo", url: "", demo: true }]);
   });
 
@@ -132,5 +134,19 @@ describe("parseDuration", () => {
     ["-1m", null],
   ])("%s -> %s", (text, want) => {
     expect(parseDuration(text)).toBe(want);
+  });
+});
+
+describe("INFLIGHT_SAMPLE_MS given or not: where pg_wait_sampling is in use, polls every 250 ms unless the operator said otherwise", () => {
+  it.each([
+    [{}, false, 100, 250],
+    [{ INFLIGHT_SAMPLE_MS: "" }, false, 100, 250],
+    [{ INFLIGHT_SAMPLE_MS: "100" }, true, 100, 100],
+    [{ INFLIGHT_SAMPLE_MS: "50" }, true, 50, 50],
+  ])("%o", (env, given, without, withExtension) => {
+    const c = parse(env);
+    expect(c.watchedSampleMsGiven).toBe(given);
+    const asked = c.watchedSampleMsGiven ? c.watchedSampleMs : undefined;
+    expect([watchedMs(asked, false), watchedMs(asked, true)]).toEqual([without, withExtension]);
   });
 });

@@ -46,6 +46,8 @@ export interface Config {
   demo: boolean;
   /** the sampling intervals asked for, while watched and while not (the one in force is TargetInfo.sampleMs) */
   watchedSampleMs: number;
+  /** INFLIGHT_SAMPLE_MS was given: it holds where pg_wait_sampling is in use too (else 250 ms there, options.ts) */
+  watchedSampleMsGiven: boolean;
   idleSampleMs: number;
   windowMs: number;
   /** server time watching may cost each target, ms per second */
@@ -171,6 +173,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     targets,
     demo,
     watchedSampleMs,
+    watchedSampleMsGiven: (env.INFLIGHT_SAMPLE_MS ?? "") !== "",
     idleSampleMs,
     windowMs,
     budgetMsPerSecond,
