@@ -18,8 +18,12 @@ import { demoCluster, expandRunGroups, openTarget, startInflightOn, stopInflight
 const TABLE = "public.readings";
 /** The second inflight's target: the host of its DATABASE_URL. */
 const TARGET = "127.0.0.1";
-// The second inflight runs at the shipped defaults, as the e2e server does.
-const SETTINGS = {} as const;
+// The second inflight runs at the shipped defaults but for the budget. This spec is about the
+// history keeping what was seen live, its reads in flight among it, not about the budget
+// (lib/server/collector/budget.int.test.ts is): on this shared machine a pg_aios read can cost
+// several ms, and the default 5 ms/s then reads it rarely enough that a cold scan of a few
+// seconds may have no read of it at all.
+const SETTINGS = { INFLIGHT_BUDGET: "100" } as const;
 
 function demoUrl(): { url: string; dataDir: string } {
   const cluster = demoCluster();
@@ -36,13 +40,11 @@ interface Seen {
 
 /**
  * Runs the scan cold until the page has seen it end with the verdict async
- * and a finding about it while it ran, and a pg_aios read of it had a handle
- * in flight (a sample can miss a short burst of reads, and on a slow machine
- * the budget spaces pg_aios out, so the verdict can come from its
- * AioIoCompletion waits alone: a few tries, each scan marked apart).
+ * and a finding about it while it ran (a sample can miss a short burst of
+ * reads: a few tries, each scan marked apart).
  */
-async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string, base: string): Promise<Seen> {
-  for (let attempt = 0; attempt < 6; attempt++) {
+async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string): Promise<Seen> {
+  for (let attempt = 0; attempt < 4; attempt++) {
     const mark = `history-e2e-${Date.now()}-${attempt}`;
     await evictFromPageCache(client, dataDir, TABLE);
     let running = true;
@@ -64,10 +66,10 @@ async function coldScanSeenLive(page: Page, client: pg.Client, dataDir: string, 
     await expandRunGroups(page);
     await expect(row).toHaveAttribute("data-running", "false");
     if ((await row.getAttribute("data-verdict")) !== "async") continue;
-    const live = (await (await fetch(`${base}/api/targets/${TARGET}/window`)).json()) as { queries: { id: string; maxInFlight: number }[] };
-    if ((live.queries.find((r) => r.id === runId)?.maxInFlight ?? 0) > 0) return { mark, runId };
+    console.log(`[history] the cold scan seen live with the verdict async on try ${attempt + 1}`);
+    return { mark, runId };
   }
-  throw new Error("the cold scan was never seen live with the verdict async, a finding about it and a read in flight");
+  throw new Error("the cold scan was never seen live with the verdict async and a finding about it");
 }
 
 test("a cold scan seen live is on the page for its range after inflight restarts: its run, verdict, reads in flight and finding", async ({
@@ -88,7 +90,7 @@ test("a cold scan seen live is on the page for its range after inflight restarts
     inflight = await startInflightOn(url, settings);
     await openTarget(page, `${inflight.base}/targets/${TARGET}`);
     const from = Date.now();
-    const { mark, runId } = await coldScanSeenLive(page, client, dataDir, inflight.base);
+    const { mark, runId } = await coldScanSeenLive(page, client, dataDir);
     const to = Date.now() + 2000;
     // The stop writes what the recorder has not yet: the ended run, the finding's end, the second under way.
     await stopInflight(inflight.server);

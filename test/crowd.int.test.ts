@@ -6,9 +6,9 @@
 // 1,000 have been opened and closed: about 200 are open at any time, the
 // rest refused. (Times vary by +-25%: viewers do not arrive in lockstep.)
 // Throughout, /api/health is timed, and the target must never be marked
-// down nor sampling fall under 99% of its ticks (a point under one viewer's, on a
-// machine busy with other work). A baseline with one viewer comes first, in the
-// same run, for that and for the figures in BENCHMARKS.md.
+// down nor sampling fall under 99% of its slots, counted by the ticks a
+// viewer of the test's own receives on the test's clock. A baseline with that
+// viewer alone comes first, in the same run, for the figures in BENCHMARKS.md.
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import os from "node:os";
@@ -18,6 +18,7 @@ import type { TargetsResponse } from "../lib/schemas/api";
 import type { TargetInfo } from "../lib/schemas/target";
 import { testPg, waitFor } from "./support/pg";
 import { startServer, type RunningServer } from "./support/server";
+import { openSse, slotTicksArrived, type SseClient } from "./support/sse";
 
 const PG = testPg();
 /** CROWD_LOOPS=1000: BENCHMARKS.md's larger crowd (1,000 loops, 800 of them refused at any time). */
@@ -29,7 +30,9 @@ const HOLD_MS = 4000;
 const RETRY_MS = 2000;
 const RAMP_MS = 2000;
 const jitter = (ms: number) => ms * (0.75 + Math.random() / 2);
-const BASELINE_MS = 10_000;
+const BASELINE_MS = 5000;
+/** The interval asked for while someone watches (the shipped default). */
+const SAMPLE_MS = 100;
 
 let server: RunningServer;
 let scans: ScanDriver;
@@ -43,6 +46,11 @@ async function loopLag(): Promise<{ p99: number; max: number }> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const read = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1]) * 1000);
   return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
+}
+
+/** The 100 ms slots in [from, to) on the test's clock, and the ticks in their slots that reached `viewer` meanwhile. */
+function sampledBy(viewer: SseClient, from: number, to: number): { slots: number; arrived: number } {
+  return { slots: Math.floor((to - from) / SAMPLE_MS), arrived: slotTicksArrived(viewer.events, from, to) };
 }
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
@@ -138,19 +146,20 @@ describe("a crowd of viewers during cold scans", () => {
   // a run that misses one shows where it does not hold.
   it("1,000 streams in bounded loops: ~200 open at a time, the rest refused cleanly; /api/health under 250 ms p99, the target up, sampling >= 99%", async () => {
     const stream = `${server.url}/api/targets/pg/stream`;
-    // Baseline: one viewer (the fast cadence runs while someone watches), no crowd.
-    const one = await open(stream, "127.0.0.1");
+    // The test's own viewer, from its own address, throughout: one of the 200 the caps allow.
+    // Baseline: it alone (the fast cadence runs while someone watches), no crowd.
+    const one = await openSse(stream, {}, "127.0.0.1");
+    await one.waitFor((e) => e.event === "tick");
     await new Promise((r) => setTimeout(r, 1000));
     await loopLag();
-    const base0 = await target();
     const cpu0 = cpuMs(server.pid);
+    const baseFrom = Date.now();
     const baseline = probe();
     await new Promise((r) => setTimeout(r, BASELINE_MS));
     await baseline.stop();
-    const base1 = await target();
-    const baseCpu = (cpuMs(server.pid) - cpu0) / BASELINE_MS;
+    const baseTo = Date.now();
+    const baseCpu = (cpuMs(server.pid) - cpu0) / (baseTo - baseFrom);
     const baseLag = await loopLag();
-    one.close();
 
     const t0 = await target();
     const rss0 = rssMb(server.pid);
@@ -177,7 +186,9 @@ describe("a crowd of viewers during cold scans", () => {
       }),
     );
     await watch.stop();
-    const crowdMs = Date.now() - started;
+    const ended = Date.now();
+    one.close();
+    const crowdMs = ended - started;
     const crowdCpu = (cpuMs(server.pid) - cpu1) / crowdMs;
     const t1 = await target();
     const crowdLag = await loopLag();
@@ -185,16 +196,13 @@ describe("a crowd of viewers during cold scans", () => {
     const left = (await target()).viewers;
     await waitFor(`viewers back to 0 (${left} right after)`, async () => (await target()).viewers === 0, 30_000);
 
-    const sampled = (a: TargetInfo, b: TargetInfo) => (b.samples - a.samples) / (b.samples - a.samples + b.missed - a.missed);
     const ms = (x: number) => Math.round(x * 10) / 10;
     const figures = {
       baseline: {
         healthP50: ms(quantile(baseline.health, 0.5)),
         healthP99: ms(quantile(baseline.health, 0.99)),
         n: baseline.health.length,
-        sampled: sampled(base0, base1),
-        samples: base1.samples - base0.samples,
-        missed: base1.missed - base0.missed,
+        ...sampledBy(one, baseFrom, baseTo),
         cpu: ms(baseCpu * 100),
         loopLagMs: baseLag,
       },
@@ -209,9 +217,9 @@ describe("a crowd of viewers during cold scans", () => {
         healthP99: ms(quantile(watch.health, 0.99)),
         healthMax: ms(Math.max(...watch.health)),
         n: watch.health.length,
-        sampled: sampled(t0, t1),
-        samples: t1.samples - t0.samples,
-        missed: t1.missed - t0.missed,
+        ...sampledBy(one, started, ended),
+        /** the product's own count, beside the test's: not what is judged */
+        productMissed: t1.missed - t0.missed,
         cpu: ms(crowdCpu * 100),
         loopLagMs: crowdLag,
       },
@@ -246,14 +254,15 @@ describe("a crowd of viewers during cold scans", () => {
     expect(watch.since.size).toBe(1);
     expect(t1.statusSince).toBe(t0.statusSince);
     expect(t1.lastError).toBeNull();
-    // 99% of the slots, on a machine that gives one viewer that much: the crowd costs at
-    // most a point against the baseline measured beside it in this run. (Slots another
-    // process's load takes from one viewer too are the machine's, not the crowd's.)
-    const promised = Math.min(0.99, figures.baseline.sampled - 0.01);
+    // 99% of the slots: the ticks that reached the test's viewer, of the 100 ms slots in the
+    // crowd's span on the test's clock, one slot given for where the span's ends fall. At the
+    // shipped budget, as users run it: the sample here costs far less than the share that would
+    // stretch its cadence, and pg_aios is spaced out as they get it.
+    const { slots, arrived } = figures.crowd;
     expect(
-      figures.crowd.sampled,
-      `share of slots sampled (${figures.crowd.missed} missed; one viewer's baseline ${ms(figures.baseline.sampled * 100)}%; event-loop delay p99 ${crowdLag.p99} ms; ${load})`,
-    ).toBeGreaterThanOrEqual(promised);
+      arrived,
+      `ticks in their slots that reached the test's viewer: ${arrived} of ${slots} (one viewer's baseline ${figures.baseline.arrived} of ${figures.baseline.slots}; the product counted ${figures.crowd.productMissed} missed at ${t1.sampleMs} ms; event-loop delay p99 ${crowdLag.p99} ms, max ${crowdLag.max} ms; ${load})`,
+    ).toBeGreaterThanOrEqual(Math.ceil(slots * 0.99) - 1);
     expect(scans.scans.length).toBeGreaterThan(3);
     expect(scans.errors).toEqual([]);
   });

@@ -106,9 +106,6 @@ export const TargetInfo = z.object({
   samples: z.number(),
   /** slots whose sample was not taken (the last one still running, no session, the event loop held up) */
   missed: z.number(),
-  /** the schedule's slots that have come due, each at the interval then in force: samples + missed,
-   * and the one or two whose sample is running or waiting */
-  slots: z.number(),
   /** pg_postmaster_start_time() in ms */
   postmasterStart: z.number().nullable(),
   capabilities: Capabilities.nullable(),

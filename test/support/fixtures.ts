@@ -45,7 +45,6 @@ export function target(over: Partial<TargetInfo> = {}): TargetInfo {
     achievedHz: 10,
     samples: 0,
     missed: 0,
-    slots: 0,
     postmasterStart: 0,
     capabilities: { aios: true, aiosDenied: false, statIo: true, statStatements: "1.12", readAllStats: true, role: "inflight" },
     windowMs: 900_000,

@@ -7,6 +7,8 @@ export interface SseEvent {
   event: string;
   id: string | null;
   data: string;
+  /** when its bytes reached the test (Date.now()): the test's own clock, not the payload's */
+  at: number;
 }
 
 export interface SseClient {
@@ -37,7 +39,8 @@ export function openSse(url: string, headers: Record<string, string> = {}, from?
         pending += chunk;
         const cut = pending.lastIndexOf("\n\n");
         if (cut === -1) return;
-        events.push(...parseEvents(pending.slice(0, cut + 2)));
+        const at = Date.now();
+        events.push(...parseEvents(pending.slice(0, cut + 2)).map((e) => ({ ...e, at })));
         pending = pending.slice(cut + 2);
         for (const w of waiters) w();
       });
@@ -79,4 +82,13 @@ export function openSse(url: string, headers: Record<string, string> = {}, from?
     });
     req.on("error", reject);
   });
+}
+
+/**
+ * The samples taken in their slots (tick events not marked extra: a burst
+ * between the slots when a statement starts is not one) that reached the
+ * test in [from, to) by its own clock: the cadence as a viewer gets it.
+ */
+export function slotTicksArrived(events: readonly SseEvent[], from: number, to: number): number {
+  return events.filter((e) => e.event === "tick" && e.at >= from && e.at < to && !(JSON.parse(e.data) as { extra?: true }).extra).length;
 }

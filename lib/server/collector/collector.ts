@@ -158,7 +158,6 @@ export class Collector implements PayloadSource {
       achievedHz: this.stats.achievedHz(now),
       samples: this.stats.samples,
       missed: this.stats.missed,
-      slots: this.schedule.slots,
       postmasterStart: this.window.serverStart,
       capabilities: this.capabilities,
       windowMs: this.options.windowMs,

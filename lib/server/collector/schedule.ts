@@ -20,8 +20,6 @@ export class Schedule {
   /** an extra run that fell due while a tick ran, waiting for it to end */
   private extraWaiting: { fn: (now: number) => Promise<void>; delayMs: number } | null = null;
   private stopped = true;
-  /** slots that have come due since start, each sampled, missed, or still running or waiting */
-  private due = 0;
 
   constructor(
     private readonly interval: () => number,
@@ -29,10 +27,6 @@ export class Schedule {
     private readonly tick: (now: number) => Promise<boolean> | boolean,
     private readonly missed: (n: number) => void,
   ) {}
-
-  get slots(): number {
-    return this.due;
-  }
 
   start(): void {
     this.stopped = false;
@@ -86,7 +80,6 @@ export class Schedule {
     const interval = this.interval();
     // Slots that passed while the event loop was held up count as missed.
     const late = Math.floor((now - this.nextDue) / interval);
-    this.due += 1 + Math.max(0, late);
     if (late > 0) {
       this.missed(late);
       this.nextDue += late * interval;
