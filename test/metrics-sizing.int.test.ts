@@ -96,8 +96,8 @@ describe("the io workers' queue counters on /metrics, one io worker", () => {
   beforeAll(async () => {
     own = await startOwnPg();
     admin = await superuser();
-    // ~200 MB each, many times shared_buffers (32 MB).
-    await createScanTables(superuser, TABLES, 70_000);
+    // 200 MB each, many times shared_buffers (32 MB).
+    await createScanTables(superuser, TABLES, 200);
     await alterSystem(own.server, { io_workers: 1 });
     await admin.query("SELECT pg_reload_conf()");
     await waitFor(

@@ -11,6 +11,7 @@ import { alterSystem } from "../lib/server/demo/admin";
 import { WORKERS_PARTIAL_SHARE } from "../lib/model/window/findings/thresholds";
 import { startOwnPg, type OwnPg } from "./support/own-pg";
 import { connect, waitFor } from "./support/pg";
+import { createScanTables } from "./support/scan-tables";
 import { leverOf, scanUntil, sizedCollector, type Sized } from "./support/sizing";
 
 const TABLES = ["public.sizing_a", "public.sizing_b", "public.sizing_c"];
@@ -39,21 +40,9 @@ describe("the sizing view over a PostgreSQL 18's history", () => {
   beforeAll(async () => {
     own = await startOwnPg();
     admin = await superuser("sizing-admin");
-    // ~190 MB each over 32 MB of shared_buffers, three rows a page: a cold scan waits on its reads
-    // (findings.int.test.ts says why so few rows a page). Unlogged: restarts keep them, no WAL.
-    await Promise.all(
-      TABLES.map(async (t) => {
-        const c = await superuser("sizing-setup");
-        try {
-          await c.query(
-            `CREATE UNLOGGED TABLE ${t} WITH (fillfactor = 10) AS SELECT g AS id, repeat(md5(g::text), 8) AS payload FROM generate_series(1, 70000) AS g`,
-          );
-          await c.query(`VACUUM ANALYZE ${t}`);
-        } finally {
-          await c.end();
-        }
-      }),
-    );
+    // 270 MB each over 32 MB of shared_buffers, rows as a table of documents has them: a cold
+    // scan waits on its reads (test/support/scan-tables.ts says why). Unlogged: restarts keep them, no WAL.
+    await createScanTables(() => superuser("sizing-setup"), TABLES, 270);
     s = await sizedCollector("own", own.server.monitorUrl("postgres"));
   }, 180_000);
 
