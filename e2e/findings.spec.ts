@@ -125,7 +125,7 @@ test("the fleet page carries each target's top finding, linked", async ({ page }
   await expect(finding.locator("a")).toHaveAttribute("href", /^\/targets\/demo/);
   // "Sampling runs fast (every sample interval)" said nothing (issue 11).
   await expect(page.getByTestId("fleet-cadence")).toContainText(
-    "sampled every 100 ms while someone has its page open, once a second otherwise",
+    "sampled every 100 ms (every 250 ms where pg_wait_sampling gives the wait events) while someone has its page open, once a second otherwise",
   );
   // The demo named once, not "demodemo".
   await expect(page.locator('[data-testid="fleet-row"][data-target="demo"]')).not.toContainText("demodemo");
