@@ -16,6 +16,8 @@ export default defineConfig({
     include: ["bench/run.ts"],
     environment: "node",
     pool: "forks",
+    // the soak speaks to its server's inspector over a WebSocket: global from Node 22, behind this flag in 20
+    execArgv: process.allowedNodeEnvironmentFlags.has("--experimental-websocket") ? ["--experimental-websocket"] : [],
     fileParallelism: false,
     testTimeout: 60 * 60_000,
     hookTimeout: 10 * 60_000,

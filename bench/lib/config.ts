@@ -45,6 +45,10 @@ export function benchConfig(env: NodeJS.ProcessEnv) {
     /** the soak (BENCH_ONLY=soak): one server at the shipped defaults for this long, read this often */
     soakMin: num("BENCH_SOAK_MIN", quick ? 4 : 30),
     soakEverySeconds: num("BENCH_SOAK_EVERY_S", 30),
+    /** INFLIGHT_WINDOW for the soak's server (a shorter window fills sooner, for looking into a growth); unset: the shipped 15 minutes */
+    soakWindow: env.BENCH_SOAK_WINDOW ?? null,
+    /** more node options for the soak's server (say --inspect=127.0.0.1:9361 to read its heap from outside) */
+    soakNodeOptions: env.BENCH_SOAK_NODE_OPTIONS ?? "",
   };
 }
 

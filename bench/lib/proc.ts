@@ -34,6 +34,17 @@ export function rssBytes(pid: number): number | null {
   }
 }
 
+/** VmRSS and its anonymous and file-backed parts (RssAnon, RssFile), bytes; null when the process is gone. */
+export function rssParts(pid: number): { rss: number; anon: number; file: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(text)?.[1] ?? NaN) * 1024;
+    return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") };
+  } catch {
+    return null;
+  }
+}
+
 function listeningInodes(port: number): Set<string> {
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
   const inodes = new Set<string>();

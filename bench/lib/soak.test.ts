@@ -2,7 +2,7 @@
 // of bench/lib/soak.ts, from readings made up for each case.
 import { describe, expect, it } from "vitest";
 import { soakTable } from "./report-soak";
-import { blocksOf, heapClimbs, lagHolds, levelAt, slope, soakFigure, type SoakReading } from "./soak";
+import { blocksOf, heapClimbs, lagHolds, levelAt, slope, soakFigure, type SettledReading, type SoakReading } from "./soak";
 
 const MB = 1024 * 1024;
 
@@ -28,6 +28,27 @@ function readings(
   }
   return out;
 }
+
+/** A full collection every 5 minutes from 15 minutes to `endS`: RSS and the main thread's live heap given by functions of the time. */
+function settled(endS: number, rssMb: (s: number) => number, liveMb: (s: number) => number): SettledReading[] {
+  const out: SettledReading[] = [];
+  for (let s = 900; s <= endS; s += 300)
+    out.push({
+      s,
+      rss: rssMb(s) * MB,
+      rssAnon: (rssMb(s) - 70) * MB,
+      heapUsed: liveMb(s) * MB,
+      heapTotal: (liveMb(s) + 5) * MB,
+      external: 7 * MB,
+      arrayBuffers: MB,
+      workerHeapUsed: 5 * MB,
+      workerHeapTotal: 6 * MB,
+      workers: 1,
+      v8Physical: (liveMb(s) + 11) * MB,
+    });
+  return out;
+}
+const held = (x: number) => () => x;
 
 /** Fills for the window's 15 minutes, then holds, with a GC's saw-tooth of +-8 MB. */
 const filling = (base: number, top: number) => (s: number) => Math.min(top, base + ((top - base) * s) / 900) + (s % 90 === 0 ? -8 : 8);
@@ -93,6 +114,7 @@ describe("blocks", () => {
       lagP99,
       lagMax: lagP99,
       rssMedian: 0,
+      rssMax: 0,
       heapFloor: 0,
     });
     expect(lagHolds([b(10, 20), b(13.5, 35), b(11, 20)])).toBe(true);
@@ -104,25 +126,55 @@ describe("blocks", () => {
 
 describe("soakFigure", () => {
   it("calls a server flat that fills its window and then holds", () => {
-    const f = soakFigure(readings(1800, filling(120, 200), filling(40, 90)), 900, 1800);
+    const f = soakFigure(readings(1800, filling(120, 200), filling(40, 90)), 900, 1800, settled(1800, held(140), held(45)));
     expect(f.verdict).toEqual({ rss: true, heap: true, lag: true, flat: true });
     // the median of a minute either side, inside the saw-tooth
     expect(Math.abs(f.atFull.rss! / MB - 200)).toBeLessThanOrEqual(8);
     expect(Math.abs(f.afterFull.rss.mbPer10Min!)).toBeLessThan(2);
     expect(f.blocks.map((b) => b.from)).toEqual([0, 300, 600, 900, 1200, 1500]);
+    expect(f.settled).toMatchObject({ readings: 4, liveHeapClimbs: false });
+    expect(f.settled.liveHeap.growth).toBeCloseTo(0);
   });
 
-  it("misses on memory that keeps growing once the window is full, whatever the saw-tooth", () => {
-    const leak = (s: number) => filling(120, 200)(s) + Math.max(0, s - 900) / 60;
+  it("does not judge the saw-tooth between collections: its top rising while what a collection leaves holds is V8 collecting later", () => {
+    // the 2026-12-06 soak: RSS between collections +10% from 15 to 30 minutes, heap floors flat
+    const later = (s: number) => filling(120, 188)(s) + Math.max(0, s - 900) / 45;
+    const f = soakFigure(readings(1800, later, filling(40, 52)), 900, 1800, settled(1800, held(132), held(39)));
+    expect(f.afterFull.rss.growth).toBeGreaterThan(0.05);
+    expect(f.verdict).toEqual({ rss: true, heap: true, lag: true, flat: true });
+  });
+
+  it("misses on objects kept alive once the window is full, whatever the saw-tooth", () => {
+    const leak = (s: number) => Math.max(0, s - 900) / 60;
     const f = soakFigure(
-      readings(1800, leak, (s) => filling(40, 90)(s) + Math.max(0, s - 900) / 60),
+      readings(
+        1800,
+        (s) => filling(120, 200)(s) + leak(s),
+        (s) => filling(40, 90)(s) + leak(s),
+      ),
       900,
       1800,
+      settled(
+        1800,
+        (s) => 140 + leak(s),
+        (s) => 45 + leak(s),
+      ),
     );
-    expect(f.afterFull.rss.mbPer10Min).toBeCloseTo(10, 0);
-    expect(f.afterFull.rss.growth).toBeGreaterThan(0.05);
-    expect(f.afterFull.heapClimbs).toBe(true);
+    expect(f.settled.liveHeap.mbPer10Min).toBeCloseTo(10, 0);
+    expect(f.settled.liveHeapClimbs).toBe(true);
     expect(f.verdict).toMatchObject({ rss: false, heap: false, flat: false });
+  });
+
+  it("misses on RSS a collection cannot take back (native memory, the allocator's keep) while the live heap holds", () => {
+    const f = soakFigure(
+      readings(1800, filling(120, 200), filling(40, 90)),
+      900,
+      1800,
+      settled(1800, (s) => 140 + (s - 900) / 60, held(45)),
+    );
+    expect(f.settled.native.mbPer10Min).toBeCloseTo(10, 0);
+    expect(f.settled.v8Physical.mbPer10Min).toBeCloseTo(0);
+    expect(f.verdict).toMatchObject({ rss: false, heap: true, flat: false });
   });
 
   it("misses on an event loop that slows as the run goes on", () => {
@@ -130,11 +182,18 @@ describe("soakFigure", () => {
       readings(1800, filling(120, 200), filling(40, 90), (s) => [s > 1500 ? 20 : 10.5, 20]),
       900,
       1800,
+      settled(1800, held(140), held(45)),
     );
     expect(f.verdict).toMatchObject({ rss: true, heap: true, lag: false, flat: false });
   });
 
-  it("judges nothing when the run ends before the window is full, and still renders", () => {
+  it("judges no memory without collections (no inspector), and nothing when the run ends before the window is full, and still renders", () => {
+    expect(soakFigure(readings(1800, filling(120, 200), filling(40, 90)), 900, 1800).verdict).toEqual({
+      rss: null,
+      heap: null,
+      lag: true,
+      flat: null,
+    });
     const f = soakFigure(
       readings(
         240,
@@ -146,5 +205,13 @@ describe("soakFigure", () => {
     );
     expect(f.verdict.flat).toBeNull();
     expect(soakTable(f).join("\n")).toContain("not measured");
+  });
+
+  it("renders the collections' rows and each block's reading after one", () => {
+    const collections = settled(1800, held(140), held(45)).map((r) => ({ ...r, window: { ticks: 9500, runs: 700, bytes: 3.5 * MB } }));
+    const text = soakTable(soakFigure(readings(1800, filling(120, 200), filling(40, 90)), 900, 1800, collections)).join("\n");
+    expect(text).toContain("| RSS | 140.0 MB | 140.0 MB | 0.0 MB / 10 min (+0.0%) | <= +5% | met |");
+    expect(text).toContain("| 10-15 | ");
+    expect(text).toMatch(/\| 25-30 \(judged\) \| .* \| 140\.0 MB \/ 50\.0 MB \(window: 9500 ticks, 700 runs, 3\.5 MB\) \|/);
   });
 });

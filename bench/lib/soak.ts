@@ -1,7 +1,9 @@
 // The soak's figures (issue 43) from its readings (bench/phases/soak.ts):
-// memory when the window has just filled against the end, the slope after
-// it filled, the event-loop delay by 5-minute block, and whether all of it
-// stayed flat by SOAK_GOALS.
+// what the server holds after a full collection, from the window's full
+// moment to the end (judged), its memory between collections beside it (its
+// level is when V8 chose to collect), the event-loop delay by 5-minute
+// block, and whether it all stayed flat by SOAK_GOALS.
+import type { SettledMemory } from "./inspector";
 import { quantile } from "./stats";
 
 /** One reading of the server, every 30 s from the moment it was watched. */
@@ -19,6 +21,14 @@ export interface SoakReading {
   lagMax: number | null;
 }
 
+/** A full collection of every isolate at one moment, then what the process held (inspector.ts). */
+export interface SettledReading extends SettledMemory {
+  /** seconds since the viewer connected */
+  s: number;
+  /** what the window held just before (GET .../window): ticks, runs, the payload's size; its contents move the live heap */
+  window?: { ticks?: number; runs?: number; bytes?: number };
+}
+
 export interface SoakBlock {
   /** seconds since watched: (from, to] */
   from: number;
@@ -29,14 +39,16 @@ export interface SoakBlock {
   lagP99: number | null;
   lagMax: number | null;
   rssMedian: number | null;
+  /** the most RSS read in the block: the top of the saw-tooth between collections */
+  rssMax: number | null;
   /** the least heap used read in the block: a leak raises it, a collection's timing does not */
   heapFloor: number | null;
 }
 
 export const SOAK_GOALS = {
-  /** RSS's and the heap's rise from the full window to the end (least squares), as a share of their level at the full window */
+  /** after a full collection: RSS's and the live heap's rise from the full window to the end (least squares), as a share of the first such reading */
   growth: 0.05,
-  /** heap floors that rise block after block, by more than this share in all, are a climb */
+  /** live heaps after collection that rise reading after reading, by more than this share in all, are a climb */
   heapClimb: 0.02,
   /** each block after the window filled against the first: p50 within 1.25x + 1 ms, p99 within 1.5x + 5 ms */
   lagP50: { ratio: 1.25, plusMs: 1 },
@@ -99,6 +111,7 @@ export function blocksOf(rs: SoakReading[], endS: number): SoakBlock[] {
         values(inside, (r) => r.rss),
         0.5,
       ),
+      rssMax: max(values(inside, (r) => r.rss)),
       heapFloor: min(values(inside, (r) => r.heapUsed)),
     });
   }
@@ -108,11 +121,42 @@ export function blocksOf(rs: SoakReading[], endS: number): SoakBlock[] {
 /** Bytes a second -> MB per 10 minutes. */
 const mbPer10Min = (bytesPerS: number | null) => (bytesPerS === null ? null : (bytesPerS * 600) / MB);
 
-/** A least-squares rise over [fromS, toS] as a share of `level`. */
-function growthOf(rs: SoakReading[], key: Key, fromS: number, toS: number, level: number | null) {
-  const pts = rs.filter((r) => r.s >= fromS && r.s <= toS && r[key] !== null).map((r) => ({ x: r.s, y: r[key] as number }));
+/** A least-squares rise of `pick` over the readings in [fromS, toS], as a share of `level`. */
+function growthOf<R extends { s: number }>(rs: R[], pick: (r: R) => number | null, fromS: number, toS: number, level: number | null) {
+  const pts = rs.flatMap((r) => {
+    const y = pick(r);
+    return r.s >= fromS && r.s <= toS && y !== null && Number.isFinite(y) ? [{ x: r.s, y }] : [];
+  });
   const perS = slope(pts);
   return { perS, mbPer10Min: mbPer10Min(perS), growth: perS === null || !level ? null : (perS * (toS - fromS)) / level };
+}
+
+/** The live heap of every isolate after a collection: the main thread's and the worker threads'. */
+export const liveHeap = (r: SettledMemory) => r.heapUsed + r.workerHeapUsed;
+/** What RSS holds besides V8's heaps and the mapped files: malloc (SQLite, pg's buffers, array buffers), stacks, the allocator's keep. */
+export const nativeOf = (r: SettledMemory) => (r.rssAnon === null ? null : r.rssAnon - r.v8Physical);
+
+/**
+ * After each full collection from the window's full moment to the end: RSS
+ * (what the machine gives the process and a collection cannot take back),
+ * the live heap (a leak of objects raises it) and, for telling the two
+ * apart, the memory outside V8's heaps and the heaps' own.
+ */
+export function settledFigure(settled: SettledReading[], windowS: number, endS: number) {
+  const judged = settled.filter((r) => r.s >= windowS && r.s <= endS);
+  const first = judged[0] ?? null;
+  const last = judged.at(-1) ?? null;
+  const growth = (pick: (r: SettledReading) => number | null) => growthOf(judged, pick, windowS, endS, first === null ? null : pick(first));
+  return {
+    readings: judged.length,
+    first,
+    last,
+    rss: growth((r) => r.rss),
+    liveHeap: growth(liveHeap),
+    native: growth(nativeOf),
+    v8Physical: growth((r) => r.v8Physical),
+    liveHeapClimbs: judged.length < 3 ? null : heapClimbs(judged.map(liveHeap)),
+  };
 }
 
 /** Floors that rise at every step, by more than SOAK_GOALS.heapClimb from the first to the last. */
@@ -138,12 +182,14 @@ export function lagHolds(blocks: SoakBlock[]): boolean | null {
 }
 
 /**
- * The figure: levels at the full window (`windowS` after watching began) and
- * at the end (the last two minutes' median), the slope from the full window
- * to the end, its 5-minute blocks. Judged only over the blocks after the
- * window filled: before that the window is meant to grow.
+ * The figure: what the process held after each full collection from the
+ * window's full moment (`windowS` after watching began) to the end, judged;
+ * beside it, the readings between collections: levels at the full window and
+ * at the end (the last two minutes' median), their slope, the 5-minute
+ * blocks. Judged only after the window filled: before that it is meant to
+ * grow.
  */
-export function soakFigure(rs: SoakReading[], windowS: number, endS: number) {
+export function soakFigure(rs: SoakReading[], windowS: number, endS: number, settledReadings: SettledReading[] = []) {
   const level = (s: number) => ({
     rss: levelAt(rs, s, "rss"),
     heapUsed: levelAt(rs, s, "heapUsed"),
@@ -151,16 +197,18 @@ export function soakFigure(rs: SoakReading[], windowS: number, endS: number) {
   });
   const atFull = level(windowS);
   const atEnd = level(endS - LEVEL_S);
-  const rss = growthOf(rs, "rss", windowS, endS, atFull.rss);
-  const heap = growthOf(rs, "heapUsed", windowS, endS, atFull.heapUsed);
+  const rss = growthOf(rs, (r) => r.rss, windowS, endS, atFull.rss);
+  const heap = growthOf(rs, (r) => r.heapUsed, windowS, endS, atFull.heapUsed);
   const blocks = blocksOf(rs, endS);
   const judged = blocks.filter((b) => b.from >= windowS && b.readings > 0);
   const climbs = heapClimbs(judged.map((b) => b.heapFloor));
   const lag = judged.length >= 2 ? lagHolds(judged) : null;
+  const settled = settledFigure(settledReadings, windowS, endS);
   const ok = (g: number | null) => (g === null ? null : g <= SOAK_GOALS.growth);
+  const liveOk = ok(settled.liveHeap.growth);
   const verdict = {
-    rss: ok(rss.growth),
-    heap: ok(heap.growth) === null || climbs === null ? null : ok(heap.growth)! && !climbs,
+    rss: ok(settled.rss.growth),
+    heap: liveOk === null || settled.liveHeapClimbs === null ? null : liveOk && !settled.liveHeapClimbs,
     lag,
   };
   const all = Object.values(verdict);
@@ -171,6 +219,8 @@ export function soakFigure(rs: SoakReading[], windowS: number, endS: number) {
     readings: rs.length,
     atFull,
     atEnd,
+    settled,
+    settledReadings,
     afterFull: { fromS: windowS, toS: endS, rss, heapUsed: heap, heapFloors: judged.map((b) => b.heapFloor), heapClimbs: climbs },
     blocks,
     verdict: { ...verdict, flat: all.includes(null) ? null : all.every(Boolean) },

@@ -6,12 +6,15 @@
 // its RSS (/proc) and, from its /metrics (prom-client's default metrics),
 // its JS heap and the event-loop delay since the scrape before. At each
 // 5-minute mark once the window is full, the window's contents are counted
-// (GET .../window, what a page opening does) -> bench/lib/soak.ts.
+// (GET .../window, what a page opening does), then a full collection of
+// every isolate through the server's inspector and what is left
+// (bench/lib/inspector.ts) -> bench/lib/soak.ts.
+import { Inspector, inspectorUrl, settledMemory } from "../lib/inspector";
 import { metricSum } from "../lib/metrics-text";
 import { loadAvg, rssBytes } from "../lib/proc";
 import { soakTable } from "../lib/report-soak";
 import { ScanDriver } from "../lib/scans";
-import { soakFigure, type SoakReading } from "../lib/soak";
+import { soakFigure, type SettledReading, type SoakReading } from "../lib/soak";
 import { startInflight, TARGET_ID, type Inflight } from "../lib/inflight";
 import { sleep } from "../lib/stats";
 import { DEFAULT_DATA_DIR, startTarget } from "../lib/target";
@@ -39,22 +42,32 @@ export async function soakFigureRun(bench: Bench): Promise<void> {
   await scans.open();
   scans.phase = "soak";
   void scans.start();
-  // SIGUSR2 writes a heap snapshot into bench/tmp/app: for looking into a growth by hand (the soak sends none)
+  // SIGUSR2 writes a heap snapshot into bench/tmp/app: for looking into a growth by hand (the soak sends none; writing
+  // one leaves RSS some 150 MB higher for good, the allocator's keep). The inspector on a port of its choosing, loopback only.
   const S = await startInflight({
     appDir: paths.app,
     name: "S (shipped defaults)",
     role: roles.soak,
     url: target.urlFor(roles.soak),
-    env: { NODE_OPTIONS: "--heapsnapshot-signal=SIGUSR2" },
+    env: {
+      NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --inspect=127.0.0.1:0 ${cfg.soakNodeOptions}`.trim(),
+      ...(cfg.soakWindow === null ? {} : { INFLIGHT_WINDOW: cfg.soakWindow }),
+    },
     log,
   });
   running.servers.push(S);
+  const url = inspectorUrl(S.server.output());
+  if (!url) throw new Error(`the soak's server did not say its inspector's address:\n${S.server.output().slice(-2000)}`);
+  const inspector = await Inspector.connect(url);
   // the first scrape resets prom-client's delay histogram: each reading's delay is its own 30 s
   await S.metrics();
+  // the window's route loaded and compiled now, not between the first two collections
+  await windowCounts(S);
   const first = await S.info();
   const windowS = first.windowMs / 1000;
   const endS = cfg.soakMin * 60;
   const readings: (SoakReading & Json)[] = [];
+  const settled: (SettledReading & Json)[] = [];
   const windows: Json[] = [];
   const soak: Json = {
     pid: S.pid,
@@ -63,6 +76,7 @@ export async function soakFigureRun(bench: Bench): Promise<void> {
     budgetMsPerSecond: first.cost.budgetMsPerSecond,
     everySeconds: cfg.soakEverySeconds,
     readings,
+    settled,
     windows,
   };
   results.soak = soak;
@@ -73,7 +87,20 @@ export async function soakFigureRun(bench: Bench): Promise<void> {
     await sleep(Math.max(0, S.watchedSince + s * 1000 - Date.now()));
     const r = await readOnce(S, s);
     readings.push({ ...r, scans: scans.scans.length });
-    if (s >= windowS && (s - windowS) % COUNT_EVERY_S < cfg.soakEverySeconds) windows.push({ s, ...(await windowCounts(S)) });
+    if (s >= windowS && (s - windowS) % COUNT_EVERY_S < cfg.soakEverySeconds) {
+      // the window's payload first: the collection after it takes its garbage
+      const counts = await windowCounts(S);
+      windows.push({ s, ...counts });
+      const m = {
+        s,
+        ...(await settledMemory(inspector, S.pid)),
+        window: { ticks: counts.ticks, runs: counts.queries, bytes: counts.bytes },
+      };
+      settled.push(m);
+      log(
+        `soak ${(s / 60).toFixed(1)} min, after a full collection: rss ${mb(m.rss)}, live heap ${mb(m.heapUsed)} + ${mb(m.workerHeapUsed)} in ${m.workers} worker(s)`,
+      );
+    }
     if (s % COUNT_EVERY_S < cfg.soakEverySeconds) {
       log(
         `soak ${s / 60} min: rss ${mb(r.rss)}, heap ${mb(r.heapUsed)}/${mb(r.heapTotal)}, delay p50 ${r.lagP50?.toFixed(1)} p99 ${r.lagP99?.toFixed(1)} ms, ${r.samples} samples, ${r.missed} missed, ${scans.scans.length} scans`,
@@ -81,11 +108,12 @@ export async function soakFigureRun(bench: Bench): Promise<void> {
       bench.save();
     }
   }
+  inspector.close();
   const info = await S.info();
   soak.viewer = { ticks: S.viewer.ticks.length, closed: S.viewer.closed, error: S.viewer.error };
   soak.server = { samples: info.samples, missed: info.missed, scans: scans.scans.length, scanErrors: scans.errors.slice(0, 5) };
   if (S.viewer.closed) throw new Error(`the soak's viewer was closed before the end: ${S.viewer.error ?? "the stream ended"}`);
-  const figure = soakFigure(readings, windowS, endS);
+  const figure = soakFigure(readings, windowS, endS, settled);
   soak.figure = figure;
   log(`soak figure:\n${soakTable(figure).join("\n")}`);
 }
@@ -120,12 +148,12 @@ async function readOnce(S: Inflight, s: number) {
 }
 
 /** What the window holds: its arrays' lengths and the payload's size, what a page opening it is sent. */
-async function windowCounts(S: Inflight): Promise<Json> {
+async function windowCounts(S: Inflight): Promise<Record<string, number>> {
   const res = await fetch(`${S.server.url}/api/targets/${TARGET_ID}/window`, { cache: "no-store" });
   const text = await res.text();
   if (!res.ok) return { status: res.status };
   const body = JSON.parse(text) as Json;
-  const counts: Json = { bytes: text.length };
+  const counts: Record<string, number> = { bytes: text.length };
   for (const [k, v] of Object.entries(body)) if (Array.isArray(v)) counts[k] = v.length;
   return counts;
 }
