@@ -57,7 +57,7 @@ export class RunStore {
       this.ended.push(run);
       endedNow.push(run);
     }
-    if (this.ended.length > MAX_ENDED_RUNS) this.ended.splice(0, this.ended.length - MAX_ENDED_RUNS);
+    if (this.ended.length > MAX_ENDED_RUNS) this.drop(this.ended.length - MAX_ENDED_RUNS);
     return endedNow.map((run) => this.view(run));
   }
 
@@ -120,8 +120,12 @@ export class RunStore {
   evictBefore(cutoff: number): void {
     let drop = 0;
     while (drop < this.ended.length && (this.ended[drop].endedAt ?? 0) < cutoff) drop++;
-    for (const run of this.ended.slice(0, drop)) this.untitled.delete(run);
-    if (drop) this.ended.splice(0, drop);
+    if (drop) this.drop(drop);
+  }
+
+  /** Lets go of the `n` oldest ended runs, and of their waiting for a text (else a run cut by the cap stayed held there). */
+  private drop(n: number): void {
+    for (const run of this.ended.splice(0, n)) this.untitled.delete(run);
   }
 
   openIds(): string[] {
