@@ -43,7 +43,7 @@ export async function soakFigureRun(bench: Bench): Promise<void> {
   scans.phase = "soak";
   void scans.start();
   // SIGUSR2 writes a heap snapshot into bench/tmp/app: for looking into a growth by hand (the soak sends none; writing
-  // one leaves RSS some 150 MB higher for good, the allocator's keep). The inspector on a port of its choosing, loopback only.
+  // one leaves RSS higher for good: the allocator keeps what writing it took). The inspector on a port of its choosing, loopback only.
   const S = await startInflight({
     appDir: paths.app,
     name: "S (shipped defaults)",
