@@ -7,7 +7,6 @@ import { NO_HISTORY } from "../history/sink";
 import { serverAddress } from "../../model/compare/identity";
 import { Recording } from "../history/recording";
 import type { PayloadSource } from "../payloads/source";
-import { runQuery } from "../pg/run";
 import { Connection } from "./connection";
 import { HealthBoard } from "./health";
 import { ThrottledLog } from "./log";
@@ -183,8 +182,7 @@ export class Collector implements PayloadSource {
   /** A new session: what the server offers, then its settings and start time,
    * before anything samples on it (a sample would use the old settings). */
   private async open(client: pg.Client): Promise<void> {
-    const [caps] = await runQuery(client, "capabilities");
-    const session = new Session(client, caps, {
+    const session = await Session.open(client, {
       statementTimeoutMs: this.statementTimeoutMs,
       timed: (name, ms, first) => {
         const now = Date.now();
@@ -197,7 +195,7 @@ export class Collector implements PayloadSource {
       loopLag: this.options.loopLag,
     });
     this.capabilities = session.capabilities;
-    this.serverVersion = { text: caps.server_version, num: caps.server_version_num };
+    this.serverVersion = { text: session.caps.server_version, num: session.caps.server_version_num };
     this.health.waiting(Date.now());
     await this.steps.connect(session, Date.now());
     this.session = session;

@@ -4,6 +4,7 @@ import type { Capabilities } from "../../schemas/target";
 import type { CapabilitiesRow } from "../../schemas/rows";
 import type { QueryName, RowOf } from "../pg/queries";
 import { runQuery, type RunOptions } from "../pg/run";
+import { isStatementError } from "./errors";
 
 /** Past its statement_timeout, the server has ended a statement itself; this
  * much more without an answer and the network is taken to hang. */
@@ -29,13 +30,19 @@ export interface SessionOptions {
  */
 export class Session {
   readonly capabilities: Capabilities;
-  /** pg_control_system().system_identifier, read on connect; null when denied (or before) */
-  systemId: string | null = null;
   private prepared = new Set<QueryName>();
+
+  /** A connection just made: what the server offers and which server it is, read before anything else runs on it. */
+  static async open(client: pg.Client, options: SessionOptions): Promise<Session> {
+    const [caps] = await runQuery(client, "capabilities");
+    return new Session(client, caps, await systemIdentifier(client, caps), options);
+  }
 
   constructor(
     readonly client: pg.Client,
     readonly caps: CapabilitiesRow,
+    /** pg_control_system().system_identifier, read on connect; null where the role may not read it */
+    readonly systemId: string | null,
     private readonly options: SessionOptions,
   ) {
     this.capabilities = {
@@ -97,5 +104,17 @@ export class Session {
       armed = false;
       if (timer) clearTimeout(timer);
     };
+  }
+}
+
+/** The server's system identifier, where the role may read it; a refusal is not the session's failure (the history then goes by the address). */
+async function systemIdentifier(client: pg.Client, caps: CapabilitiesRow): Promise<string | null> {
+  if (!caps.control_system_allowed) return null;
+  try {
+    const [row] = await runQuery(client, "system_identifier");
+    return row?.system_identifier ?? null;
+  } catch (err) {
+    if (!isStatementError(err)) throw err;
+    return null;
   }
 }

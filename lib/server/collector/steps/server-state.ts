@@ -84,7 +84,7 @@ export class ServerStateStep {
     state.startAt = now;
     await session.run("ping", { timed: (ms) => cost.ping(ms) });
     const [server] = await session.run("server_info");
-    if (force) await this.identify(session, server);
+    if (force) this.identify(session, server);
     const restarted = window.serverStart !== null && window.serverStart !== server.postmaster_start_ms;
     const reloaded = server.conf_load_ms !== state.confLoadMs;
     if (!force && !restarted && !reloaded && !(ask.kind === "check" && ask.settingsDue))
@@ -121,21 +121,11 @@ export class ServerStateStep {
 
   /**
    * On connect: which server this is, for the history (its address and, where
-   * the role may read it, its system identifier). A refusal is not the
-   * session's failure: the history then goes by the address.
+   * the role may read it, its system identifier, read as the session opened).
    */
-  private async identify(session: Session, server: ServerInfoRow): Promise<void> {
+  private identify(session: Session, server: ServerInfoRow): void {
     const address = this.ctx.address();
     if (!address) return;
-    session.systemId = null;
-    if (session.caps.control_system_allowed) {
-      try {
-        const [row] = await session.run("system_identifier");
-        session.systemId = row?.system_identifier ?? null;
-      } catch (err) {
-        if (!isStatementError(err)) throw err;
-      }
-    }
     this.ctx.history.server({
       address,
       systemId: session.systemId,
