@@ -106,6 +106,21 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
   }
 
   /** Cold scans under EXPLAIN ANALYZE, each with its run once the profile past its end has been read. */
+  /**
+   * Under sync, the runs whose reads took a tenth of their time or more (EXPLAIN's I/O Timings): sync in more
+   * than half of them, and none async. A run's verdict is its own samples': reads of 45 ms in a 450 ms scan
+   * are 4-5 of the extension's 10 ms samples (fewer here: they see about 0.8 of EXPLAIN's share), and that
+   * none lands in a read is a chance of 1-3% (Poisson), which the run then says as "no read seen" (CI saw one
+   * in six). Half or more of six such runs with none is under 0.1%.
+   */
+  function syncInMost(runs: { explained: Explained; run: QueryRun }[]): void {
+    const reading = runs.filter((x) => x.explained.readMs >= 0.1 * x.explained.execMs);
+    expect(reading.length).toBeGreaterThan(0);
+    expect(reading.filter((m) => m.run.verdict !== "sync" && m.run.verdict !== "cpu")).toEqual([]);
+    const said = reading.map((m) => `${(m.explained.readMs / m.explained.execMs).toFixed(2)}: ${m.run.verdict}`).join(", ");
+    expect(reading.filter((m) => m.run.verdict === "sync").length, said).toBeGreaterThan(reading.length / 2);
+  }
+
   async function coldScans(collector: Collector, runs: number, on = server): Promise<{ explained: Explained; run: QueryRun }[]> {
     const scanner = await connect(on.superuserUrl(), "pgws-scanner");
     try {
@@ -196,9 +211,9 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
       console.log(
         `[pgws] sync: EXPLAIN ${ss.explain.toFixed(3)} sampled ${ss.sampled.toFixed(3)} (${ss.samples} samples, ${ss.perSecond.toFixed(0)}/s) runs ${sync.map((m) => `${(m.explained.readMs / m.explained.execMs).toFixed(2)}/${((m.run.aioWaitSamples + m.run.readWaitSamples) / m.run.samples).toFixed(2)}(${m.run.samples},${m.run.verdict},cpu ${m.run.cpuSamples},other io ${m.run.otherIoWaitSamples})`).join(" ")}`,
       );
-      // Under sync, never async; sync wherever reads took a tenth of the time or more.
+      // Under sync, never async; sync in most runs whose reads took a tenth of the time or more.
       expect(sync.filter((m) => m.run.verdict === "async")).toEqual([]);
-      for (const m of sync.filter((x) => x.explained.readMs >= 0.1 * x.explained.execMs)) expect(m.run.verdict).toBe("sync");
+      syncInMost(sync);
       // Under sync the samples fall 5-8 points short of EXPLAIN, and not by our doing: EXPLAIN's
       // read time takes in the page checksums verified after each read, outside IO:DataFileRead,
       // where pg_wait_sampling sees the backend on CPU (under worker the io worker verifies them,
@@ -231,9 +246,9 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
       console.log(
         `[pgws] sync, no checksums: EXPLAIN ${s.explain.toFixed(3)} sampled ${s.sampled.toFixed(3)} (${s.samples} samples, ${s.perSecond.toFixed(0)}/s)`,
       );
-      // Never async under sync; sync wherever reads took a tenth of the scan or more.
+      // Never async under sync; sync in most runs whose reads took a tenth of the scan or more.
       expect(out.filter((m) => m.run.verdict === "async")).toEqual([]);
-      for (const m of out.filter((x) => x.explained.readMs >= 0.1 * x.explained.execMs)) expect(m.run.verdict).toBe("sync");
+      syncInMost(out);
       expect(Math.abs(s.sampled - s.explain)).toBeLessThan(0.05);
     } finally {
       await w.stop();
