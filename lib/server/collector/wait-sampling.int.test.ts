@@ -105,7 +105,6 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
     return { collector, stop: async () => (unsubscribe(), await collector.stop()) };
   }
 
-  /** Cold scans under EXPLAIN ANALYZE, each with its run once the profile past its end has been read. */
   /**
    * Under sync, the runs whose reads took a tenth of their time or more (EXPLAIN's I/O Timings): sync in more
    * than half of them, and none async. A run's verdict is its own samples': reads of 45 ms in a 450 ms scan
@@ -121,6 +120,7 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
     expect(reading.filter((m) => m.run.verdict === "sync").length, said).toBeGreaterThan(reading.length / 2);
   }
 
+  /** Cold scans under EXPLAIN ANALYZE, each with its run once the profile past its end has been read. */
   async function coldScans(collector: Collector, runs: number, on = server): Promise<{ explained: Explained; run: QueryRun }[]> {
     const scanner = await connect(on.superuserUrl(), "pgws-scanner");
     try {
