@@ -64,8 +64,11 @@ export interface Look {
 
 export async function look(page: Page): Promise<Look> {
   const screen = await firstScreen(page);
-  const rows = await page.locator('[data-testid="verdicts"] [data-testid="finding"]').evaluateAll((els) =>
-    els.map((el) => {
+  // Found and read in one task of the page, so the order and the figures are of one render: a locator's
+  // evaluateAll finds the rows and reads them in two round trips, and a tick between them re-orders the rows
+  // under their old order (the last stop's CI: 13593, 11490, 13599).
+  const rows = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="verdicts"] [data-testid="finding"]')].map((el) => {
       const cell = (id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText.trim() ?? "";
       const left = (el as HTMLElement).dataset.leftMs;
       return {
