@@ -25,6 +25,10 @@
 //      target page (every chart on screen, then a 1920x1080 view) -> figure 6
 //   5 fleet: after everything else has stopped, one inflight process with
 //      10, 50 and 100 targets on one embedded server -> figure 10
+//   6 time left: cold scans alone and four at once -> figure 11
+//   7 wait sampling: Debian's PostgreSQL 18 with pg_wait_sampling (the
+//      folder the tests bootstrap), the extension against the polls alone,
+//      on a small server and on 1000 x 64 -> figure 12
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "vitest";
@@ -201,6 +205,7 @@ test("inflight benchmarks", async () => {
       await tearDown(bench);
       await phase("5 fleet", () => manyTargets(bench));
       await phase("6 time left", () => timeLeftFigure(bench));
+      await phase("7 wait sampling", () => waitSamplingFigure(bench));
     }
   } finally {
     await tearDown(bench);

@@ -2,6 +2,7 @@
 // per server size, one row per collector: its server time, the wait samples
 // a second of scan, and how many of the bench's own scans it has a run of.
 import type { Json } from "../phases/context";
+import { fmt as fmtRow, known, verdict, type Row } from "./report-format";
 
 const NAMES: Record<string, string> = {
   ext: "pg_wait_sampling as shipped (polls at 4/s, runs from the profile)",
@@ -43,4 +44,40 @@ export function fig12Tables(fig12: Json): string {
     .filter(Boolean)
     .map((s) => fig12Table(s as Json))
     .join("\n\n");
+}
+
+/** Issue 44's goals, as the summary table's rows: the extension as shipped against the polls alone on the same server, in one run. */
+export function pgwsRows(fig12: Json): Row[] {
+  const budget = fig12.budgetMsPerSecond as number;
+  const small = ((fig12.small as Json | undefined)?.sides ?? {}) as Record<string, SideFigures>;
+  const big = ((fig12.big as Json | undefined)?.sides ?? {}) as Record<string, SideFigures>;
+  const ext = small.ext;
+  const polls = small.polls;
+  const samples = ext?.samplesPerScanSecond ?? null;
+  const worst = big.ext?.worst20s?.msPerSecond ?? null;
+  return [
+    {
+      fig: "12",
+      what: "wait samples a second per scanning backend and server time, small target: pg_wait_sampling as shipped vs polls alone at 10/s",
+      measured: `${fmtRow(samples, 1)} vs ${fmtRow(polls?.samplesPerScanSecond, 1)} a second; ${fmtRow(ext?.msPerSecond)} vs ${fmtRow(polls?.msPerSecond)} ms/s`,
+      goal: ">= 90 a second, at no more server time",
+      verdict: verdict(
+        known(samples, ext?.msPerSecond, polls?.msPerSecond) ? samples! >= 90 && ext!.msPerSecond <= polls!.msPerSecond : null,
+      ),
+    },
+    {
+      fig: "12",
+      what: "server time with pg_wait_sampling as shipped, small target during scans",
+      measured: `${fmtRow(ext?.msPerSecond)} ms/s`,
+      goal: "< 1.0 ms/s (issue 44's aim)",
+      verdict: verdict(known(ext?.msPerSecond) ? ext!.msPerSecond < 1 : null),
+    },
+    {
+      fig: "12",
+      what: "worst 20 s of server time with pg_wait_sampling as shipped, 1000 x 64 during scans",
+      measured: `${fmtRow(worst)} ms/s`,
+      goal: `<= ${budget} ms/s (the budget)`,
+      verdict: verdict(known(worst, budget) ? worst! <= budget : null),
+    },
+  ];
 }

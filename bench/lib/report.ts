@@ -6,6 +6,7 @@ import { fmt, known, mb, pct, signedPct, verdict, type Json, type Row } from "./
 import { fleetRows, fleetTable } from "./report-fleet";
 import { pageRows } from "./report-page";
 import { sizeRows, sizeTable } from "./report-sizes";
+import { pgwsRows } from "./report-pgws";
 import { timeLeftRows } from "./report-time-left";
 
 export const BEGIN = "<!-- bench:begin (written by npm run bench; edit outside these markers) -->";
@@ -207,6 +208,7 @@ export function rows(r: Json): Row[] {
   });
   out.push(...sizeRows(r.fig9 ?? {}));
   out.push(...(r.fig10 ? fleetRows(r.fig10) : []), ...(r.fig11 ? timeLeftRows(r.fig11) : []));
+  out.push(...(r.fig12 ? pgwsRows(r.fig12) : []));
   return out;
 }
 

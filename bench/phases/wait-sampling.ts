@@ -175,7 +175,17 @@ async function measure(tgt: PgwsTarget, collectors: Record<Side, Collector>, sec
       sampleMs: c.info().sampleMs,
       sampler: c.info().waitSampler?.text ?? null,
       note: c.info().waitSampler?.note ?? null,
-      page: { msPerSecond: c.info().cost.msPerSecond, aiosIntervalMs: c.info().cost.aios.intervalMs },
+      // The page's account of the last 10 s, statement by statement, beside pg_stat_statements' (byStatement).
+      page: {
+        msPerSecond: c.info().cost.msPerSecond,
+        aiosIntervalMs: c.info().cost.aios.intervalMs,
+        statements: c.info().cost.statements.map((s) => ({
+          file: s.statement,
+          msPerCall: r3(s.msPerCall),
+          msPerSecond: r3(s.msPerSecond),
+          source: s.source,
+        })),
+      },
       ...(scans ? scanSamples(c, scans, from, to) : {}),
     };
   }
