@@ -149,7 +149,7 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
         label="reads in flight"
         title={
           aio
-            ? `asynchronous reads in flight (pg_aios handles with f_sync = false), ${formatBytes(aio.bytes)}, and synchronous ones, sampled at ${formatClock(latest.t)}`
+            ? `asynchronous reads in flight (pg_aios handles with f_sync = false), ${formatBytes(aio.bytes)}, and synchronous ones, of every process (clients, their parallel workers, autovacuum), sampled at ${formatClock(latest.t)}, a few ms after the running queries were counted: a statement begun in between has its reads here and is not counted there`
             : NOT_READ_TITLE
         }
       >
@@ -166,7 +166,10 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
           </span>
         )}
       </Fact>
-      <Fact label="running queries" title={`client backends running a statement, sampled at ${formatClock(latest.t)}`}>
+      <Fact
+        label="running queries"
+        title={`client backends running a statement, sampled at ${formatClock(latest.t)}, a few ms before the reads in flight were read`}
+      >
         <span data-testid="now-active" data-t={latest.t}>
           {latest.active}
         </span>
