@@ -149,6 +149,9 @@ export const StatStatementsRow = z.object({
   shared_blks_hit: z.number(),
   /** run by inflight's own role: what watching costs */
   own: z.boolean(),
+  /** this role's calls and their execution time alone (ms): another role running the same file is not us */
+  own_calls: z.number(),
+  own_exec_time: z.number(),
   /** when the entry was made, ms (pg_stat_statements 1.11 and later; absent before) */
   stats_since_ms: z.number().nullable().optional(),
 });

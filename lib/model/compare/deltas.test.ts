@@ -11,6 +11,8 @@ const row = (queryid: string, calls: number, exec: number, sq: number, read: num
   shared_blks_read: blks,
   shared_blks_hit: 1,
   own: false,
+  own_calls: 0,
+  own_exec_time: 0,
 });
 
 describe("intervalDeltas", () => {

@@ -15,6 +15,8 @@ import {
 
 const row = (queryid: string, calls: number, exec: number, read: number, blks: number) => ({
   own: false,
+  own_calls: 0,
+  own_exec_time: 0,
   queryid,
   calls,
   total_exec_time: exec,
@@ -94,7 +96,12 @@ describe("the collector's own statements", () => {
 });
 
 describe("ownCallCosts", () => {
-  const own = (queryid: string, calls: number, exec: number) => ({ ...row(queryid, calls, exec, 0, 0), own: true });
+  const own = (queryid: string, calls: number, exec: number) => ({
+    ...row(queryid, calls, exec, 0, 0),
+    own: true,
+    own_calls: calls,
+    own_exec_time: exec,
+  });
   const names = new Map([
     ["a", "aios"],
     ["b", "activity"],
@@ -114,6 +121,20 @@ describe("ownCallCosts", () => {
     ]);
     const now = [own("a", 10_050, 60_000 + 50 * 0.4), own("b", 100, 10), row("c", 5, 100, 0, 0)];
     expect(ownCallCosts(before, now, nameOf)).toEqual([
+      { name: "aios", calls: 50, ms: expect.closeTo(20, 9), msPerCall: expect.closeTo(0.4, 9) },
+    ]);
+  });
+
+  it("takes this role's share of an entry another role runs too: the bench's bare runs of the file, another inflight", () => {
+    // 50 calls of ours at 0.4 ms; the same file, as another role, 50 calls at 4 ms.
+    const shared = (calls: number, exec: number, mine: number, mineMs: number) => ({
+      ...row("a", calls, exec, 0, 0),
+      own: true,
+      own_calls: mine,
+      own_exec_time: mineMs,
+    });
+    const before = new Map([["a", shared(1_000, 1_000, 500, 200)]]);
+    expect(ownCallCosts(before, [shared(1_100, 1_000 + 20 + 200, 550, 220)], nameOf)).toEqual([
       { name: "aios", calls: 50, ms: expect.closeTo(20, 9), msPerCall: expect.closeTo(0.4, 9) },
     ]);
   });

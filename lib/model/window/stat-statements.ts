@@ -51,8 +51,10 @@ export function ownCallCosts(
     const last = before.get(row.queryid);
     const name = row.own && last ? nameOf(row.queryid) : null;
     if (!name) continue;
-    const calls = row.calls - last!.calls;
-    const ms = Math.max(0, row.total_exec_time - last!.total_exec_time);
+    // This role's share of the entry only: another role running the same file (another inflight,
+    // the bench's bare runs) may cost more or less a call.
+    const calls = row.own_calls - last!.own_calls;
+    const ms = Math.max(0, row.own_exec_time - last!.own_exec_time);
     // A reset (calls went down) or no call since: nothing learned.
     if (calls > 0) costs.push({ name, calls, ms, msPerCall: ms / calls });
   }
@@ -61,12 +63,12 @@ export function ownCallCosts(
 
 /**
  * The server time of this collector's own `calls` of a statement, from its
- * pg_stat_statements delta. The delta is not all ours: the entry (summed over
- * roles by stat_statements.sql) counts every session of this database that
- * runs the same statement: another inflight watching the server, another
- * target of this process naming the same database, the bench's bare runs of
- * the file. Charged the whole delta, each of 100 targets on one database paid
- * for all of them. So: the delta's mean over our calls, never more than the delta.
+ * pg_stat_statements delta. The delta is this role's (ownCallCosts), but not
+ * all ours: it counts every session of this role in this database that runs
+ * the same statement: another target of this process naming the same
+ * database, another inflight under the same role. Charged the whole delta,
+ * each of 100 targets on one database paid for all of them. So: the delta's
+ * mean over our calls, never more than the delta.
  */
 export function ownSpent(cost: Pick<OwnCallCost, "ms" | "msPerCall">, calls: number): number {
   return Math.min(cost.ms, cost.msPerCall * Math.max(0, calls));

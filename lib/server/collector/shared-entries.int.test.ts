@@ -1,9 +1,10 @@
 // pg_stat_statements keeps one entry per statement, role and database, and
-// stat_statements.sql sums a queryid over roles: an entry of one of
-// inflight's statements also counts the calls of every other session that
-// runs it (another inflight watching the same server, another target of this
-// process naming the same database, the bench's bare runs of the file). What
-// the collector charges itself for is its own calls, not the entry's delta.
+// stat_statements.sql sums a queryid over roles (and gives this role's share
+// apart): the summed entry of one of inflight's statements also counts the
+// calls of every other session that runs it (another inflight watching the
+// same server, another target of this process naming the same database, the
+// bench's bare runs of the file). What the collector charges itself for is
+// its own calls, not the entry's delta.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
