@@ -1,6 +1,7 @@
 // The sizing of read-ahead, io_method (from the runs and from pg_stat_statements' minutes) and io_combine_limit.
 import { describe, expect, it } from "vitest";
 import { sizeLevers } from "./index";
+import { readShareHigh } from "./method";
 import { input, lever, scanRun, seconds, settingsOf } from "./cases";
 
 describe("read-ahead", () => {
@@ -62,6 +63,31 @@ describe("io_method", () => {
     const runs = [timed(1, 2050), timed(2, 1950), timed(3, 2000), timed(11, 4000), timed(12, 4200), timed(13, 3900)];
     const v = lever(sizeLevers(input({ runs, settings: [method("worker", 0), method("sync", 30_000)] })), "io_method");
     expect(v).toMatchObject({ verdict: "change", value: "worker", applies: "restart" });
+  });
+
+  it("faster under sync by more than its runs under worker waited on reads: on CPU, not io_method's doing, leave", () => {
+    // The integration test's statement on CI: on CPU (no read waits), quicker under sync while the machine was quieter.
+    const cpu = (i: number, ms: number) => ({ ...timed(i, ms), samples: 3, aioWaitSamples: 0, readWaitSamples: 0, cpuSamples: 3 });
+    const worker = [1, 2, 3, 4, 5, 21, 22, 23, 24, 25].map((i) => cpu(i, 340 + (i % 5) * 10));
+    const sync = [11, 12, 13, 14, 15].map((i) => cpu(i, 290 + (i % 5) * 5));
+    const settings = [method("worker", 0), method("sync", 10 * 3000), method("worker", 20 * 3000)];
+    const v = lever(sizeLevers(input({ to: 90_000, runs: [...worker, ...sync], settings })), "io_method");
+    expect(v).toMatchObject({ verdict: "leave", value: null, now: "worker" });
+    expect(v.reason).toMatch(/^1 statement ran faster under sync by more time than its runs under worker waited on reads/);
+    expect(v.figures[0].text).toMatch(/under worker: 360 ms \(340 ms-380 ms, 10 runs, waiting on reads in 0 of 30 samples\)/);
+    // The same timings with the runs under worker waiting on reads half the time: the gain is within them, change.
+    const reading = worker.map((r) => ({ ...r, samples: 4, readWaitSamples: 2 }));
+    expect(lever(sizeLevers(input({ to: 90_000, runs: [...reading, ...sync], settings })), "io_method")).toMatchObject({
+      verdict: "change",
+      value: "sync",
+    });
+  });
+
+  it("the most of a run's time its samples allow for reads: 0 of 31 is at most 8%, 10 of 100 at most 16%, 31 of 31 all of it", () => {
+    expect(readShareHigh(0, 31)).toBeCloseTo(0.08, 2);
+    expect(readShareHigh(31, 31)).toBe(1);
+    expect(readShareHigh(10, 100)).toBeCloseTo(0.16, 2);
+    expect(readShareHigh(0, 0)).toBe(1);
   });
 
   it("never advice the history contradicts: another statement faster under the method in force", () => {

@@ -2,7 +2,10 @@
 // each io_method in force when they ran, and the labs that compared
 // methods. A change is advised only where some statement ran faster under
 // another method outside the spread (the two ranges of its runs apart, and
-// its median at least METHOD_GAIN_SHARE shorter) and nothing in the range
+// its median at least METHOD_GAIN_SHARE shorter, and by no more time than
+// its runs under the method in force waited on reads: io_method changes how
+// reads are waited on, nothing else, so a statement on CPU that ran faster
+// while the machine was quieter is not its doing) and nothing in the range
 // (another statement, a lab) ran faster under the method in force: the
 // history never contradicts the advice. Same timings: leave. A statement's
 // pg_stat_statements minutes count where the range has none of its runs
@@ -10,6 +13,7 @@
 import { formatDuration } from "../../../format";
 import { isHousekeepingRow, sideStats, verdict } from "../../compare/compare";
 import type { QueryRun } from "../../../schemas/runs";
+import { readShare } from "../verdict";
 import type { SizingFigure, SizingLeverVerdict, SizingStatement } from "../../../schemas/sizing";
 import { METHOD_GAIN_SHARE } from "../findings/method-evidence";
 import { METHOD_RUN_MIN_MS } from "../method-runs";
@@ -20,19 +24,46 @@ interface Spread {
   min: number;
   max: number;
   n: number;
+  /** the runs' samples waiting on a read (async or synchronous), and all their samples */
+  readWaits: number;
+  samples: number;
 }
 
-function spreadOf(ms: readonly number[]): Spread {
-  const s = [...ms].sort((a, b) => a - b);
+function spreadOf(runs: readonly QueryRun[]): Spread {
+  const s = runs.map(runMs).sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return { median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, min: s[0], max: s[s.length - 1], n: s.length };
+  const shares = runs.map(readShare);
+  return {
+    median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2,
+    min: s[0],
+    max: s[s.length - 1],
+    n: s.length,
+    readWaits: shares.reduce((sum, r) => sum + r.waits, 0),
+    samples: runs.reduce((sum, r) => sum + r.samples, 0),
+  };
+}
+
+/**
+ * The most of its time a side's runs can have waited on reads, from their
+ * samples: the upper end of the one-sided 95% Wilson interval, so 0 of 31
+ * samples reads as at most 8%, not as none.
+ */
+export function readShareHigh(waits: number, samples: number): number {
+  if (samples <= 0) return 1;
+  const z = 1.645;
+  const p = waits / samples;
+  const z2n = (z * z) / samples;
+  return Math.min(1, (p + z2n / 2 + z * Math.sqrt((p * (1 - p)) / samples + z2n / (4 * samples))) / (1 + z2n));
 }
 
 /** `b` faster than `a` outside the spread. */
 const faster = (b: Spread, a: Spread) => b.max < a.min && b.median <= a.median * (1 - METHOD_GAIN_SHARE);
 
+/** Time `b` saved on `a` that `a`'s reads cannot account for: more than its runs can have waited on them. */
+const notInReads = (b: Spread, a: Spread) => a.median - b.median > a.median * readShareHigh(a.readWaits, a.samples);
+
 const words = (m: string, s: Spread) =>
-  `under ${m}: ${formatDuration(s.median)} (${formatDuration(s.min)}-${formatDuration(s.max)}, ${s.n} runs)`;
+  `under ${m}: ${formatDuration(s.median)} (${formatDuration(s.min)}-${formatDuration(s.max)}, ${s.n} runs, waiting on reads in ${s.readWaits} of ${s.samples} samples)`;
 
 interface Side {
   statement: SizingStatement;
@@ -42,18 +73,22 @@ interface Side {
 
 /** Statements that ran under two io_methods or more in the range, with each side's spread. */
 function sides(input: SizingInput): Side[] {
-  const by = new Map<string, { runs: QueryRun[]; ms: Map<string, number[]> }>();
+  const by = new Map<string, { runs: QueryRun[]; byMethod: Map<string, QueryRun[]> }>();
   for (const r of ended(input.runs)) {
     const method = settingsAt(input, r.endedAt!)?.io_method?.setting;
     if (!method || !workload(r) || runMs(r) < METHOD_RUN_MIN_MS) continue;
-    const e = by.get(statementKey(r)) ?? { runs: [], ms: new Map<string, number[]>() };
+    const e = by.get(statementKey(r)) ?? { runs: [], byMethod: new Map<string, QueryRun[]>() };
     e.runs.push(r);
-    e.ms.set(method, [...(e.ms.get(method) ?? []), runMs(r)]);
+    e.byMethod.set(method, [...(e.byMethod.get(method) ?? []), r]);
     by.set(statementKey(r), e);
   }
   return [...by.values()]
-    .filter((e) => e.ms.size >= 2)
-    .map((e) => ({ statement: statementsOf(e.runs)[0], runs: e.runs, byMethod: new Map([...e.ms].map(([m, ms]) => [m, spreadOf(ms)])) }));
+    .filter((e) => e.byMethod.size >= 2)
+    .map((e) => ({
+      statement: statementsOf(e.runs)[0],
+      runs: e.runs,
+      byMethod: new Map([...e.byMethod].map(([m, runs]) => [m, spreadOf(runs)])),
+    }));
 }
 
 /** What the labs say: for each pair of methods measured, which was faster outside the spread. */
@@ -125,13 +160,18 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
   const measured = labSays(input);
   // Another method m is advised when a statement ran faster under it than under `now`, and nothing ran faster under `now` than under m.
   const gains = new Map<string, Side[]>();
+  // Faster under another method by more than its reads can account for: the machine's doing, not io_method's.
+  const unexplained = new Map<string, Side[]>();
   const contradicted = new Set<string>(measured.filter((x) => x.faster === now).map((x) => x.than));
   for (const s of compared) {
     const here = s.byMethod.get(now);
     if (!here) continue;
     for (const [m, sp] of s.byMethod) {
       if (m === now) continue;
-      if (faster(sp, here)) gains.set(m, [...(gains.get(m) ?? []), s]);
+      if (faster(sp, here)) {
+        const into = notInReads(sp, here) ? unexplained : gains;
+        into.set(m, [...(into.get(m) ?? []), s]);
+      }
       if (faster(here, sp)) contradicted.add(m);
     }
   }
@@ -161,11 +201,14 @@ export function ioMethodVerdict(input: SizingInput): SizingLeverVerdict {
       lab,
     };
   }
+  const [notReads] = [...unexplained].filter(([m]) => !gains.has(m));
   const reason =
     !compared.length && !minutes.length
       ? `no statement ran under two io_methods in this range: nothing here says another would be faster${lab.length ? "" : " (the lab can measure it)"}`
       : contradicted.size
         ? `the history contradicts a change: statements ran faster under ${now}`
-        : "the same statements' runs under each io_method fall within each other's spread: no measurable difference";
+        : notReads
+          ? `${notReads[1].length} statement${notReads[1].length === 1 ? "" : "s"} ran faster under ${notReads[0]} by more time than ${notReads[1].length === 1 ? "its" : "their"} runs under ${now} waited on reads: io_method changes only how reads are waited on, so the difference is not its doing (another load on the machine at the time?)`
+          : "the same statements' runs under each io_method fall within each other's spread: no measurable difference";
   return noChange("io_method", "leave", now, reason, { figures, lab });
 }
