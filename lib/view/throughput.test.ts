@@ -46,6 +46,10 @@ describe("liveReadRate", () => {
       tick(9, 9000, { aio: { inFlight }, runs: runs.map(([id, n]) => runSample(id, "aio", n)) });
     expect(readRateNowText([], null, 8192, fmt)).toBe("no sample yet");
     expect(readRateNowText([], sample(0, []), 8192, fmt)).toBe("no read in flight");
+    // The header's "1 sync": named here too, not "no read in flight" beside it.
+    expect(readRateNowText([], tick(9, 9000, { aio: { inFlight: 0, sync: 1 } }), 8192, fmt)).toBe(
+      "no async read in flight (1 synchronous, no rate)",
+    );
     expect(readRateNowText([rated], sample(0, [["r", 0]]), 8192, fmt)).toBe("≈ 100 blocks/s (1 scan)");
     // The rated scan's own reads are in its rate; the others are said apart.
     expect(

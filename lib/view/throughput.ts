@@ -29,7 +29,9 @@ export interface RatePoint {
  * two block positions so far, or a run that gives none). From the runs alone
  * (sent twice a second, a sample older than the header's at times) it said
  * "no scan reading" in 8 of 300 looks at the demo while the header counted a
- * read in flight.
+ * read in flight. Synchronous reads (index pages) are named, not rated: the
+ * header counts them, and "no read in flight" beside its "1 sync" read as a
+ * contradiction.
  */
 export function readRateNowText(
   runs: readonly QueryRun[],
@@ -44,7 +46,10 @@ export function readRateNowText(
   const covered = latest.runs.reduce((n, s) => n + (rated.has(s.id) ? (s.inFlight ?? 0) : 0), 0);
   const unrated = Math.max(0, latest.aio.inFlight - covered);
   const early = unrated ? `${unrated} read${unrated === 1 ? "" : "s"} in flight, no rate yet` : null;
-  return [rate, early].filter(Boolean).join("; ") || "no read in flight";
+  if (rate || early) return [rate, early].filter(Boolean).join("; ");
+  // The header counts synchronous reads too: say they are there, with no rate (one page at a time, no block positions).
+  const sync = latest.aio.sync;
+  return sync ? `no async read in flight (${sync} synchronous, no rate)` : "no read in flight";
 }
 
 export interface ThroughputRow {
