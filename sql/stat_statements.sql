@@ -14,11 +14,13 @@ SELECT /* inflight:stat_statements */ queryid::text AS queryid,
        -- when the entry was made (its first call since a reset): a queryid first seen by a read after
        -- a restart ran before it when it was made before the postmaster started
        (extract(epoch FROM min(stats_since)) * 1000)::float8 AS stats_since_ms,
-       bool_or(userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)) AS own,
+       bool_or(userid = me.oid) AS own,
        -- this role's calls and their time alone: what watching costs, apart from another role's runs of the same file
-       coalesce(sum(calls) FILTER (WHERE userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)), 0)::float8 AS own_calls,
-       coalesce(sum(total_exec_time) FILTER (WHERE userid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)), 0)::float8 AS own_exec_time
+       coalesce(sum(calls) FILTER (WHERE userid = me.oid), 0)::float8 AS own_calls,
+       coalesce(sum(total_exec_time) FILTER (WHERE userid = me.oid), 0)::float8 AS own_exec_time
 FROM @extschema@.pg_stat_statements(false)
+     -- this role, once: the one row of pg_roles for current_user
+     CROSS JOIN (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user) AS me
 WHERE dbid = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
   AND queryid IS NOT NULL
 GROUP BY queryid
