@@ -2,7 +2,7 @@
 // per server size, one row per collector: its server time, the wait samples
 // a second of scan, and how many of the bench's own scans it has a run of.
 import type { Json } from "../phases/context";
-import { fmt as fmtRow, known, verdict, type Row } from "./report-format";
+import { fmt, known, verdict, type Row } from "./report-format";
 
 const NAMES: Record<string, string> = {
   ext: "pg_wait_sampling as shipped (polls at 4/s, runs from the profile)",
@@ -24,8 +24,6 @@ interface SideFigures {
   readShare: number | null;
   verdicts: Record<string, number>;
 }
-
-const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === undefined || Number.isNaN(n) ? "-" : n.toFixed(digits));
 
 /** One size's table; `span`: fig12.small or fig12.big. */
 export function fig12Table(span: Json): string {
@@ -59,7 +57,7 @@ export function pgwsRows(fig12: Json): Row[] {
     {
       fig: "12",
       what: "wait samples a second per scanning backend and server time, small target: pg_wait_sampling as shipped vs polls alone at 10/s",
-      measured: `${fmtRow(samples, 1)} vs ${fmtRow(polls?.samplesPerScanSecond, 1)} a second; ${fmtRow(ext?.msPerSecond)} vs ${fmtRow(polls?.msPerSecond)} ms/s`,
+      measured: `${fmt(samples, 1)} vs ${fmt(polls?.samplesPerScanSecond, 1)} a second; ${fmt(ext?.msPerSecond)} vs ${fmt(polls?.msPerSecond)} ms/s`,
       goal: ">= 90 a second, at no more server time",
       verdict: verdict(
         known(samples, ext?.msPerSecond, polls?.msPerSecond) ? samples! >= 90 && ext!.msPerSecond <= polls!.msPerSecond : null,
@@ -68,14 +66,14 @@ export function pgwsRows(fig12: Json): Row[] {
     {
       fig: "12",
       what: "server time with pg_wait_sampling as shipped, small target during scans",
-      measured: `${fmtRow(ext?.msPerSecond)} ms/s`,
+      measured: `${fmt(ext?.msPerSecond)} ms/s`,
       goal: "< 1.0 ms/s (issue 44's aim)",
       verdict: verdict(known(ext?.msPerSecond) ? ext!.msPerSecond < 1 : null),
     },
     {
       fig: "12",
       what: "worst 20 s of server time with pg_wait_sampling as shipped, 1000 x 64 during scans",
-      measured: `${fmtRow(worst)} ms/s`,
+      measured: `${fmt(worst)} ms/s`,
       goal: `<= ${budget} ms/s (the budget)`,
       verdict: verdict(known(worst, budget) ? worst! <= budget : null),
     },
