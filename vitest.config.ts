@@ -25,6 +25,7 @@ const TIMED = [
   "lib/server/collector/time-left.int.test.ts",
   "lib/server/collector/wait-sampling.int.test.ts",
   "lib/server/collector/wait-sampling-runs.int.test.ts",
+  "lib/server/collector/wait-sampling-profile.int.test.ts",
   "test/aspects.int.test.ts",
   "test/crowd.int.test.ts",
   "test/load.int.test.ts",

@@ -7,13 +7,15 @@
 -- (a few rows a backend), not the history ring's (its whole history_size,
 -- copied out of the worker at every read). Idle sessions (Client:ClientRead)
 -- and the auxiliary processes' main loops (Activity) are left out. One row:
--- the counts as [pid, event_type, event, queryid, count], this server's
--- clock (to place the runs' starts on inflight's) and this session's pid
--- (inflight's own samples are never a run).
+-- the counts as [pid, event_type, event, queryid, count], the profile's
+-- entries, all of them (the ended backends' stay until a reset, and each read
+-- copies them all: lib/server/collector/wait-sampler.ts weighs that), this
+-- server's clock (to place the runs' starts on inflight's) and this session's
+-- pid (inflight's own samples are never a run).
 SELECT /* inflight:wait_profile */
-       coalesce(json_agg(json_build_array(pid, event_type, event, queryid::text, count)), '[]') AS counts,
+       coalesce(json_agg(json_build_array(pid, event_type, event, queryid::text, count))
+                  FILTER (WHERE event_type IS DISTINCT FROM 'Activity' AND event IS DISTINCT FROM 'ClientRead'), '[]') AS counts,
+       count(*)::float8 AS entries,
        (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
        pg_catalog.pg_backend_pid() AS own_pid
 FROM @extschema@.pg_wait_sampling_profile
-WHERE event_type IS DISTINCT FROM 'Activity'
-  AND event IS DISTINCT FROM 'ClientRead'

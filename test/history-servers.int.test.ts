@@ -36,7 +36,7 @@ describe("histories kept by server (own PostgreSQL 18 servers)", () => {
   const openStore = (name: string) =>
     HistoryStore.open({ file: path.join(dir, name), retentionMs: 7 * 24 * HOUR, maxBytes: 64 * 1024 * 1024, log: (l) => lines.push(l) });
   /** A collector named after the host; `cadences` the shipped ones where the test is about them. */
-  function watch(store: HistoryStore, own: OwnPg, cadences: Cadences = TEST_COLLECTOR.cadences) {
+  function watch(store: HistoryStore, own: OwnPg, cadences: Partial<Cadences> = TEST_COLLECTOR.cadences) {
     const c = new Collector({
       id: NAME,
       name: NAME,

@@ -125,8 +125,8 @@ export type CapabilitiesRow = z.infer<typeof CapabilitiesRow>;
 export const WaitProfileCount = z.tuple([z.number(), z.string().nullable(), z.string().nullable(), z.string().nullable(), z.number()]);
 export type WaitProfileCount = z.infer<typeof WaitProfileCount>;
 
-/** wait_profile.sql: the profile's cumulative counts, the server's clock (ms) and the reading session's pid. */
-export const WaitProfileRow = z.object({ counts: z.array(WaitProfileCount), now_ms: num, own_pid: num });
+/** wait_profile.sql: the profile's cumulative counts, its entries (all, the ones left out of the counts too), the server's clock (ms) and the reading session's pid. */
+export const WaitProfileRow = z.object({ counts: z.array(WaitProfileCount), entries: num, now_ms: num, own_pid: num });
 export type WaitProfileRow = z.infer<typeof WaitProfileRow>;
 
 export const RelationRow = z.object({ name: z.string().nullable(), blocks: numOrNull });

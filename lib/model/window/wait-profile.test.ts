@@ -3,7 +3,7 @@ import type { WaitProfileCount } from "../../schemas/rows";
 import { foldWaits, noCounts, type WaitedRun } from "./run-waits";
 import { averageWaits, WaitProfileReader, type ProfileRead } from "./wait-profile";
 
-const row = (counts: WaitProfileCount[], nowMs = 10_000) => ({ counts, now_ms: nowMs, own_pid: 99 });
+const row = (counts: WaitProfileCount[], nowMs = 10_000) => ({ counts, entries: counts.length, now_ms: nowMs, own_pid: 99 });
 
 describe("WaitProfileReader: deltas between two reads of the profile's cumulative counts", () => {
   it("takes the counts at the first read, then what each rose by; a count new since counts whole", () => {

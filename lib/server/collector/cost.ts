@@ -17,11 +17,11 @@ export const RATE_SPAN_MS = 10_000;
  * figure (up to 10 s old) was read. */
 const LATEST_ROUND_TRIPS = 3;
 /** The statements whose cost swings with what the target is doing (pg_aios: the handles in
- * flight), and that the budget puts off: charged from their round trips too. The others cost
+ * flight; pg_wait_sampling's profile: its entries, which grow until it is reset), and that the budget puts off or weighs: charged from their round trips too. The others cost
  * about the same from one call to the next, and their pg_stat_statements figure is the best
  * known; on a loaded machine a run of slow round trips is mostly our own wait (measured: the
  * page said 3.8 ms/s against the server's 2.4 with every statement charged so). */
-const SWINGS: ReadonlySet<QueryName> = new Set(["aios"]);
+const SWINGS: ReadonlySet<QueryName> = new Set(["aios", "wait_profile"]);
 
 interface Entry {
   calls: number;
@@ -128,6 +128,14 @@ export class CostMeter {
     if (!SWINGS.has(name) || !e || e.serverShare === null || this.exact(name, now) === null || e.roundTrips.length < LATEST_ROUND_TRIPS)
       return estimate;
     return Math.max(estimate, e.serverShare * Math.min(...e.roundTrips.slice(-LATEST_ROUND_TRIPS)));
+  }
+
+  /** The last call's server time as its round trip says (scaled as in latest()): a call made after a pause, when
+   * pg_stat_statements' figure is of the calls before it; null before a call past the first. */
+  lastCall(name: QueryName): number | null {
+    const e = this.entries.get(name);
+    const last = e?.roundTrips.at(-1);
+    return last === undefined ? null : (e!.serverShare ?? 1) * last;
   }
 
   private charge(name: QueryName, ms: number, calls: number, now: number): void {

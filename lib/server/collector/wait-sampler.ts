@@ -1,11 +1,41 @@
 import "server-only";
 import type { WaitSamplerInfo } from "../../schemas/target";
 import { averageWaits, WaitProfileReader, type ProfileRead } from "../../model/window/wait-profile";
+import { formatDuration } from "../../format";
+import type { CostMeter } from "./cost";
 import { isStatementError } from "./errors";
+import { DEFAULT_WATCHED_SAMPLE_MS, WAIT_SAMPLING_WATCHED_MS } from "./options";
 import type { Session } from "./session";
 
 /** pg_wait_sampling's profile is read this often: its deltas carry no time finer than the span between two reads. */
 export const PROFILE_READ_MS = 1000;
+/** Polls of pg_stat_activity a second the profile spares at the shipped cadences (ten a second without it, four with it). */
+export const POLLS_SPARED = 1000 / DEFAULT_WATCHED_SAMPLE_MS - 1000 / WAIT_SAMPLING_WATCHED_MS;
+/** Reads in a row that cost more than the polls they spare before the polls take over: one slow read is not the profile's size. */
+export const DEAR_READS = 3;
+
+/**
+ * What reading the profile costs against the polls it spares, a second of each.
+ * pg_wait_sampling 1.1 keeps an entry per pid, event and query until the profile is reset,
+ * the ended backends' too, and a read copies every one: measured on Debian's 1.1.11, 0.4 ms
+ * a read at 11 entries, 4.5 at 2,243 (after 1,000 short sessions), 92 at 45,177 (20,000).
+ */
+export function profileWeighed(
+  profileMs: number,
+  activityMs: number,
+): { profileMsPerSecond: number; sparedMsPerSecond: number; dear: boolean } {
+  const profileMsPerSecond = (profileMs * 1000) / PROFILE_READ_MS;
+  const sparedMsPerSecond = activityMs * POLLS_SPARED;
+  return { profileMsPerSecond, sparedMsPerSecond, dear: profileMsPerSecond > sparedMsPerSecond };
+}
+
+/** The profile found dearer than the polls: when, and the figures said. */
+interface Dear {
+  at: number;
+  entries: number;
+  profileMs: number;
+  sparedMs: number;
+}
 
 /** Whether this session can take its wait events from pg_wait_sampling, and if not, why (and what to run). */
 export function waitSamplingState(
@@ -62,17 +92,29 @@ export class WaitSampler {
   private active = new Set<number>();
   private failed: string | null = null;
   private state: ReturnType<typeof waitSamplingState> = { ready: false, why: null };
+  /** reads in a row dearer than the polls they spare */
+  private dearReads = 0;
+  private dear: Dear | null = null;
+
+  /** `cost`: this target's statements' server time, the profile's and the polls' among them; `retryMs`: how long
+   * after a profile found too dear it is read again (Cadences.profileRetryMs). */
+  constructor(
+    private readonly cost: Pick<CostMeter, "estimate" | "latest" | "lastCall">,
+    private readonly retryMs: number,
+  ) {}
 
   reset(session: Session): void {
     this.reader.reset();
     this.readAt = 0;
     this.active.clear();
     this.failed = null;
+    this.dearReads = 0;
+    this.dear = null;
     this.state = waitSamplingState(session);
   }
 
   get ready(): boolean {
-    return this.state.ready && this.failed === null;
+    return this.state.ready && this.failed === null && this.dear === null;
   }
 
   /** The pids a poll saw active (clients and their parallel workers): their samples make the ticks' waits. */
@@ -83,10 +125,17 @@ export class WaitSampler {
   /** Reads the profile when due; null when not due, not in use, or the first read (the polls' waits stand). */
   async take(session: Session, now: number, describe: (err: unknown) => string): Promise<ProfileTake | null> {
     if (!this.state.ready || this.failed !== null || now - this.readAt < PROFILE_READ_MS) return null;
+    if (this.dear && now - this.dear.at < this.retryMs) return null;
     const { schema, periodMs } = this.state;
     this.readAt = now;
     try {
       const [row] = await session.run("wait_profile", { extSchema: schema });
+      if (this.weigh(now, row.entries)) {
+        // The polls' waits stand; the next read after the retry starts the deltas anew.
+        this.reader.reset();
+        this.active = new Set();
+        return null;
+      }
       const read = this.reader.read(row, Date.now(), periodMs);
       const active = this.active;
       this.active = new Set();
@@ -99,8 +148,39 @@ export class WaitSampler {
     }
   }
 
+  /**
+   * After a read: whether the profile is now too dear (DEAR_READS in a row, or the one read of a retry).
+   * A retry's read is weighed alone: pg_stat_statements' figure is still that of the dear reads before the pause.
+   */
+  private weigh(now: number, entries: number): boolean {
+    const retrying = this.dear !== null;
+    const profileMs = (retrying ? this.cost.lastCall("wait_profile") : null) ?? this.cost.latest("wait_profile", now);
+    const w = profileWeighed(profileMs, this.cost.estimate("activity", now));
+    this.dearReads = w.dear ? this.dearReads + 1 : 0;
+    if (w.dear && (retrying || this.dearReads >= DEAR_READS)) {
+      this.dear = { at: now, entries, profileMs, sparedMs: w.sparedMsPerSecond };
+      return true;
+    }
+    if (!w.dear) this.dear = null;
+    return false;
+  }
+
   info(pollMs: number): WaitSamplerInfo {
     const s = this.state;
+    if (s.ready && this.failed === null && this.dear !== null) {
+      const d = this.dear;
+      return {
+        source: "pg_stat_activity",
+        periodMs: pollMs,
+        readEveryMs: null,
+        text: `wait events from pg_stat_activity, every ${pollMs} ms`,
+        note:
+          `pg_wait_sampling's profile holds ${d.entries.toLocaleString("en-US")} entries (one per backend, wait event and query since its last reset, ended backends' included), ` +
+          `and reading it once a second costs ${formatDuration(d.profileMs)} of server time a read, more than the ${POLLS_SPARED} polls of pg_stat_activity a second it spares (${formatDuration(d.sparedMs)}): ` +
+          `back to pg_stat_activity, the profile tried again every ${formatDuration(this.retryMs)}. ` +
+          `SELECT ${s.schema}.pg_wait_sampling_reset_profile() empties it (for every reader of it)`,
+      };
+    }
     if (s.ready && this.failed === null)
       return {
         source: "pg_wait_sampling",

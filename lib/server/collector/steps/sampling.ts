@@ -89,11 +89,13 @@ const newSession = (): SessionState => ({
 export class SamplingStep {
   readonly aspect = "sampling" as const;
   /** pg_wait_sampling's profile, where the server has it: the wait events then come from there */
-  readonly waits = new WaitSampler();
+  readonly waits: WaitSampler;
   private state = newSession();
   private aios: AiosLog = { reads: [], skips: [], readAt: 0, starved: false };
 
-  constructor(private readonly ctx: Pick<StepContext, "window" | "describe">) {}
+  constructor(private readonly ctx: Pick<StepContext, "window" | "describe" | "cost" | "cadences">) {
+    this.waits = new WaitSampler(ctx.cost, ctx.cadences.profileRetryMs);
+  }
 
   /** This session's pg_conf_load_time() at the last sample; null before one. */
   get confLoadMs(): number | null {

@@ -11,8 +11,11 @@ export interface Cadences {
   settingsMs: number;
   /** pg_stat_statements */
   statStatementsMs: number;
+  /** pg_wait_sampling's profile, tried again after it was found dearer than the polls (wait-sampler.ts): a reset,
+   * or fewer backends, makes it cheap again */
+  profileRetryMs: number;
 }
-export const DEFAULT_CADENCES: Cadences = { settingsMs: 30_000, statStatementsMs: 10_000 };
+export const DEFAULT_CADENCES: Cadences = { settingsMs: 30_000, statStatementsMs: 10_000, profileRetryMs: 300_000 };
 
 /** What a collector offers its steps; each takes the few it uses (a Pick of it). The steps
  * neither publish nor ask the budget: they return what they read, and the runner (runner.ts) does. */
