@@ -17,11 +17,11 @@ export const RATE_SPAN_MS = 10_000;
  * figure (up to 10 s old) was read. */
 const LATEST_ROUND_TRIPS = 3;
 /** The statements whose cost swings with what the target is doing (pg_aios: the handles in
- * flight; pg_wait_sampling's profile: its entries, which grow until it is reset), and that the budget puts off or weighs: charged from their round trips too. The others cost
+ * flight), and that the budget puts off: charged from their round trips too. The others cost
  * about the same from one call to the next, and their pg_stat_statements figure is the best
  * known; on a loaded machine a run of slow round trips is mostly our own wait (measured: the
  * page said 3.8 ms/s against the server's 2.4 with every statement charged so). */
-const SWINGS: ReadonlySet<QueryName> = new Set(["aios", "wait_profile"]);
+const SWINGS: ReadonlySet<QueryName> = new Set(["aios"]);
 
 interface Entry {
   calls: number;

@@ -13,6 +13,20 @@ export const PROFILE_READ_MS = 1000;
 export const POLLS_SPARED = 1000 / DEFAULT_WATCHED_SAMPLE_MS - 1000 / WAIT_SAMPLING_WATCHED_MS;
 /** Reads in a row that cost more than the polls they spare before the polls take over: one slow read is not the profile's size. */
 export const DEAR_READS = 3;
+/**
+ * How many times the spared polls' pg_stat_activity reads a profile read may cost before it is too dear. Those
+ * polls also read pg_aios while backends read, which this leaves out: figure 12's 1000 x 64 target read a profile
+ * of 47 entries at 0.93 ms against 0.9 ms of spared activity reads, the whole mix still the cheaper (3.69 against
+ * 4.49 ms/s). A profile grown by ended backends costs 5-100 times that.
+ */
+export const DEAR_FACTOR = 2;
+/**
+ * Below this many entries a read's cost is not the profile's size but the wait for pg_wait_sampling's worker to
+ * answer (pg_stat_statements times it as the caller's): figure 12 read profiles of 36-61 entries at 0.3 ms bare
+ * and 1.8-2.1 ms from a collector polling at 10/s beside two others on 2 busy cores. At 2 µs an entry (Debian's
+ * 1.1.11) 1,000 entries are 2 ms of copying.
+ */
+export const DEAR_ENTRIES = 1000;
 
 /**
  * What reading the profile costs against the polls it spares, a second of each.
@@ -23,10 +37,15 @@ export const DEAR_READS = 3;
 export function profileWeighed(
   profileMs: number,
   activityMs: number,
+  entries: number,
 ): { profileMsPerSecond: number; sparedMsPerSecond: number; dear: boolean } {
   const profileMsPerSecond = (profileMs * 1000) / PROFILE_READ_MS;
   const sparedMsPerSecond = activityMs * POLLS_SPARED;
-  return { profileMsPerSecond, sparedMsPerSecond, dear: profileMsPerSecond > sparedMsPerSecond };
+  return {
+    profileMsPerSecond,
+    sparedMsPerSecond,
+    dear: entries >= DEAR_ENTRIES && profileMsPerSecond > DEAR_FACTOR * sparedMsPerSecond,
+  };
 }
 
 /** The profile found dearer than the polls: when, and the figures said. */
@@ -99,7 +118,7 @@ export class WaitSampler {
   /** `cost`: this target's statements' server time, the profile's and the polls' among them; `retryMs`: how long
    * after a profile found too dear it is read again (Cadences.profileRetryMs). */
   constructor(
-    private readonly cost: Pick<CostMeter, "estimate" | "latest" | "lastCall">,
+    private readonly cost: Pick<CostMeter, "exact" | "lastCall">,
     private readonly retryMs: number,
   ) {}
 
@@ -149,19 +168,28 @@ export class WaitSampler {
   }
 
   /**
-   * After a read: whether the profile is now too dear (DEAR_READS in a row, or the one read of a retry).
-   * A retry's read is weighed alone: pg_stat_statements' figure is still that of the dear reads before the pause.
+   * After a read: whether the profile is now too dear, by the server's own figures (pg_stat_statements, this
+   * role's calls of the last 10 s): DEAR_READS in a row over, or the one read of a retry over. Before both
+   * statements are calibrated nothing is decided: a round trip on a busy machine is mostly our own wait (figure
+   * 12's small target read a profile of 66 entries as 1.0 ms from its round trips, 0.3 from the server's).
+   * A retry's read is weighed by its own round trip (scaled to the server's share of one at the last
+   * calibration): pg_stat_statements' figure is still that of the dear reads before the pause.
    */
   private weigh(now: number, entries: number): boolean {
     const retrying = this.dear !== null;
-    const profileMs = (retrying ? this.cost.lastCall("wait_profile") : null) ?? this.cost.latest("wait_profile", now);
-    const w = profileWeighed(profileMs, this.cost.estimate("activity", now));
+    const profileMs = retrying ? this.cost.lastCall("wait_profile") : this.cost.exact("wait_profile", now);
+    const activityMs = this.cost.exact("activity", now);
+    if (profileMs === null || activityMs === null) {
+      if (retrying) this.dear = { ...this.dear!, at: now, entries };
+      return retrying;
+    }
+    const w = profileWeighed(profileMs, activityMs, entries);
     this.dearReads = w.dear ? this.dearReads + 1 : 0;
     if (w.dear && (retrying || this.dearReads >= DEAR_READS)) {
       this.dear = { at: now, entries, profileMs, sparedMs: w.sparedMsPerSecond };
       return true;
     }
-    if (!w.dear) this.dear = null;
+    this.dear = null;
     return false;
   }
 
@@ -176,7 +204,7 @@ export class WaitSampler {
         text: `wait events from pg_stat_activity, every ${pollMs} ms`,
         note:
           `pg_wait_sampling's profile holds ${d.entries.toLocaleString("en-US")} entries (one per backend, wait event and query since its last reset, ended backends' included), ` +
-          `and reading it once a second costs ${formatDuration(d.profileMs)} of server time a read, more than the ${POLLS_SPARED} polls of pg_stat_activity a second it spares (${formatDuration(d.sparedMs)}): ` +
+          `and reading it once a second costs ${formatDuration(d.profileMs)} of server time a read, more than twice the ${POLLS_SPARED} polls of pg_stat_activity a second it spares (${formatDuration(d.sparedMs)}): ` +
           `back to pg_stat_activity, the profile tried again every ${formatDuration(this.retryMs)}. ` +
           `SELECT ${s.schema}.pg_wait_sampling_reset_profile() empties it (for every reader of it)`,
       };
