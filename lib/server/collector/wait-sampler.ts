@@ -16,7 +16,7 @@ export const DEAR_READS = 3;
 /**
  * How many times the spared polls' pg_stat_activity reads a profile read may cost before it is too dear. Those
  * polls also read pg_aios while backends read, which this leaves out: figure 12's 1000 x 64 target read a profile
- * of 47 entries at 0.93 ms against 0.9 ms of spared activity reads, the whole mix still the cheaper (3.69 against
+ * of 47 entries at 0.93 ms, above the spared polls' activity reads, the whole mix still the cheaper (3.69 against
  * 4.49 ms/s). A profile grown by ended backends costs 5-100 times that.
  */
 export const DEAR_FACTOR = 2;
