@@ -151,7 +151,7 @@ export function expectLookupVerdict(run: QueryRun): void {
 }
 
 /** EXPLAIN's read share and the samples', and `margin`: the 5 points, plus twice the samples' own standard error
- * (CI: 0.060 of 232 samples against EXPLAIN's 0.117 without checksums, 2.2 points past 5 alone). */
+ * (CI: 0.060 of 232 samples against EXPLAIN's 0.117 without checksums, 0.7 points past 5 alone). */
 export function readShares(out: { explained: Explained; run: QueryRun }[], n = out.reduce((k, m) => k + m.run.samples, 0)) {
   const sampled = out.reduce((k, m) => k + m.run.aioWaitSamples + m.run.readWaitSamples, 0) / n;
   const execMs = out.reduce((k, m) => k + m.explained.execMs, 0);
