@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import type pg from "pg";
 import { Collector } from "../../lib/server/collector/collector";
+import type { Cadences } from "../../lib/server/collector/steps/step";
 import { expect } from "vitest";
 import type { QueryRun } from "../../lib/schemas/runs";
 import { verdictText, VERDICT_MIN_SAMPLES, VERDICT_MINORITY_SHARE } from "../../lib/model/window/verdict";
@@ -163,4 +164,21 @@ export function readShares(out: { explained: Explained; run: QueryRun }[], n = o
     perSecond: n / (execMs / 1000),
     margin,
   };
+}
+
+/** A watched collector as the pg_wait_sampling tests start it (100 ms polls asked for, a 10-minute window), with a viewer. */
+export function watchPgws(url: string, cadences: Partial<Cadences> = {}): { collector: Collector; stop: () => Promise<void> } {
+  const collector = new Collector({
+    id: "pgws",
+    name: "pgws",
+    demo: false,
+    watchedSampleMs: 100,
+    idleSampleMs: 1000,
+    windowMs: 10 * 60_000,
+    ...TEST_COLLECTOR,
+    cadences: { ...TEST_COLLECTOR.cadences, ...cadences },
+  });
+  const unsubscribe = collector.feed.subscribe(() => undefined);
+  collector.start(url);
+  return { collector, stop: async () => (unsubscribe(), await collector.stop()) };
 }

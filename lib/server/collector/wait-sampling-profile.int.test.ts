@@ -8,9 +8,9 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runQuery } from "../pg/run";
-import { Collector } from "./collector";
 import { DEAR_FACTOR, POLLS_SPARED } from "./wait-sampler";
-import { connect, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
+import { connect, waitFor } from "../../../test/support/pg";
+import { watchPgws } from "../../../test/support/watch";
 import { ioUringAvailable, startIoUringPg, WAIT_SAMPLING_PRELOAD, type IoUringPg } from "../../../test/support/iouring";
 
 const io = await ioUringAvailable();
@@ -42,22 +42,7 @@ describe.skipIf(!io.ok)("pg_wait_sampling's profile grown dearer than the polls 
     return url.toString();
   };
 
-  /** A collector as the monitor, its profile tried again 15 s after it is found too dear (shipped: 5 min). */
-  function watch(): { collector: Collector; stop: () => Promise<void> } {
-    const collector = new Collector({
-      id: "pgws",
-      name: "pgws",
-      demo: false,
-      watchedSampleMs: 100,
-      idleSampleMs: 1000,
-      windowMs: 10 * 60_000,
-      ...TEST_COLLECTOR,
-      cadences: { ...TEST_COLLECTOR.cadences, profileRetryMs: 15_000 },
-    });
-    const unsubscribe = collector.feed.subscribe(() => undefined);
-    collector.start(urlOf(MONITOR));
-    return { collector, stop: async () => (unsubscribe(), await collector.stop()) };
-  }
+  const watch = () => watchPgws(urlOf(MONITOR), { profileRetryMs: 15_000 });
 
   it("a profile grown by short sessions until a read costs more than the polls it spares: back to the polls, said with its entries and the reset, and back to the profile once it is reset", async () => {
     // The server's own figures judge it: the mean of a read of each, from pg_stat_statements, for calls of the test's own role.

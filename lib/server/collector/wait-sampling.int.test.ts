@@ -10,9 +10,18 @@ import type { QueryRun } from "../../schemas/runs";
 import { WaitProfileReader, type ProfileRead } from "../../model/window/wait-profile";
 import { runQuery } from "../pg/run";
 import { Collector } from "./collector";
-import { connect, evictFromPageCache, waitFor, TEST_COLLECTOR } from "../../../test/support/pg";
+import { connect, evictFromPageCache, waitFor } from "../../../test/support/pg";
 import { ioUringAvailable, startIoUringPg, WAIT_SAMPLING_PRELOAD, type IoUringPg } from "../../../test/support/iouring";
-import { backendPid, cannotPin, parseExplain, pin, readShares as share, unpin, type Explained } from "../../../test/support/watch";
+import {
+  backendPid,
+  cannotPin,
+  parseExplain,
+  pin,
+  readShares as share,
+  unpin,
+  watchPgws,
+  type Explained,
+} from "../../../test/support/watch";
 
 const io = await ioUringAvailable();
 if (!io.ok) console.log(`[wait sampling] not run, as asked: ${io.why}`);
@@ -92,20 +101,7 @@ describe.skipIf(!io.ok)("pg_wait_sampling as the wait sampler (Debian's PostgreS
     }
   });
 
-  function watch(url: string): { collector: Collector; stop: () => Promise<void> } {
-    const collector = new Collector({
-      id: "pgws",
-      name: "pgws",
-      demo: false,
-      watchedSampleMs: 100,
-      idleSampleMs: 1000,
-      windowMs: 10 * 60_000,
-      ...TEST_COLLECTOR,
-    });
-    const unsubscribe = collector.feed.subscribe(() => undefined);
-    collector.start(url);
-    return { collector, stop: async () => (unsubscribe(), await collector.stop()) };
-  }
+  const watch = (url: string) => watchPgws(url);
 
   /**
    * Under sync, the runs whose reads took a tenth of their time or more (EXPLAIN's I/O Timings): sync in more
