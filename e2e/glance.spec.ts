@@ -48,15 +48,30 @@ test("four cold scans behind one io worker: the cause said once, naming the quer
   await openTarget(page);
   await reload(a, "ALTER SYSTEM SET io_workers = 1");
   await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-value", "1", { timeout: 30_000 });
-  const held: string[] = [];
   const scans = coldRuns(a, 4, SCAN);
   const watching = watch(page, "one-io-worker", scans);
-  // The server's line says it once, with the lever and how many queries it holds back.
-  const cause = page.locator('[data-testid="finding"][data-rule="workers_queue"][data-run=""]');
-  await expect(cause.getByTestId("finding-lever")).toHaveText("raise io_workers (now 1)", { timeout: 60_000 });
-  held.push(await cause.getByTestId("finding-glance").innerText());
+  // The server's line says it once, with the lever and how many queries it holds back;
+  // its lever and its words read in one page task (the line goes when the queue drains).
+  const cause = () =>
+    page.evaluate(() => {
+      const line = document.querySelector('[data-testid="finding"][data-rule="workers_queue"][data-run=""]');
+      const text = (id: string) => line?.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.innerText ?? "";
+      return { lever: text("finding-lever"), glance: text("finding-glance") };
+    });
+  const lever = "raise io_workers (now 1)";
+  let held = "";
+  await expect
+    .poll(
+      async () => {
+        const seen = await cause();
+        if (seen.lever === lever) held = seen.glance;
+        return seen.lever;
+      },
+      { timeout: 60_000, intervals: [150] },
+    )
+    .toBe(lever);
   await watching;
-  expect(held[0]).toMatch(/holds back \d quer/);
+  expect(held).toMatch(/holds back \d quer/);
   await reload(a, "ALTER SYSTEM RESET io_workers");
   await expect(page.getByTestId("setting-io_workers")).toHaveAttribute("data-value", String(DEMO_IO.io_workers), { timeout: 30_000 });
 });
