@@ -88,7 +88,7 @@ describe("the past from disk", () => {
       ],
       { from: T0, to: T0 + H },
     );
-    expect(lines.map((l) => l.span)).toEqual(["03:01:12 - 03:04:40", "03:00:10 - (last seen 03:00:20)"]);
+    expect(lines.map((l) => l.span)).toEqual(["03:01:12 - 03:04:40", "03:00:10 - 03:00:20 (still on when last seen)"]);
   });
 
   it("adds the disk's range to a frozen view: seconds, runs, restarts and findings", () => {

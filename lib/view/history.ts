@@ -72,7 +72,7 @@ export function mergeRuns(disk: readonly QueryRun[], live: readonly QueryRun[]):
 
 export interface HistoryFindingLine {
   finding: HistoryFinding;
-  /** "03:01:12 - 03:04:40", "03:01:12 - (last seen 03:04:40)" when inflight stopped first */
+  /** "03:01:12 - 03:04:40"; "03:01:12 - 03:04:40 (still on when last seen)" when inflight stopped first */
   span: string;
 }
 
@@ -85,7 +85,7 @@ export function historyFindingLines(findings: readonly HistoryFinding[], range: 
     .sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.from - b.from)
     .map((f) => ({
       finding: f,
-      span: `${formatClock(f.from)} - ${f.to === null ? `(last seen ${formatClock(f.seen)})` : formatClock(f.to)}`,
+      span: `${formatClock(f.from)} - ${f.to === null ? `${formatClock(f.seen)} (still on when last seen)` : formatClock(f.to)}`,
     }));
 }
 
