@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { admin, reload } from "./glance-helpers";
 import { openTarget } from "./helpers";
 
 // Issue 19, "one answer, the same everywhere": the finding about a running
@@ -109,4 +110,48 @@ test("the header never counts fewer active backends than the client backends' ru
     `${behind.length} of ${looks.length} looks listed more running client-backend runs than the header's active backends`,
   ).toEqual([]);
   expect(looks.some((l) => l.running > 0)).toBe(true);
+});
+
+// Reads in flight under "0 running queries" had no owner on the page when
+// autovacuum read them (the header counts client backends only): the header
+// names what runs beside the queries. An autovacuum of a table of the test's
+// own, seen running by the server's pg_stat_activity, is named in the header
+// while its run is listed as running.
+test("an autovacuum running beside the queries is named in the header while the server runs it", async ({ page }) => {
+  test.setTimeout(120_000);
+  const a = await admin();
+  const TABLE = "inflight_e2e_housekeeping";
+  try {
+    await openTarget(page);
+    await a.client.query(`DROP TABLE IF EXISTS ${TABLE}`);
+    await a.client.query(`CREATE TABLE ${TABLE} (id int, pad text) WITH (autovacuum_enabled = off)`);
+    await a.client.query(`INSERT INTO ${TABLE} SELECT g, repeat('x', 100) FROM generate_series(1, 1000000) g`);
+    await a.client.query(`DELETE FROM ${TABLE}`);
+    // Its vacuum (every page dirtied, at autovacuum's cost delay) takes a few seconds here.
+    await reload(a, "ALTER SYSTEM SET autovacuum_naptime = 1");
+    await a.client.query(
+      `ALTER TABLE ${TABLE} SET (autovacuum_enabled = on, autovacuum_vacuum_threshold = 0, autovacuum_vacuum_scale_factor = 0)`,
+    );
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await a.client.query(
+            `SELECT 1 FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND state = 'active' AND query LIKE '%${TABLE}%'`,
+          );
+          const page_ = await page.evaluate((table) => {
+            const row = [...document.querySelectorAll<HTMLElement>('[data-testid="query-row"][data-running="true"]')].find(
+              (r) => r.dataset.backendType === "autovacuum worker" && (r.textContent ?? "").includes(table),
+            );
+            return { beside: document.querySelector('[data-testid="now-beside"]')?.textContent ?? "", listed: row !== undefined };
+          }, TABLE);
+          return rows.length > 0 && page_.listed && /^\d+ autovacuum/.test(page_.beside);
+        },
+        { timeout: 60_000, intervals: [100], message: "the table's autovacuum, running on the server, listed and named in the header" },
+      )
+      .toBe(true);
+  } finally {
+    await reload(a, "ALTER SYSTEM RESET autovacuum_naptime").catch(() => undefined);
+    await a.client.query(`DROP TABLE IF EXISTS ${TABLE}`).catch(() => undefined);
+    await a.client.end().catch(() => undefined);
+  }
 });

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { TargetInfo } from "@/lib/schemas/target";
 import type { StreamStatus } from "@/lib/client/store";
 import { useChannel, usePageNow } from "@/lib/client/hooks";
-import { aspectsView, demoBadge, serverStarted, statusText, workersNow } from "@/lib/view/header";
+import { aspectsView, besideQueries, demoBadge, serverStarted, statusText, workersNow } from "@/lib/view/header";
 import { formatAgo, formatBytes, formatClock, formatNumber, majorVersion } from "@/lib/format";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Term } from "@/components/ui/term";
@@ -134,7 +134,9 @@ function LastSample() {
 /** The sample of the moment shown (the findings' and the runs', LiveStore.showTickOf): plain text, no chart. */
 function NowFacts({ ioMethod }: { ioMethod: string | null }) {
   const latest = useChannel("latest");
+  const { queries } = useChannel("queries");
   const workers = workersNow(latest, ioMethod);
+  const beside = besideQueries(latest, queries);
   if (!latest) {
     return (
       <div className="col-span-4 text-sm text-slate-500" data-testid="now-facts">
@@ -168,11 +170,16 @@ function NowFacts({ ioMethod }: { ioMethod: string | null }) {
       </Fact>
       <Fact
         label="running queries"
-        title={`client backends running a statement, sampled at ${formatClock(latest.t)}, a few ms before the reads in flight were read`}
+        title={`client backends running a statement, sampled at ${formatClock(latest.t)}, a few ms before the reads in flight were read; autovacuum and background workers running beside them are counted apart, and their reads are among those in flight`}
       >
         <span data-testid="now-active" data-t={latest.t}>
           {latest.active}
         </span>
+        {beside ? (
+          <span data-testid="now-beside" className="font-normal text-slate-600 before:mx-1 before:content-['·']">
+            {beside}
+          </span>
+        ) : null}
       </Fact>
       <Fact
         label={<Term term="io_workers">io workers busy</Term>}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AspectHealth } from "@/lib/schemas/target";
 import { target, tick } from "../../test/support/fixtures";
-import { aiosReadEvery, aspectsView, coreShare, costView, demoBadge, serverStarted, statusText, workersNow } from "./header";
+import { aiosReadEvery, aspectsView, besideQueries, coreShare, costView, demoBadge, serverStarted, statusText, workersNow } from "./header";
 import { formatClock } from "@/lib/format";
 
 const T0 = new Date(2025, 0, 1, 7, 22, 38).getTime();
@@ -165,5 +165,27 @@ describe("aspectsView while the target is down", () => {
     const v = aspectsView(target().aspects, { status: "down", statusSince: T0 });
     expect(v.allOk).toBe(false);
     expect(v.items.map((i) => i.text)).toEqual([`nothing read since ${formatClock(T0)}: the target is down`]);
+  });
+});
+
+describe("besideQueries", () => {
+  const runs = [
+    { id: "1:10", backendType: "client backend" },
+    { id: "2:20", backendType: "autovacuum worker" },
+    { id: "3:30", backendType: "autovacuum worker" },
+    { id: "4:40", backendType: "background worker" },
+  ];
+  const sample = (...ids: string[]) => ({ runs: ids.map((id) => ({ id, state: "aio" as const, inFlight: 1, syncInFlight: 0 })) });
+
+  it("names the runs that are not client backends' queries, by what they are", () => {
+    expect(besideQueries(sample("1:10", "2:20", "3:30", "4:40"), runs)).toBe("2 autovacuum · 1 background worker");
+    expect(besideQueries(sample("2:20"), runs)).toBe("1 autovacuum");
+  });
+
+  it("says nothing for client backends only, no run, no sample, or a run the page does not know yet", () => {
+    expect(besideQueries(sample("1:10"), runs)).toBeNull();
+    expect(besideQueries(sample(), runs)).toBeNull();
+    expect(besideQueries(null, runs)).toBeNull();
+    expect(besideQueries(sample("9:90"), runs)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // connection, apart from the server's own start), what watching costs the
 // server, the health of each collection aspect, and the io workers now.
 import type { AspectHealth, TargetInfo, WatchCost } from "@/lib/schemas/target";
+import type { QueryRun } from "@/lib/schemas/runs";
 import type { Tick } from "@/lib/schemas/tick";
 import { ASPECT_NAMES } from "@/lib/model/window/findings/server";
 import { byCodePoint, formatAgo, formatClock, formatDuration, formatNumber } from "@/lib/format";
@@ -210,4 +211,25 @@ export function workersNow(tick: Tick | null, ioMethod: string | null, configure
   }
   const short = configured !== null && configured !== alive ? ` (io_workers = ${configured})` : "";
   return { text: `${text}${short}`, short: text, busy, alive, byDesign: null, pool: null };
+}
+
+/** What a run's backend is called beside the running queries: the ones the header counts apart. */
+const BESIDE_QUERIES: Record<string, string> = { "autovacuum worker": "autovacuum", "background worker": "background worker" };
+
+/**
+ * Runs in the sample that are not client backends' queries (autovacuum, a
+ * background worker), by the name their backend type goes by: "1 autovacuum".
+ * The header's running queries count client backends only, so reads in
+ * flight with 0 running queries would otherwise have no owner on the page.
+ * `runs`: the runs the page knows (a run too new for them is not counted yet).
+ */
+export function besideQueries(tick: Pick<Tick, "runs"> | null, runs: readonly Pick<QueryRun, "id" | "backendType">[]): string | null {
+  if (!tick?.runs.length) return null;
+  const typeOf = new Map(runs.map((r) => [r.id, r.backendType]));
+  const counts = new Map<string, number>();
+  for (const { id } of tick.runs) {
+    const name = BESIDE_QUERIES[typeOf.get(id) ?? ""];
+    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts.size ? [...counts].map(([name, n]) => `${n} ${name}`).join(" · ") : null;
 }
