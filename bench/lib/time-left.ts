@@ -190,6 +190,8 @@ export interface TimeLeftPlan {
   /** rounds of `together` scans started at once */
   rounds: number;
   together: number;
+  /** Scans added (up to twice the plan) while fewer looks than this can be judged: a quicker run's scans give fewer. */
+  minLooks?: number;
 }
 
 export interface TimeLeftFigure {
@@ -203,10 +205,12 @@ export interface TimeLeftFigure {
 export async function measureTimeLeft(rig: TimeLeftRig, plan: TimeLeftPlan): Promise<TimeLeftFigure> {
   const clients = await Promise.all(Array.from({ length: Math.max(1, plan.together) }, () => rig.connect()));
   try {
+    const enough = (seen: ScanSeen[], done: number, planned: number) =>
+      done >= planned && (judgeLooks(seen).looks >= (plan.minLooks ?? 0) || done >= 2 * planned);
     const alone: ScanSeen[] = [];
-    for (let i = 0; i < plan.alone; i++) alone.push(...(await scansLookedAt(rig, clients.slice(0, 1))));
+    for (let i = 0; !enough(alone, i, plan.alone); i++) alone.push(...(await scansLookedAt(rig, clients.slice(0, 1))));
     const together: ScanSeen[] = [];
-    for (let i = 0; i < plan.rounds; i++) together.push(...(await scansLookedAt(rig, clients.slice(0, plan.together))));
+    for (let i = 0; !enough(together, i, plan.rounds); i++) together.push(...(await scansLookedAt(rig, clients.slice(0, plan.together))));
     return { alone: judgeLooks(alone), together: judgeLooks(together), seen: { alone, together } };
   } finally {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));

@@ -16,8 +16,11 @@ const SQL = timeLeftScanSql(PG.table, 16);
 /**
  * Three scans alone, three rounds of four: 15 scans, about 60 s. Two rounds (8 scans) judged
  * 8% and 43% median error on two quiet runs of the same machine: too few scans to judge by.
+ * More (up to twice as many) while fewer than 30 looks can be judged: three scans alone of
+ * 2.5 s gave 28 on one CI run (3.7 s and 40 looks on another).
  */
-const PLAN = { alone: 3, rounds: 3, together: 4 };
+const MIN_LOOKS = 30;
+const PLAN = { alone: 3, rounds: 3, together: 4, minLooks: MIN_LOOKS };
 /**
  * Below the bench's goals (90 % held, 15 % error, BENCHMARKS.md figure 11):
  * the two cores here are shared with other work that comes and goes within a
@@ -61,7 +64,7 @@ describe("time left against real ends (cold scans of PostgreSQL 18)", () => {
       [figure.together, TOGETHER_ERROR_AT_MOST],
     ] as const) {
       // Enough looks to judge by: a scan over in under a few looks would say nothing.
-      expect(judged.looks, said).toBeGreaterThanOrEqual(30);
+      expect(judged.looks, said).toBeGreaterThanOrEqual(MIN_LOOKS);
       expect(judged.heldShare, said).toBeGreaterThanOrEqual(HELD_AT_LEAST);
       expect(judged.medianError, said).toBeLessThanOrEqual(errorAtMost);
     }
