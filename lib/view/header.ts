@@ -225,10 +225,10 @@ const BESIDE_QUERIES: Record<string, string> = { "autovacuum worker": "autovacuu
  */
 export function besideQueries(tick: Pick<Tick, "runs"> | null, runs: readonly Pick<QueryRun, "id" | "backendType">[]): string | null {
   if (!tick?.runs.length) return null;
-  const typeOf = new Map(runs.map((r) => [r.id, r.backendType]));
+  // A sample's runs are few: each looked up, rather than an index of every run at every tick.
   const counts = new Map<string, number>();
   for (const { id } of tick.runs) {
-    const name = BESIDE_QUERIES[typeOf.get(id) ?? ""];
+    const name = BESIDE_QUERIES[runs.find((r) => r.id === id)?.backendType ?? ""];
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return counts.size ? [...counts].map(([name, n]) => `${n} ${name}`).join(" · ") : null;

@@ -10,11 +10,20 @@ const hold = (ms: number) => {
   }
 };
 
+/** A started LoopLag for `check`, stopped after it whatever happens. */
+async function withLag(check: (lag: LoopLag) => Promise<void>): Promise<void> {
+  const lag = new LoopLag();
+  lag.start();
+  try {
+    await check(lag);
+  } finally {
+    lag.stop();
+  }
+}
+
 describe("LoopLag", () => {
   it("sees the event loop held up, and only since when it was", async () => {
-    const lag = new LoopLag();
-    lag.start();
-    try {
+    await withLag(async (lag) => {
       await sleep(300);
       const before = performance.now();
       hold(400);
@@ -22,28 +31,20 @@ describe("LoopLag", () => {
       expect(lag.maxSince(before)).toBeGreaterThan(300);
       await sleep(700);
       expect(lag.maxSince(performance.now() - 100)).toBeLessThan(200);
-    } finally {
-      lag.stop();
-    }
+    });
   });
 
   it("counts a hold-up asked about before any timer has run since it ended", async () => {
-    const lag = new LoopLag();
-    lag.start();
-    try {
+    await withLag(async (lag) => {
       await sleep(100);
       const before = performance.now();
       hold(300);
       expect(lag.maxSince(before)).toBeGreaterThan(250);
-    } finally {
-      lag.stop();
-    }
+    });
   });
 
   it("keeps a hold-up wherever it falls against the slices (every 25 ms across one 250 ms slice)", async () => {
-    const lag = new LoopLag();
-    lag.start();
-    try {
+    await withLag(async (lag) => {
       const missed: number[] = [];
       for (let offset = 0; offset < 250; offset += 25) {
         await sleep(offset);
@@ -53,8 +54,6 @@ describe("LoopLag", () => {
         if (!(lag.maxSince(before) > 100)) missed.push(offset);
       }
       expect(missed).toEqual([]);
-    } finally {
-      lag.stop();
-    }
+    });
   });
 });
