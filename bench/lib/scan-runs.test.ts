@@ -33,6 +33,16 @@ describe("runsOfScans: each of the bench's scans with the run of it, by backend,
     expect([got.get(1), got.get(2)]).toEqual([a, b]);
   });
 
+  it("gives every scan a run where each can have one, though the nearest pair first would leave one without", () => {
+    // Two scans of one table 1.3 s apart; the first's run placed late in its read (nearer the second scan), the
+    // second's run later still: nearest-first gives the first run to the second scan, and the first scan none.
+    const scans = [scan(1, 1000, 150), scan(3, 2300, 150)];
+    const first = run(1800, 1950);
+    const second = run(3300, 3450);
+    const got = runsOfScans(scans, [first, second], 1000);
+    expect([got.get(1), got.get(3)]).toEqual([first, second]);
+  });
+
   it("does not take a run of another table (nor one whose table name starts the same), of another pid, or further than the slack", () => {
     const scans = [scan(1, 1000, 200)];
     const small = run(1000, 1200, "SELECT count(*) FROM public.pgws_scan_small WHERE payload LIKE $1");
