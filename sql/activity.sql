@@ -12,7 +12,10 @@
 -- gone idle too: the statement ended at its state_change, or, when it has
 -- begun another since, before that one's query_start; the tick that no
 -- longer sees it active comes up to a sampling interval later (a second at
--- the idle cadence).
+-- the idle cadence). So is a session whose statements the polls miss (in
+-- $2 too, lib/model/window/session-statements.ts): its last statement's
+-- query_id, start and end place the run pg_wait_sampling's profile finds
+-- of it. An idle row's text is never needed.
 SELECT /* inflight:activity */ s.pid,
        s.leader_pid,
        s.backend_type,
@@ -25,6 +28,7 @@ SELECT /* inflight:activity */ s.pid,
        s.datid::int8 AS datid,
        s.usesysid::int8 AS usesysid,
        CASE WHEN s.pid = pg_catalog.pg_backend_pid()
+              OR s.state LIKE 'idle%'
               OR s.pid::text || ':' || round(extract(epoch FROM s.query_start) * 1000)::text = ANY($1::text[])
             THEN NULL ELSE left(s.query, 2000) END AS query,
        CASE WHEN s.pid = pg_catalog.pg_backend_pid()

@@ -209,6 +209,8 @@ export interface RunBackend {
   queryStartMs: number;
   /** its state_change when idle (the statement ended then); null while active */
   idleSinceMs: number | null;
+  /** its statement's query_id (the last one's while idle); null where not computed */
+  queryId: string | null;
 }
 
 /** The backends of the sample that run statements, active or gone idle (activity.sql returns those of open runs), by pid. */
@@ -221,6 +223,7 @@ function runBackends(rows: readonly SampledBackend[]): Map<number, RunBackend> {
       runId: runId(row.pid, row.query_start_ms),
       queryStartMs: row.query_start_ms,
       idleSinceMs: idle ? row.state_change_ms : null,
+      queryId: row.query_id,
     });
   }
   return backends;

@@ -122,7 +122,7 @@ describe("RunStore: runs the polls missed, from pg_wait_sampling's profile", () 
     const store = new RunStore(lookup);
     // A run of query 8 polled at 1100 and gone at 1350 (idle since 1250 by its backend, the server's 1200): 17 samples at most
     store.observe(1100, deriveSample(1100, [backend(10, "8", 1000)], 3).runs);
-    store.observe(1350, [], new Map([[10, { runId: "10:1000", queryStartMs: 1000, idleSinceMs: 1250 }]]));
+    store.observe(1350, [], new Map([[10, { runId: "10:1000", queryStartMs: 1000, idleSinceMs: 1250, queryId: "8" }]]));
     store.foldWaits(read(1000, [aio(10, 45), cpu(10, 5)]), 250, ctx);
     const [next, first] = store.list();
     expect(first.seenBy).toBeUndefined();
@@ -162,5 +162,62 @@ describe("RunStore: runs the polls missed, from pg_wait_sampling's profile", () 
     ]);
     store.evictBefore(2100);
     expect(store.list().map((r) => r.pid)).toEqual([20]);
+  });
+});
+
+describe("RunStore: a missed run where the polls saw its session end the statement", () => {
+  /** A poll at `t` that sees pid 10 idle after a statement of `queryId` (the server's clock). */
+  const idle = (store: RunStore, t: number, startMs: number, endMs: number, queryId = "8") => {
+    const derived = deriveSample(
+      t,
+      [backend(10, queryId, startMs)].map((b) => ({ ...b, state: "idle", state_change_ms: endMs })),
+      3,
+    );
+    store.observe(t, derived.runs, derived.backends);
+  };
+  /** pid 10 watched: a read at 1000-2000 found samples of it in no run (too few to be one). */
+  const watched = () => {
+    const store = new RunStore(lookup);
+    store.foldWaits(read(1000, [cpu(10, 3, "9")]), 250, ctx);
+    expect(store.watchedPids(2000)).toEqual([10]);
+    return store;
+  };
+
+  it("starts and ends it where its statement did, on the server's clock, not where it fits between the polls", () => {
+    const store = watched();
+    idle(store, 2250, 2030, 2170);
+    const at = { ...ctx, polls: [2000, 2250, 2500, 2750, 3000] };
+    store.foldWaits(read(2000, [aio(10, 12), cpu(10, 2)]), 250, at);
+    expect(missed(store).map((r) => [r.id, r.startedAt, r.endedAt, r.firstSeen, r.lastSeen, r.samples])).toEqual([
+      ["10:2030", 2030, 2170, 2080, 2220, 14],
+    ]);
+    // Without the poll's word, the same read's run goes in the longest gap between polls, a guess.
+    const guessed = watched();
+    guessed.foldWaits(read(2000, [aio(10, 12), cpu(10, 2)]), 250, at);
+    expect(missed(guessed)[0].startedAt).not.toBe(2030);
+  });
+
+  it("makes a run of a statement of 150 ms the polls saw end, though the read holds under 100 ms of its samples (it began in the read before)", () => {
+    const store = watched();
+    idle(store, 2250, 1900, 2050);
+    store.foldWaits(read(2000, [aio(10, MISSED_RUN_MIN_MS / 10 - 3)]), 250, ctx);
+    expect(missed(store).map((r) => [r.startedAt, r.endedAt])).toEqual([[1900, 2050]]);
+  });
+
+  it("places it between the polls as before when the span holds two statements of its query (which samples are whose is not known), or its statement is a polled run's", () => {
+    const two = watched();
+    idle(two, 2250, 2030, 2170);
+    idle(two, 2750, 2500, 2640);
+    two.foldWaits(read(2000, [aio(10, 28)]), 250, ctx);
+    expect(missed(two).map((r) => r.endedAt! - r.startedAt)).toEqual([280]);
+
+    const polled = watched();
+    polled.observe(2100, deriveSample(2100, [backend(10, "8", 2030)], 3).runs);
+    idle(polled, 2250, 2030, 2170);
+    polled.foldWaits(read(2000, [aio(10, 45)]), 250, ctx);
+    const [next, first] = polled.list();
+    expect([first.id, first.seenBy]).toEqual(["10:2030", undefined]);
+    expect(next.seenBy).toBe("pg_wait_sampling");
+    expect(next.id).not.toBe("10:2030");
   });
 });

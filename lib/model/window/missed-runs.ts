@@ -5,6 +5,10 @@
 // the read they rose in says where, and the polls that did not see it narrow
 // that to a gap between two of them (placeInSpan).
 //
+// Where the polls saw the session end that statement (idle, its query_id,
+// query_start and state_change: session-statements.ts), the run starts and
+// ends there, on the server's clock.
+//
 // The deltas of one read are grouped by queryid: the pid with the most
 // samples is the run's, the others its workers (a parallel query's workers
 // carry their leader's queryid). Several sessions running the same statement
@@ -12,8 +16,9 @@
 // so are two statements of one session. The profile is read in a tick right
 // after its poll: a statement still running at a read was running at that
 // poll, and has its run. Groups whose leader ran less than MISSED_RUN_MIN_MS
-// are not runs, as a statement shorter than the polls' interval seldom is
-// one: OLTP statements would flood the list.
+// (by its samples, or by its span where the polls saw it end) are not runs,
+// as a statement shorter than the polls' interval seldom is one: OLTP
+// statements would flood the list.
 import type { WaitDelta, ProfileRead } from "./wait-profile";
 
 /** The default watched poll interval: a statement shorter than this seldom has a run from the polls either. */
@@ -42,8 +47,8 @@ export interface MissedRun {
 
 const sum = (byPid: Map<number, number>, pid: number, n: number) => byPid.set(pid, (byPid.get(pid) ?? 0) + n);
 
-/** The pid with the most samples (the lowest pid of equals). */
-function leaderOf(byPid: ReadonlyMap<number, number>): number {
+/** The pid with the most samples (the lowest pid of equals): the run's. */
+export function leaderOf(byPid: ReadonlyMap<number, number>): number {
   let best = -1;
   let most = -1;
   for (const [pid, n] of byPid) if (n > most || (n === most && pid < best)) [best, most] = [pid, n];
@@ -110,40 +115,40 @@ export function groupUnmatched(
   return [...groups.values()];
 }
 
-/** The leader's samples are worth a run. */
-export const worthARun = (group: MissedGroup): boolean =>
-  (group.byPid.get(leaderOf(group.byPid)) ?? 0) * group.read.periodMs >= MISSED_RUN_MIN_MS;
+/** Where a group's statement ran, on inflight's clock, where the polls saw its session end it; null where not. */
+export type ExactSpan = (group: MissedGroup, pid: number) => { start: number; end: number } | null;
 
-/** The groups of a read as runs, the longest first, each in a gap of its own: the leader's samples give its length, the polls and its session's other runs its place in the read's span (placeInSpan). */
-export function missedRuns(groups: readonly MissedGroup[], polls: readonly number[]): MissedRun[] {
+/**
+ * The groups of a read worth a run, as runs: where the polls saw the
+ * statement end (`exact`), there; the others, the longest first, each in a
+ * gap of its own, its length from the leader's samples and its place in the
+ * read's span from the polls and its session's other runs (placeInSpan).
+ */
+export function missedRuns(groups: readonly MissedGroup[], polls: readonly number[], exact: ExactSpan = () => null): MissedRun[] {
   const runs: MissedRun[] = [];
-  const byLength = groups
-    .map((g) => ({ g, pid: leaderOf(g.byPid) }))
-    .sort((a, b) => (b.g.byPid.get(b.pid) ?? 0) - (a.g.byPid.get(a.pid) ?? 0));
-  for (const { g, pid } of byLength)
-    runs.push(
-      missedRun(
-        g,
-        pid,
-        polls,
-        runs.filter((r) => r.pid === pid),
-      ),
-    );
+  const placed = groups.map((g) => {
+    const pid = leaderOf(g.byPid);
+    return { g, pid, samples: g.byPid.get(pid) ?? 0, span: exact(g, pid) };
+  });
+  const worth = placed.filter(({ g, samples, span }) => (span ? span.end - span.start : samples * g.read.periodMs) >= MISSED_RUN_MIN_MS);
+  for (const { g, pid, span } of worth) if (span) runs.push(missedRun(g, pid, span));
+  const rest = worth.filter((p) => !p.span).sort((a, b) => b.samples - a.samples);
+  for (const { g, pid, samples } of rest) {
+    const taken = runs.filter((r) => r.pid === pid);
+    runs.push(missedRun(g, pid, placeInSpan(polls, g.read.from, g.read.to, samples * g.read.periodMs, taken)));
+  }
   return runs;
 }
 
-function missedRun(group: MissedGroup, pid: number, polls: readonly number[], taken: readonly MissedRun[]): MissedRun {
-  const { read } = group;
-  const durationMs = (group.byPid.get(pid) ?? 0) * read.periodMs;
-  const { start, end } = placeInSpan(polls, read.from, read.to, durationMs, taken);
+function missedRun(group: MissedGroup, pid: number, { start, end }: { start: number; end: number }): MissedRun {
   return {
     queryId: group.queryId,
     pid,
     workerPids: [...group.byPid.keys()].filter((p) => p !== pid).sort((a, b) => a - b),
     start,
     end,
-    durationMs,
-    offsetMs: read.offsetMs,
+    durationMs: end - start,
+    offsetMs: group.read.offsetMs,
     deltas: group.deltas,
   };
 }

@@ -1,11 +1,12 @@
 // Query runs: a backend's statement (pid + query start), parallel workers
 // folded into their leader, accumulated sample by sample.
 import type { QueryRun, Relation } from "../../schemas/runs";
-import { mergeBlocks, waitKey, type RunBackend, type RunObservation } from "./derive";
+import { mergeBlocks, runId, waitKey, type RunBackend, type RunObservation } from "./derive";
 import { noteWait } from "./run-now";
 import { countsOf, foldWaits, handleShares, noteHandles } from "./run-waits";
 import type { ProfileRead } from "./wait-profile";
-import { groupUnmatched, missedRuns, worthARun } from "./missed-runs";
+import { groupUnmatched, leaderOf, missedRuns, type ExactSpan } from "./missed-runs";
+import { SessionStatements } from "./session-statements";
 import { missedAccum, missedText, type MissedContext } from "./missed-accum";
 import { isOwn } from "./stat-statements";
 import { advanceSpan, spanCovered } from "./scan-span";
@@ -30,6 +31,8 @@ export class RunStore {
   private ended: RunAccum[] = [];
   /** missed runs whose text pg_stat_statements did not have yet */
   private readonly untitled = new Set<RunAccum>();
+  /** the statements the polls saw end in sessions whose statements they miss */
+  private readonly sessions = new SessionStatements();
 
   constructor(private readonly lookup: RelationLookup) {}
 
@@ -42,6 +45,7 @@ export class RunStore {
   observe(t: number, observations: RunObservation[], backends: ReadonlyMap<number, RunBackend> = new Map()): QueryRun[] {
     const endedNow: RunAccum[] = [];
     const seen = new Set<string>();
+    this.sessions.note(backends);
     for (const obs of observations) {
       seen.add(obs.sample.id);
       const run = this.open.get(obs.sample.id) ?? this.begin(t, obs);
@@ -78,8 +82,13 @@ export class RunStore {
     for (const r of near) if (r.queryId) seen.set(r.queryId, (seen.get(r.queryId) ?? new Set()).add(r.pid));
     // Another inflight's statements, where their text says so, are not the workload.
     const groups = groupUnmatched(read, unmatched, seen, (id) => isOwn(ctx.textOf(id) ?? ""));
-    for (const m of missedRuns(groups.filter(worthARun), ctx.polls))
-      this.addEnded(missedAccum(m, ctx.textOf(m.queryId), this.handlesOf(m.queryId)));
+    for (const g of groups) this.sessions.watch(leaderOf(g.byPid), read.to);
+    const exact: ExactSpan = (g, pid) => {
+      const known = (s: { startMs: number }) => this.has(runId(pid, s.startMs));
+      const s = this.sessions.within(pid, g.queryId, read.from - read.offsetMs, read.to - read.offsetMs, known);
+      return s && { start: s.startMs + read.offsetMs, end: s.endMs + read.offsetMs };
+    };
+    for (const m of missedRuns(groups, ctx.polls, exact)) this.addEnded(missedAccum(m, ctx.textOf(m.queryId), this.handlesOf(m.queryId)));
     for (const run of changed) {
       run.verdict = verdictOf(countsOf(run));
       run.version++;
@@ -130,6 +139,15 @@ export class RunStore {
 
   openIds(): string[] {
     return [...this.open.keys()];
+  }
+
+  /** The sessions whose statements the polls miss, for the polls to ask about while they idle (session-statements.ts). */
+  watchedPids(t: number): number[] {
+    return this.sessions.pids(t);
+  }
+
+  private has(id: string): boolean {
+    return this.open.has(id) || this.ended.some((r) => r.id === id);
   }
 
   /** Running first (newest first), then ended, newest first. */

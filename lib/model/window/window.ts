@@ -295,6 +295,11 @@ export class TargetWindow {
     return this.runs.openIds();
   }
 
+  /** Sessions whose statements the polls miss: the polls ask for their rows while they idle, to place those statements. */
+  watchedPids(t: number): number[] {
+    return this.runs.watchedPids(t);
+  }
+
   // ---- outages -------------------------------------------------------------
 
   /** The connection was lost at `t`: open runs end, a gap starts. */

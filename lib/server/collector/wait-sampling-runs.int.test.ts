@@ -3,8 +3,8 @@
 // it, the shipped cadence (polls every 250 ms, the shipped budget) and cold
 // scans shorter than that, every scan the test ran (its own list, its own
 // clock: bench/lib/scans.ts) has a run, with the verdict the polls give the
-// scans they see; without it (the profile denied), the polls every 100 ms
-// as before and no run from the profile.
+// scans they see, placed where the scan ran; without it (the profile
+// denied), the polls every 100 ms as before and no run from the profile.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryRun } from "../../schemas/runs";
 import { Collector } from "./collector";
@@ -25,6 +25,8 @@ const ROWS = 400_000;
 /** Runs found in the profile appear one read (about a second) after the read they rose in. */
 const SETTLE_MS = 3500;
 const COPY = "public.pgws_scan_copy";
+/** A run the profile found, placed where its session ended it, is this close to the scan's start and end by the test's clock (the round trip, a few ms here). */
+const PLACED_MS = 50;
 
 describe.skipIf(!io.ok)("runs of scans shorter than the polls' interval, from pg_wait_sampling (Debian's PostgreSQL 18)", () => {
   let tgt: PgwsTarget;
@@ -141,6 +143,13 @@ describe.skipIf(!io.ok)("runs of scans shorter than the polls' interval, from pg
       expect(agreeing.length, afterPolled.map((r) => `${r.verdict} among ${[...kinds]}`).join(", ")).toBeGreaterThanOrEqual(
         afterPolled.length / 2,
       );
+      // Where the polls saw the session end the statement (all but a session's first the profile finds, which may
+      // come before the session is watched), the run starts and ends where the scan did by the test's clock.
+      const placed = [...found].filter(([, r]) => r.seenBy).map(([n, r]) => ({ scan: list[n - 1], r }));
+      const off = placed.filter(
+        ({ scan, r }) => Math.abs(r.startedAt - scan.start) > PLACED_MS || Math.abs(r.endedAt! - scan.end) > PLACED_MS,
+      );
+      expect(off.length, off.map(({ scan, r }) => `${scan.n}: ${r.startedAt - scan.start} ms`).join(", ")).toBeLessThanOrEqual(1);
       for (const r of missed) {
         expect(r.samples).toBeGreaterThanOrEqual(10);
         expect(r.query).toMatch(/FROM public\.pgws_scan(_copy)? WHERE/);

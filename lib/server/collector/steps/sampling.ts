@@ -115,7 +115,9 @@ export class SamplingStep {
   async poll(session: Session, now: number): Promise<Polled> {
     if (this.state.namesAt === 0) await this.readNames(session, now);
     const known = this.ctx.window.openRunIds();
-    const all = await session.run("activity", { values: [known, known.map((id) => Number(id.slice(0, id.indexOf(":"))))] });
+    // The backends of the open runs, and the sessions whose statements the polls miss, are returned idle too.
+    const pids = new Set([...known.map((id) => Number(id.slice(0, id.indexOf(":")))), ...this.ctx.window.watchedPids(now)]);
+    const all = await session.run("activity", { values: [known, [...pids]] });
     // inflight's own row carries the reload time and nothing of the workload.
     const rows = [];
     const confLoadBefore = this.state.confLoadMs;
