@@ -224,9 +224,9 @@ function block(r: Json): string {
   const loads: Json[] = r.load ?? [];
   const loadText = loads.map((l) => `${l.phase} ${l.loadavg?.[0]}`).join(", ");
   const missed = rows(r).filter((x) => x.verdict === "MISSED" || x.verdict === "not measured");
-  const missedText = missed
-    .map((x) => `${x.fig} (${x.what.split(/[(:,]/)[0].trim()}${x.verdict === "not measured" ? ": not measured" : ""})`)
-    .join("; ");
+  const missedText = [
+    ...new Set(missed.map((x) => `${x.fig} (${x.what.split(/[(:,]/)[0].trim()}${x.verdict === "not measured" ? ": not measured" : ""})`)),
+  ].join("; ");
   const t = r.tools ?? {};
   return [
     BEGIN,
@@ -236,7 +236,7 @@ function block(r: Json): string {
         : "."),
     "",
     `Machine: ${m.cores} cores (${m.cpuModel}), ${mb(m.memoryBytes)} memory, ${m.kernel}, Node ${m.node}. ` +
-      `**Shared**: other engineers ran tests on it during the run; 1-minute load average at the start and end of each phase: ${loadText}.`,
+      `Other work on the machine during the run, if any, shows in the 1-minute load average at the start and end of each phase: ${loadText}.`,
     "",
     `Target: ${t.postgres?.split(" on ")[0] ?? "?"} (embedded, max_connections 60, shared_buffers 32 MB, io_method worker), cold scans of ${r.target?.table} (${r.target?.tableSize}) and ${r.target?.smallTable} (${r.target?.smallTableSize}) in turn; ${t.pgbench}; ${t.pg_activity}; ${t.chromium}. Build ${r.buildId ?? "?"}.`,
     "",
