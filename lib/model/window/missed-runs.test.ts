@@ -220,4 +220,13 @@ describe("RunStore: a missed run where the polls saw its session end the stateme
     expect(next.seenBy).toBe("pg_wait_sampling");
     expect(next.id).not.toBe("10:2030");
   });
+
+  it("places it where the statement ran when the span's other statement of its query is a polled run's", () => {
+    const store = watched();
+    store.observe(2100, deriveSample(2100, [backend(10, "8", 2030)], 3).runs);
+    idle(store, 2250, 2030, 2170);
+    idle(store, 2750, 2500, 2640);
+    store.foldWaits(read(2000, [aio(10, 28)]), 250, ctx);
+    expect(missed(store).map((r) => [r.id, r.startedAt, r.endedAt])).toEqual([["10:2500", 2500, 2640]]);
+  });
 });

@@ -63,8 +63,8 @@ export class SessionStatements {
    * are not it.
    */
   within(pid: number, queryId: string, fromMs: number, toMs: number, known: (s: EndedStatement) => boolean): EndedStatement | null {
-    const hits = (this.ended.get(pid) ?? []).filter((s) => s.queryId === queryId && s.endMs > fromMs && s.startMs < toMs);
-    return hits.length === 1 && !known(hits[0]) ? hits[0] : null;
+    const hits = (this.ended.get(pid) ?? []).filter((s) => s.queryId === queryId && s.endMs > fromMs && s.startMs < toMs && !known(s));
+    return hits.length === 1 ? hits[0] : null;
   }
 
   private forget(pid: number): void {
