@@ -197,6 +197,18 @@ describe("RunStore: a missed run where the polls saw its session end the stateme
     expect(missed(guessed)[0].startedAt).not.toBe(2030);
   });
 
+  it("keeps watching the session while it has samples in the profile, though for longer than WATCH_MS the polls missed none of its statements", () => {
+    const store = watched();
+    // Each second a read with its samples, and a poll asking which sessions to return idle
+    for (let from = 2000; from < 14_000; from += 1000) {
+      store.foldWaits(read(from, [cpu(10, 5, null)]), 250, ctx);
+      expect(store.watchedPids(from + 1250)).toEqual([10]);
+    }
+    idle(store, 14_250, 14_030, 14_170);
+    store.foldWaits(read(14_000, [aio(10, 12), cpu(10, 2)]), 250, { ...ctx, polls: [14_000, 14_250, 14_500, 14_750, 15_000] });
+    expect(missed(store).map((r) => [r.startedAt, r.endedAt])).toEqual([[14_030, 14_170]]);
+  });
+
   it("makes a run of a statement of 150 ms the polls saw end, though the read holds under 100 ms of its samples (it began in the read before)", () => {
     const store = watched();
     idle(store, 2250, 1900, 2050);

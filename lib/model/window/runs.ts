@@ -82,6 +82,7 @@ export class RunStore {
     for (const r of near) if (r.queryId) seen.set(r.queryId, (seen.get(r.queryId) ?? new Set()).add(r.pid));
     // Another inflight's statements, where their text says so, are not the workload.
     const groups = groupUnmatched(read, unmatched, seen, (id) => isOwn(ctx.textOf(id) ?? ""));
+    this.sessions.stillRunning(new Set(read.deltas.map((d) => d.pid)), read.to);
     for (const g of groups) this.sessions.watch(leaderOf(g.byPid), read.to);
     const exact: ExactSpan = (g, pid) => {
       const known = (s: { startMs: number }) => this.has(runId(pid, s.startMs));

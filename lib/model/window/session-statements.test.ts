@@ -29,6 +29,14 @@ describe("SessionStatements: the statements the polls saw end in the sessions th
     expect(s.within(10, "8", 1250, 2250, never)).toBeNull();
   });
 
+  it("keeps watching a session while it has samples in the profile, though none of them go to no run", () => {
+    const s = new SessionStatements();
+    s.watch(10, 1000);
+    for (let t = 2000; t <= 1000 + 3 * WATCH_MS; t += 1000) s.stillRunning([10, 11], t);
+    expect(s.pids(1000 + 3 * WATCH_MS)).toEqual([10]);
+    expect(s.pids(1001 + 4 * WATCH_MS)).toEqual([]);
+  });
+
   it("lets a session go WATCH_MS after its last missed samples, and watches the latest MAX_WATCHED at most", () => {
     const s = new SessionStatements();
     s.watch(10, 1000);

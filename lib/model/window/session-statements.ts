@@ -15,7 +15,7 @@ export interface EndedStatement {
   endMs: number;
 }
 
-/** A session is watched this long after its last samples of no run. */
+/** A session is watched this long after its last samples in the profile, once it has had samples of no run. */
 export const WATCH_MS = 10_000;
 /** At most this many sessions are watched, the latest missed: each idle one adds a row to every poll. */
 export const MAX_WATCHED = 32;
@@ -35,6 +35,15 @@ export class SessionStatements {
       if (this.watched.size <= MAX_WATCHED) break;
       this.forget(oldest);
     }
+  }
+
+  /**
+   * `pids` had samples in a read at `t`: those watched stay watched while
+   * they run statements, though the polls saw every one for a while (a
+   * session's next statement the polls miss is then placed too).
+   */
+  stillRunning(pids: Iterable<number>, t: number): void {
+    for (const pid of pids) if (this.watched.has(pid)) this.watch(pid, t);
   }
 
   /** The sessions watched at `t`, for the polls to ask about while they idle; those not missed for WATCH_MS are let go. */
