@@ -40,7 +40,6 @@ export interface MissedRun {
   workerPids: number[];
   start: number;
   end: number;
-  durationMs: number;
   offsetMs: number;
   deltas: WaitDelta[];
 }
@@ -147,7 +146,6 @@ function missedRun(group: MissedGroup, pid: number, { start, end }: { start: num
     workerPids: [...group.byPid.keys()].filter((p) => p !== pid).sort((a, b) => a - b),
     start,
     end,
-    durationMs: end - start,
     offsetMs: group.read.offsetMs,
     deltas: group.deltas,
   };
